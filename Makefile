@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf affinity: build perf 6.12 with the perf affinity patch series.
+#
+#   make              install build deps, unpack the kernel source, overlay,
+#                     patch and build build/perf
+#   make test         build, then run the perf affinity test suites
+#   make series       write the work as a git format-patch series (build/series)
+#   make series-check also build every patch of the series on its own
+#   make clean        drop perf's objects (keeps the unpacked source)
+#   make distclean    drop build/ entirely
+#
+# LINUX_SRC=/path/to/linux  take the pristine tree from an existing kernel
+#                           checkout instead of Debian's linux-source-6.12.
+# V=1                       verbose perf build.
+
+KVER		:= 6.12
+TARBALL		?= /usr/src/linux-source-$(KVER).tar.xz
+TOP		:= $(abspath .)
+BUILD		:= $(TOP)/build
+PRISTINE	:= $(BUILD)/pristine
+TREE		:= $(BUILD)/linux
+OBJ		:= $(BUILD)/obj
+PREFIX		:= $(BUILD)/install
+PERF		:= $(BUILD)/perf
+JOBS		?= $(shell nproc)
+
+# perf's build features: dwarf, libtraceevent, slang, zlib, capstone and llvm
+# come from the packages below; BPF skeletons, perl and python scripting are
+# not needed by perf affinity and only slow the build down.
+PERF_MAKEFLAGS	?= BUILD_BPF_SKEL=0 NO_LIBPERL=1 NO_LIBPYTHON=1 WERROR=1
+
+DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
+		   libelf-dev libdw-dev libtraceevent-dev libbpf-dev zlib1g-dev \
+		   libslang2-dev libzstd-dev liblzma-dev libnuma-dev libcap-dev \
+		   libunwind-dev libcapstone-dev libssl-dev libbabeltrace-dev \
+		   libiberty-dev llvm-dev asciidoctor man-db tmux python3 \
+		   linux-source-$(KVER)
+
+export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS
+
+.PHONY: FORCE all deps perf test series series-check clean distclean help
+
+all: perf
+	@echo "perf is at $(PERF)"
+
+help:
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+
+deps: $(BUILD)/.deps
+
+$(BUILD)/.deps: Makefile
+	@mkdir -p $(BUILD)
+	@DEB_PACKAGES="$(DEB_PACKAGES)" sh mk/deps.sh
+	@touch $@
+
+# Unpack again only when the source of the pristine tree changes.
+SOURCE_ID	:= $(if $(LINUX_SRC),$(abspath $(LINUX_SRC)),$(TARBALL))
+
+$(BUILD)/.source: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(SOURCE_ID)' | cmp -s - $@ || echo '$(SOURCE_ID)' > $@
+
+$(PRISTINE)/.stamp: $(BUILD)/.source mk/unpack.sh | $(BUILD)/.deps
+	@sh mk/unpack.sh
+
+perf: $(PRISTINE)/.stamp
+	@sh mk/overlay.sh
+	@mkdir -p $(OBJ)
+	@$(MAKE) -s -C $(TREE)/tools/perf O=$(OBJ) prefix=$(PREFIX) \
+		$(PERF_MAKEFLAGS) -j$(JOBS) $(if $(V),V=1) all \
+		>$(BUILD)/perf-build.log 2>&1 || \
+		{ grep -E 'error|Error|warning:' $(BUILD)/perf-build.log | head -40; \
+		  echo "perf build failed, see $(BUILD)/perf-build.log"; exit 1; }
+	@ln -sf obj/perf $(PERF)
+	@sh mk/man.sh
+
+test: perf
+	@sh mk/run-tests.sh
+
+series: $(PRISTINE)/.stamp
+	@sh mk/series.sh
+
+series-check: series
+	@sh mk/series.sh --build
+
+clean:
+	rm -rf $(OBJ) $(PERF)
+
+distclean:
+	rm -rf $(BUILD)
