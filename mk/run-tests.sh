@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run this project's 'perf test' suites and shell tests with build/perf and
+# print one result line per test case, then 'N passed, N failed, N skipped'.
+# Exits non-zero if any test failed or none ran.
+set -u
+
+# Descriptions (substrings, as 'perf test' matches them) of the project's
+# tests.  Every perf affinity test is described "perf affinity ...".
+TESTS="${TESTS:-Disassembler call/jump targets|perf data-type profiling|perf affinity}"
+
+log="$BUILD/test.log"
+cd "$TREE/tools/perf" || exit 1	# so that perf test finds ./tests/shell
+PATH="$BUILD:$PATH"
+export PATH
+
+set -f
+IFS='|'
+# shellcheck disable=SC2086
+perf test $TESTS > "$log" 2>&1
+unset IFS
+set +f
+
+# "  69: desc : Ok", " 70.2: desc : FAILED!", " 71: desc : Skip (reason)"
+results=$(grep -E '^ *[0-9]+(\.[0-9]+)?: .* : (Ok|FAILED!|Skip.*)$' "$log")
+echo "$results"
+passed=$(echo "$results" | grep -c ': Ok$')
+failed=$(echo "$results" | grep -c ': FAILED!$')
+skipped=$(echo "$results" | grep -c ': Skip')
+
+for t in $(echo "$results" | sed -n 's/^ *\([0-9.]*\): .* : FAILED!$/\1/p'); do
+	echo "---- perf test -v ${t%%.*} ----"
+	perf test -v "${t%%.*}" 2>&1 | tail -40
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
