@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * False sharing workloads for perf affinity and perf c2c:
+ *
+ * lockshare: a lock word in the cache line of the fields it guards (the c2c
+ *   lock/reader example).  One CPU takes and releases the lock in a loop and
+ *   counts switches under it; another CPU reads the guarded fields without
+ *   the lock, so every lock write steals the line from the reader.
+ *
+ * refshare: a reference count next to read-mostly fields, laid out like
+ *   struct dst_entry was before the __refcnt false sharing fix: the
+ *   read-mostly fields fill cache line 0, __refcnt starts line 1 and
+ *   lwtstate, read under a reference, shares line 1 with it.  Every CPU takes
+ *   a reference, reads the fields and drops the reference.
+ *
+ *   perf test -w lockshare|refshare [<msecs> [addr]]
+ *
+ * 'addr' prints the object's field addresses, the ground truth for tests.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/compiler.h>
+#include "../tests.h"
+
+#define NR_WORKERS	2
+
+struct lockshare_rq {
+	int		lock;
+	unsigned int	nr_running;
+	unsigned long	clock;
+	unsigned long	load_avg;
+	unsigned long	util_avg;
+	unsigned long	flags;
+	unsigned int	cpu;
+	int		online;
+	char		name[16];
+	unsigned long	nr_switches;
+};
+
+struct refshare_dst {
+	void		*dev;
+	void		*ops;
+	unsigned long	_metrics;
+	unsigned long	expires;
+	void		*xfrm;
+	int		(*input)(void *skb);
+	int		(*output)(void *skb);
+	unsigned short	flags;
+	short		obsolete;
+	unsigned short	header_len;
+	unsigned short	trailer_len;
+	int		__refcnt;
+	int		__use;
+	unsigned long	lastuse;
+	void		*lwtstate;
+	short		error;
+	short		__pad;
+	unsigned int	tclassid;
+};
+
+struct field_addr {
+	const char	*name;
+	size_t		 offset;
+	size_t		 size;
+};
+
+#define FIELD(type, f) { #f, offsetof(type, f), sizeof(((type *)0)->f) }
+
+static const struct field_addr lockshare_fields[] = {
+	FIELD(struct lockshare_rq, lock),
+	FIELD(struct lockshare_rq, nr_running),
+	FIELD(struct lockshare_rq, clock),
+	FIELD(struct lockshare_rq, load_avg),
+	FIELD(struct lockshare_rq, util_avg),
+	FIELD(struct lockshare_rq, flags),
+	FIELD(struct lockshare_rq, nr_switches),
+	{ NULL, 0, 0 },
+};
+
+static const struct field_addr refshare_fields[] = {
+	FIELD(struct refshare_dst, dev),
+	FIELD(struct refshare_dst, ops),
+	FIELD(struct refshare_dst, expires),
+	FIELD(struct refshare_dst, flags),
+	FIELD(struct refshare_dst, obsolete),
+	FIELD(struct refshare_dst, header_len),
+	FIELD(struct refshare_dst, __refcnt),
+	FIELD(struct refshare_dst, __use),
+	FIELD(struct refshare_dst, lwtstate),
+	{ NULL, 0, 0 },
+};
+
+static int done;
+static unsigned long sink;
+
+static noinline void lockshare_switch(struct lockshare_rq *rq)
+{
+	while (__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE))
+		while (READ_ONCE(rq->lock))
+			;
+	WRITE_ONCE(rq->nr_switches, rq->nr_switches + 1);
+	__atomic_store_n(&rq->lock, 0, __ATOMIC_RELEASE);
+}
+
+static noinline unsigned long lockshare_read(const struct lockshare_rq *rq)
+{
+	unsigned long v;
+
+	v = READ_ONCE(rq->nr_running) + READ_ONCE(rq->clock);
+	v += READ_ONCE(rq->load_avg) + READ_ONCE(rq->util_avg);
+	return v + READ_ONCE(rq->flags);
+}
+
+/*
+ * The struct pointers are typed parameters of the functions above: gcc gives
+ * a 'struct x *p = arg;' local no DWARF location when p is just arg, and then
+ * no tool can tell which type the accesses are to.
+ */
+static noinline void *lockshare_writer(void *arg)
+{
+	while (!READ_ONCE(done))
+		lockshare_switch(arg);
+	return NULL;
+}
+
+static noinline void *lockshare_reader(void *arg)
+{
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(done))
+		sum += lockshare_read(arg);
+	WRITE_ONCE(sink, sum);
+	return NULL;
+}
+
+static noinline unsigned long refshare_use(struct refshare_dst *dst)
+{
+	unsigned long v;
+
+	__atomic_fetch_add(&dst->__refcnt, 1, __ATOMIC_ACQUIRE);
+	v = (unsigned long)READ_ONCE(dst->dev) + (unsigned long)READ_ONCE(dst->ops);
+	v += READ_ONCE(dst->expires) + READ_ONCE(dst->flags) + READ_ONCE(dst->header_len);
+	v += READ_ONCE(dst->obsolete) + (unsigned long)READ_ONCE(dst->lwtstate);
+	WRITE_ONCE(dst->__use, dst->__use + 1);
+	__atomic_fetch_sub(&dst->__refcnt, 1, __ATOMIC_RELEASE);
+	return v;
+}
+
+static noinline void *refshare_worker(void *arg)
+{
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(done))
+		sum += refshare_use(arg);
+	WRITE_ONCE(sink, sum);
+	return NULL;
+}
+
+/* Run each worker on its own CPU, so that the cache lines really move. */
+static void worker__pin(pthread_attr_t *attr, int idx)
+{
+	cpu_set_t allowed, one;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) || CPU_COUNT(&allowed) < 2)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed) || n++ != idx % CPU_COUNT(&allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pthread_attr_setaffinity_np(attr, sizeof(one), &one);
+		return;
+	}
+}
+
+static void print_fields(const char *type, void *obj, size_t size,
+			 const struct field_addr *f)
+{
+	printf("%s %p %zu\n", type, obj, size);
+	for (; f->name; f++)
+		printf("field %s %p %zu %zu\n", f->name, (char *)obj + f->offset,
+		       f->offset, f->size);
+	fflush(stdout);
+}
+
+static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void *),
+		       void *obj)
+{
+	struct timespec ts;
+	pthread_t th[NR_WORKERS];
+	pthread_attr_t attr;
+	int msecs = argc > 0 ? atoi(argv[0]) : 1000;
+	int i, n = 0;
+
+	if (msecs <= 0) {
+		fprintf(stderr, "usage: perf test -w <workload> [<msecs> [addr]]\n");
+		return -1;
+	}
+	for (i = 0; i < NR_WORKERS; i++) {
+		pthread_attr_init(&attr);
+		worker__pin(&attr, i);
+		if (pthread_create(&th[i], &attr, fn[i], obj) == 0)
+			n++;
+		pthread_attr_destroy(&attr);
+	}
+	ts.tv_sec = msecs / 1000;
+	ts.tv_nsec = (msecs % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+	WRITE_ONCE(done, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	return n == NR_WORKERS ? 0 : -1;
+}
+
+static int lockshare(int argc, const char **argv)
+{
+	void *(*fn[NR_WORKERS])(void *) = { lockshare_writer, lockshare_reader };
+	struct lockshare_rq *rq = aligned_alloc(64, sizeof(*rq));
+	int err;
+
+	if (!rq)
+		return -1;
+	memset(rq, 0, sizeof(*rq));
+	rq->nr_running = 2;
+	rq->online = 1;
+	if (argc > 1 && !strcmp(argv[1], "addr"))
+		print_fields("lockshare_rq", rq, sizeof(*rq), lockshare_fields);
+	err = run_workers(argc, argv, fn, rq);
+	free(rq);
+	return err;
+}
+
+static int refshare(int argc, const char **argv)
+{
+	void *(*fn[NR_WORKERS])(void *) = { refshare_worker, refshare_worker };
+	struct refshare_dst *dst = aligned_alloc(64, sizeof(*dst));
+	int err;
+
+	if (!dst)
+		return -1;
+	memset(dst, 0, sizeof(*dst));
+	dst->dev = dst;
+	dst->header_len = 14;
+	if (argc > 1 && !strcmp(argv[1], "addr"))
+		print_fields("refshare_dst", dst, sizeof(*dst), refshare_fields);
+	err = run_workers(argc, argv, fn, dst);
+	free(dst);
+	return err;
+}
+
+DEFINE_WORKLOAD(lockshare);
+DEFINE_WORKLOAD(refshare);
