@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Write the work as an upstream patch series against the pristine tree:
+#
+#   build/series-git/   a git tree: the pristine base commit + one commit per
+#                       series/ entry (its Makefile.patch section + new files)
+#   build/series/       git format-patch output, checkpatch.pl results
+#
+# Then check that the patches apply to the base with 'git am'.  With
+# --build, also build perf at every patch of the series.
+set -eu
+
+SERIES_DIR="$TOP/series"
+GIT_TREE="$BUILD/series-git"
+OUT="$BUILD/series"
+SECTIONS="$BUILD/series-sections"
+AUTHOR_NAME=$(git -C "$TOP" config user.name || echo "perf affinity developers")
+AUTHOR_EMAIL=$(git -C "$TOP" config user.email || echo "perf-affinity@localhost")
+export GIT_AUTHOR_NAME="$AUTHOR_NAME" GIT_AUTHOR_EMAIL="$AUTHOR_EMAIL"
+export GIT_COMMITTER_NAME="$AUTHOR_NAME" GIT_COMMITTER_EMAIL="$AUTHOR_EMAIL"
+
+entries=$(grep -v '^#' "$SERIES_DIR/series" | grep -v '^$')
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+header() {	# header FILE NAME: value of "NAME: ..." before the first blank line
+	sed -n "/^\$/q; s/^$2: *//p" "$1"
+}
+
+body() {	# body FILE: everything after the first blank line
+	sed '1,/^$/d' "$1"
+}
+
+check_coverage() {
+	rm -rf "$SECTIONS"
+	sh "$TOP/mk/sections.sh" split "$TOP/Makefile.patch" "$SECTIONS"
+	for s in $(sed 's/\.patch$//' "$SECTIONS/series"); do
+		echo "$entries" | grep -qx "$s" ||
+			die "Makefile.patch section '$s' is not in series/series"
+	done
+	listed=$(for e in $entries; do header "$SERIES_DIR/$e" Files; done | tr ' ' '\n')
+	for f in $(cd "$TOP" && git ls-files tools); do
+		echo "$listed" | grep -qx "$f" || die "$f is in no patch of series/series"
+	done
+}
+
+make_base() {
+	ver=$(cat "$PRISTINE/.stamp")
+	rm -rf "$GIT_TREE"
+	cp -a "$PRISTINE" "$GIT_TREE"
+	rm -f "$GIT_TREE/.stamp"
+	cd "$GIT_TREE"
+	git init -q
+	git add -A
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git commit -q -m "Linux $ver (the parts tools/perf needs)"
+	git tag base
+}
+
+commit_entry() {
+	e=$1
+	f="$SERIES_DIR/$e"
+	[ -f "$f" ] || die "series/$e does not exist"
+	subject=$(header "$f" Subject)
+	[ -n "$subject" ] || die "series/$e has no Subject:"
+	if [ -f "$SECTIONS/$e.patch" ]; then
+		patch -p1 -s --no-backup-if-mismatch < "$SECTIONS/$e.patch" ||
+			die "section $e does not apply"
+	fi
+	for n in $(header "$f" Files); do
+		mkdir -p "$(dirname "$n")"
+		cp -p "$TOP/$n" "$n"
+	done
+	git add -A
+	git diff --cached --quiet && die "series/$e changes nothing"
+	{ echo "$subject"; echo; body "$f"; echo; echo "Signed-off-by: $AUTHOR_NAME <$AUTHOR_EMAIL>"; } |
+		git commit -q -F -
+}
+
+write_patches() {
+	rm -rf "$OUT"
+	git format-patch -q --no-signature -o "$OUT" base..HEAD
+	ls "$OUT"
+}
+
+run_checkpatch() {
+	bad=0
+	for p in "$OUT"/*.patch; do
+		"$PRISTINE/scripts/checkpatch.pl" --no-tree --quiet --show-types \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "$p" > "$p.checkpatch" 2>&1 || true
+		sum=$("$PRISTINE/scripts/checkpatch.pl" --no-tree --terse --ignore \
+			FILE_PATH_CHANGES,SPDX_LICENSE_TAG "$p" 2>&1 | tail -1)
+		printf '  checkpatch %-60s %s\n' "$(basename "$p")" "${sum:-ok}"
+		grep -q '^ERROR' "$p.checkpatch" && bad=1
+	done
+	return $bad
+}
+
+check_am() {
+	am="$BUILD/series-am"
+	rm -rf "$am"
+	git clone -q --no-checkout "$GIT_TREE" "$am"
+	cd "$am"
+	git checkout -q base
+	git am -q "$OUT"/*.patch || die "the series does not apply with git am"
+	echo "  git am: $(git rev-list --count base..HEAD) patches apply to the pristine tree"
+}
+
+build_each() {
+	obj="$BUILD/series-obj"
+	mkdir -p "$obj"
+	cd "$BUILD/series-am"
+	fails=0
+	n=0
+	for c in $(git rev-list --reverse base..HEAD); do
+		n=$((n + 1))
+		git checkout -q "$c"
+		if make -s -C tools/perf O="$obj" $PERF_MAKEFLAGS -j"$JOBS" \
+			> "$obj/build-$n.log" 2>&1; then
+			echo "  build [$n] ok      $(git log -1 --format=%s)"
+		else
+			echo "  build [$n] FAILED  $(git log -1 --format=%s) (see $obj/build-$n.log)"
+			fails=$((fails + 1))
+		fi
+	done
+	git checkout -q -
+	return $fails
+}
+
+check_coverage
+make_base
+for e in $entries; do
+	commit_entry "$e"
+done
+write_patches
+run_checkpatch || echo "checkpatch reported errors, see $OUT/*.checkpatch"
+check_am
+if [ "${1:-}" = "--build" ]; then
+	build_each || die "some patches of the series do not build"
+fi
+echo "series written to $OUT"
