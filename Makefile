@@ -81,7 +81,7 @@ test: perf
 series: $(PRISTINE)/.stamp
 	@sh mk/series.sh
 
-series-check: series
+series-check: $(PRISTINE)/.stamp
 	@sh mk/series.sh --build
 
 clean:
