@@ -7,7 +7,7 @@ set -u
 
 # Descriptions (substrings, as 'perf test' matches them) of the project's
 # tests.  Every perf affinity test is described "perf affinity ...".
-TESTS="${TESTS:-Disassembler call/jump targets|perf data-type profiling|perf affinity}"
+TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|perf data-type profiling|perf affinity}"
 
 log="$BUILD/test.log"
 cd "$TREE/tools/perf" || exit 1	# so that perf test finds ./tests/shell
@@ -22,13 +22,13 @@ unset IFS
 set +f
 
 # "  69: desc : Ok", " 70.2: desc : FAILED!", " 71: desc : Skip (reason)"
-results=$(grep -E '^ *[0-9]+(\.[0-9]+)?: .* : (Ok|FAILED!|Skip.*)$' "$log")
-echo "$results"
+results=$(grep -E '^ *[0-9]+(\.[0-9]+)?: .* ?: (Ok|FAILED!|Skip.*)$' "$log")
+[ -n "$results" ] && echo "$results"
 passed=$(echo "$results" | grep -c ': Ok$')
 failed=$(echo "$results" | grep -c ': FAILED!$')
 skipped=$(echo "$results" | grep -c ': Skip')
 
-for t in $(echo "$results" | sed -n 's/^ *\([0-9.]*\): .* : FAILED!$/\1/p'); do
+for t in $(echo "$results" | sed -n 's/^ *\([0-9.]*\): .*: FAILED!$/\1/p'); do
 	echo "---- perf test -v ${t%%.*} ----"
 	perf test -v "${t%%.*}" 2>&1 | tail -40
 done
