@@ -16,7 +16,8 @@ fi
 sync_file() {
 	if ! cmp -s "$1" "$2"; then
 		mkdir -p "$(dirname "$2")"
-		cp -p "$1" "$2"
+		# a fresh mtime, so that make rebuilds what depends on it
+		cp --preserve=mode "$1" "$2"
 		echo "  SYNC   ${2#"$TREE"/}"
 	fi
 }
