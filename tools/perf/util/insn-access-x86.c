@@ -609,9 +609,9 @@ static void x86_insn__moffs(struct x86_insn *x, struct insn_access_insn *ia)
 	ia->result = INSN_ACCESS__OK;
 }
 
-static void x86_insn__branch(struct x86_insn *x, struct insn_access_insn *ia, u64 ip)
+static void x86_insn__branch(struct x86_insn *x, struct insn_access_insn *ia, u64 ip, u8 kind)
 {
-	ia->branch = true;
+	ia->branch = kind;
 	ia->target = ip + x->insn.length + (s64)x->insn.immediate.value;
 }
 
@@ -623,9 +623,9 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 	ia->result = INSN_ACCESS__NO_MEM;
 	if (x->map == 1) {
 		if (o >= 0x80 && o <= 0x8f)		/* jcc rel32 */
-			x86_insn__branch(x, ia, ip);
+			x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_JUMP);
 		else if (o == 0x0b)			/* ud2 */
-			ia->branch = ia->indirect = true;
+			ia->branch = INSN_ACCESS_BR_RET;
 		else if (o == 0xa0 || o == 0xa1 || o == 0xa8 || o == 0xa9)
 			ia->result = INSN_ACCESS__STACK;	/* push/pop fs/gs */
 		return;
@@ -640,14 +640,14 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 		break;
 	case 0xc2: case 0xc3: case 0xca: case 0xcb:	/* ret */
 		ia->result = INSN_ACCESS__STACK;
-		ia->branch = ia->indirect = true;
+		ia->branch = INSN_ACCESS_BR_RET;
 		break;
 	case 0xe8:			/* call rel32 */
 		ia->result = INSN_ACCESS__STACK;
-		x86_insn__branch(x, ia, ip);
+		x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_CALL);
 		break;
 	case 0x70 ... 0x7f: case 0xe0 ... 0xe3: case 0xe9: case 0xeb:
-		x86_insn__branch(x, ia, ip);
+		x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_JUMP);
 		break;
 	case 0xa0 ... 0xa3:
 		x86_insn__moffs(x, ia);
@@ -712,8 +712,11 @@ int insn_access__decode_x86(struct insn_access_insn *ia, const u8 *code, size_t 
 	x86_insn__opcode(&x);
 	x86_insn__modrm(&x);
 
-	if (x.map == 0 && x.opc == 0xff && x.mod >= 0 && (x.reg & 7) >= 2 && (x.reg & 7) <= 5)
-		ia->branch = ia->indirect = true;	/* call/jmp through a register or memory */
+	if (x.map == 0 && x.opc == 0xff && x.mod >= 0 && (x.reg & 7) >= 2 && (x.reg & 7) <= 5) {
+		/* call/jmp through a register or memory */
+		ia->branch = (x.reg & 7) <= 3 ? INSN_ACCESS_BR_CALL : INSN_ACCESS_BR_JUMP;
+		ia->indirect = true;
+	}
 
 	if (x.mod >= 0 && x.mod != 3)
 		x86_insn__modrm_mem(&x, ia);

@@ -52,6 +52,14 @@ enum insn_access_result {
 #define INSN_ACCESS_F_BITOFF	(1 << 5)	/* bt* with a register bit offset */
 #define INSN_ACCESS_F_ABS	(1 << 6)	/* absolute address (moffs) */
 
+/* Control transfers */
+enum insn_access_branch {
+	INSN_ACCESS_BR_NONE,
+	INSN_ACCESS_BR_JUMP,	/* jmp, jcc, loop: may go to @target (or anywhere if indirect) */
+	INSN_ACCESS_BR_CALL,	/* returns to the next instruction */
+	INSN_ACCESS_BR_RET,	/* ret, ud2: does not continue with the next instruction */
+};
+
 #define INSN_ACCESS_MAX_OPS	2
 
 struct insn_mem_operand {
@@ -70,7 +78,7 @@ struct insn_mem_operand {
  * @result: enum insn_access_result
  * @nr_ops: Number of memory operands in @ops
  * @addr_bytes: Address size (4 or 8)
- * @branch: The instruction may transfer control (jmp, jcc, call, ret...)
+ * @branch: enum insn_access_branch
  * @indirect: It is a branch whose target is not known statically
  * @target: Target of a direct jump or call
  * @addr_regs: Mask of the perf registers its addresses are computed from
@@ -82,7 +90,7 @@ struct insn_access_insn {
 	u8			result;
 	u8			nr_ops;
 	u8			addr_bytes;
-	bool			branch;
+	u8			branch;
 	bool			indirect;
 	u64			target;
 	u64			addr_regs;
