@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One memory access, whatever recorded it: a memory sampling PMU (PEBS, IBS,
+ * SPE, POWER), a software sample decoded from its registers, or a field
+ * labelled tracepoint.  Everything after decoding sees only this.
+ */
+#ifndef __PERF_AFFINITY_ACCESS_H
+#define __PERF_AFFINITY_ACCESS_H
+
+#include <linux/types.h>
+
+enum fa_source {
+	FA_SRC_MEM,	/* memory sampling PMU: the recorded data address */
+	FA_SRC_SW,	/* software address sampling: decoded from the registers */
+	FA_SRC_TP,	/* field labelled tracepoint: type and field are given */
+	FA_SRC_MAX,
+};
+
+/* What the access did (a bit mask, as in insn-access.h) */
+enum fa_op {
+	FA_OP_LOAD	= 1 << 0,
+	FA_OP_STORE	= 1 << 1,
+	FA_OP_RMW	= FA_OP_LOAD | FA_OP_STORE,
+	FA_OP_PREFETCH	= 1 << 2,
+	FA_OP_UNKNOWN	= 1 << 3,
+};
+
+#define FA_ACC_SKID	(1 << 0)	/* by the instruction before the sampled IP */
+#define FA_ACC_SEG	(1 << 1)	/* fs:/gs: relative: @addr is the segment offset */
+#define FA_ACC_LOCK	(1 << 2)	/* atomic */
+#define FA_ACC_STRING	(1 << 3)	/* one element of a string operation */
+#define FA_ACC_KERNEL	(1 << 4)	/* kernel mode */
+
+/**
+ * struct fa_access - A memory access
+ * @time: Sample time
+ * @ip: Address of the accessing instruction
+ * @addr: Data address (0 for tracepoints that do not give one)
+ * @period: Sample period: how many accesses (or ns) this one stands for
+ * @weight: Access cost when recorded (load latency), else 0
+ * @data_src: union perf_mem_data_src, PERF_MEM_* NA when not recorded
+ * @instance: Tracepoint: the instance the tracepoint named (rq[N] -> N)
+ * @cpu: CPU
+ * @pid: Process
+ * @tid: Thread
+ * @size: Access size in bytes, 0 when not known
+ * @op: enum fa_op
+ * @source: enum fa_source
+ * @flags: FA_ACC_*
+ * @type_name: Tracepoint: the struct the access is to
+ * @field_name: Tracepoint: the field the access is to
+ */
+struct fa_access {
+	u64		 time;
+	u64		 ip;
+	u64		 addr;
+	u64		 period;
+	u64		 weight;
+	u64		 data_src;
+	u64		 instance;
+	u32		 cpu;
+	u32		 pid;
+	u32		 tid;
+	u16		 size;
+	u8		 op;
+	u8		 source;
+	u16		 flags;
+	const char	*type_name;
+	const char	*field_name;
+};
+
+const char *fa_source__name(enum fa_source src);
+const char *fa_op__name(u8 op);
+
+#endif /* __PERF_AFFINITY_ACCESS_H */

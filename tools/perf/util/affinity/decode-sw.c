@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Software address sampling.
+ *
+ * A timer interrupt is taken between two instructions: the sampled IP is
+ * the next instruction to execute and the sampled registers are its inputs,
+ * so the effective address of its memory operand is exact.
+ *
+ * When that instruction has no memory operand, the interrupt was most
+ * likely held off by the one before it (a cache miss, a locked operation
+ * waiting for its cache line).  Its access is used instead, flagged as
+ * such, when its address can still be computed from the registers and
+ * nothing else can jump to the sampled IP.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/build_bug.h>
+#include <linux/err.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "decode.h"
+#include "decode-int.h"
+#include "../addr_location.h"
+#include "../debug.h"
+#include "../dso.h"
+#include "../hashmap.h"
+#include "../insn-access.h"
+#include "../map.h"
+#include "../sample.h"
+#include "../symbol.h"
+
+#define FA_FUNC_MAX_SIZE	(64 * 1024)
+#define FA_INSN_READ		16
+#define FA_INSN_MAX_LEN		15
+
+/* A location in a DSO: instructions and functions are decoded once. */
+struct fa_code_key {
+	struct dso	*dso;
+	u64		 offset;	/* map_ip: where symbols live */
+};
+
+struct fa_insn {
+	struct fa_code_key	 key;
+	bool			 readable;
+	s8			 before_state;	/* -1: not looked up, 0: none, 1: @before */
+	u8			 before_len;	/* its distance to the instruction */
+	struct insn_access_insn	 insn;
+	struct insn_access_insn	 before;	/* the instruction before it */
+};
+
+/* A function swept from its start: where instructions start, which are jumped to. */
+struct fa_func {
+	struct fa_code_key	 key;
+	u32			 len;
+	bool			 indirect;	/* has indirect jumps: targets unknown */
+	unsigned long		*starts;
+	unsigned long		*targets;
+	u8			*code;
+};
+
+static size_t fa_code_key__hash(long key, void *ctx __maybe_unused)
+{
+	const struct fa_code_key *k = (const struct fa_code_key *)key;
+
+	return ((size_t)k->dso >> 4) ^ (size_t)(k->offset * 0x9E3779B97F4A7C15ULL);
+}
+
+static bool fa_code_key__equal(long a, long b, void *ctx __maybe_unused)
+{
+	const struct fa_code_key *ka = (const struct fa_code_key *)a;
+	const struct fa_code_key *kb = (const struct fa_code_key *)b;
+
+	return ka->dso == kb->dso && ka->offset == kb->offset;
+}
+
+int fa_decoder__sw_init(struct fa_decoder *dec)
+{
+	dec->insns = hashmap__new(fa_code_key__hash, fa_code_key__equal, NULL);
+	if (IS_ERR(dec->insns)) {
+		int err = PTR_ERR(dec->insns);
+
+		dec->insns = NULL;
+		return err;
+	}
+	dec->funcs = hashmap__new(fa_code_key__hash, fa_code_key__equal, NULL);
+	if (IS_ERR(dec->funcs)) {
+		int err = PTR_ERR(dec->funcs);
+
+		dec->funcs = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static void fa_func__delete(struct fa_func *fn)
+{
+	dso__put(fn->key.dso);
+	zfree(&fn->starts);
+	zfree(&fn->targets);
+	zfree(&fn->code);
+	free(fn);
+}
+
+void fa_decoder__sw_exit(struct fa_decoder *dec)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (dec->insns) {
+		hashmap__for_each_entry(dec->insns, cur, bkt) {
+			struct fa_insn *fi = cur->pvalue;
+
+			dso__put(fi->key.dso);
+			free(fi);
+		}
+		hashmap__free(dec->insns);
+		dec->insns = NULL;
+	}
+	if (dec->funcs) {
+		hashmap__for_each_entry(dec->funcs, cur, bkt)
+			fa_func__delete(cur->pvalue);
+		hashmap__free(dec->funcs);
+		dec->funcs = NULL;
+	}
+}
+
+static bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso)
+{
+	return dso__loaded(dso) ? dso__is_64_bit(dso) : dec->is64;
+}
+
+static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map *map, u64 ip)
+{
+	struct fa_code_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
+	u8 code[FA_INSN_READ];
+	struct fa_insn *fi;
+	ssize_t n;
+
+	if (hashmap__find(dec->insns, &key, &fi))
+		return fi;
+
+	fi = zalloc(sizeof(*fi));
+	if (!fi)
+		return NULL;
+	fi->key.dso = dso__get(key.dso);
+	fi->key.offset = key.offset;
+	fi->before_state = -1;
+	n = dso__data_read_offset(key.dso, dec->machine, key.offset, code, sizeof(code));
+	if (n > 0) {
+		fi->readable = true;
+		insn_access__decode(&fi->insn, dec->arch, code, n, key.offset,
+				    fa_decoder__is64(dec, key.dso));
+	}
+	if (hashmap__add(dec->insns, &fi->key, fi)) {
+		dso__put(fi->key.dso);
+		free(fi);
+		return NULL;
+	}
+	return fi;
+}
+
+/**
+ * fa_decoder__insn - The decoded instruction at @ip
+ *
+ * Return: NULL if @ip is in no map or its code cannot be read.
+ */
+const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
+						struct addr_location *al, u64 ip)
+{
+	struct fa_insn *fi;
+
+	if (!al->map)
+		return NULL;
+	fi = fa_decoder__insn_entry(dec, al->map, ip);
+	return fi && fi->readable ? &fi->insn : NULL;
+}
+
+/* Sweep a function from its start, noting instruction starts and jump targets. */
+static void fa_func__sweep(struct fa_func *fn, const char *arch, bool is64)
+{
+	struct insn_access_insn insn;
+	u32 off = 0;
+
+	while (off < fn->len) {
+		if (insn_access__decode(&insn, arch, fn->code + off, fn->len - off,
+					fn->key.offset + off, is64) ||
+		    insn.result == INSN_ACCESS__DECODE || !insn.length)
+			break;
+		__set_bit(off, fn->starts);
+		if (insn.branch == INSN_ACCESS_BR_JUMP && insn.indirect)
+			fn->indirect = true;
+		else if (insn.branch == INSN_ACCESS_BR_JUMP && insn.target >= fn->key.offset &&
+			 insn.target < fn->key.offset + fn->len)
+			__set_bit(insn.target - fn->key.offset, fn->targets);
+		off += insn.length;
+	}
+}
+
+static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
+					struct symbol *sym)
+{
+	struct fa_code_key key = { .dso = map__dso(map), .offset = sym->start, };
+	struct fa_func *fn;
+	ssize_t n;
+
+	if (hashmap__find(dec->funcs, &key, &fn))
+		return fn;
+
+	fn = zalloc(sizeof(*fn));
+	if (!fn)
+		return NULL;
+	fn->key.dso = dso__get(key.dso);
+	fn->key.offset = key.offset;
+	fn->len = min(sym->end - sym->start, (u64)FA_FUNC_MAX_SIZE);
+	fn->code = malloc(fn->len ?: 1);
+	fn->starts = bitmap_zalloc(fn->len + 1);
+	fn->targets = bitmap_zalloc(fn->len + 1);
+	if (!fn->code || !fn->starts || !fn->targets)
+		goto out_delete;
+
+	n = dso__data_read_offset(key.dso, dec->machine, key.offset, fn->code, fn->len);
+	fn->len = n > 0 ? n : 0;
+	fa_func__sweep(fn, dec->arch, fa_decoder__is64(dec, key.dso));
+	if (hashmap__add(dec->funcs, &fn->key, fn))
+		goto out_delete;
+	return fn;
+
+out_delete:
+	fa_func__delete(fn);
+	return NULL;
+}
+
+/* Where the instruction before the one at @off starts, -1 if not known. */
+static int fa_func__prev_insn(const struct fa_func *fn, u32 off)
+{
+	for (u32 back = 1; back <= FA_INSN_MAX_LEN && back <= off; back++) {
+		if (test_bit(off - back, fn->starts))
+			return off - back;
+	}
+	return -1;
+}
+
+/* Find the instruction before @fi whose completion the sample waited for. */
+static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
+			       struct fa_insn *fi)
+{
+	struct fa_func *fn;
+	int prev;
+	u32 off;
+
+	if (fi->before_state >= 0)
+		return fi->before_state;
+	fi->before_state = 0;
+
+	if (!al->sym || fi->key.offset <= al->sym->start || fi->key.offset >= al->sym->end)
+		return false;
+	fn = fa_decoder__func(dec, al->map, al->sym);
+	if (!fn || fn->indirect)
+		return false;
+	off = fi->key.offset - fn->key.offset;
+	if (off >= fn->len || !test_bit(off, fn->starts) || test_bit(off, fn->targets))
+		return false;
+	prev = fa_func__prev_insn(fn, off);
+	if (prev < 0)
+		return false;
+	insn_access__decode(&fi->before, dec->arch, fn->code + prev, off - prev,
+			    fn->key.offset + prev, fa_decoder__is64(dec, fn->key.dso));
+	if (fi->before.length != off - prev || !insn_access__survives(&fi->before))
+		return false;
+	fi->before_len = off - prev;
+	fi->before_state = 1;
+	return true;
+}
+
+static struct regs_dump *fa_sample__regs(struct perf_sample *sample)
+{
+	bool kernel = sample->cpumode == PERF_RECORD_MISC_KERNEL ||
+		      sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	/* For a kernel sample the user registers are those of the syscall entry. */
+	if (!kernel && sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_NONE &&
+	    sample->user_regs.regs)
+		return &sample->user_regs;
+	if (sample->intr_regs.abi != PERF_SAMPLE_REGS_ABI_NONE && sample->intr_regs.regs)
+		return &sample->intr_regs;
+	return NULL;
+}
+
+static int fa_drop__insn_result(u8 result)
+{
+	switch (result) {
+	case INSN_ACCESS__NO_MEM:
+		return FA_DROP_NO_MEM;
+	case INSN_ACCESS__STACK:
+		return FA_DROP_STACK;
+	case INSN_ACCESS__VSIB:
+		return FA_DROP_VSIB;
+	case INSN_ACCESS__UNSUPPORTED:
+		return FA_DROP_ARCH;
+	default:
+		return FA_DROP_DECODE;
+	}
+}
+
+static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
+				struct regs_dump *regs, bool skid, struct fa_access *acc)
+{
+	/* The access directions are the same bits. */
+	BUILD_BUG_ON((int)FA_OP_LOAD != (int)INSN_ACCESS_OP_LOAD ||
+		     (int)FA_OP_STORE != (int)INSN_ACCESS_OP_STORE ||
+		     (int)FA_OP_PREFETCH != (int)INSN_ACCESS_OP_PREFETCH ||
+		     (int)FA_OP_UNKNOWN != (int)INSN_ACCESS_OP_UNKNOWN);
+
+	for (int i = 0; i < insn->nr_ops && i < FA_DECODE_MAX_ACC; i++) {
+		const struct insn_mem_operand *op = &insn->ops[i];
+		u64 addr;
+
+		if (insn_access__addr(insn, op, ip, regs, &addr))
+			return -EINVAL;
+		if (i)
+			acc[i] = acc[0];
+		acc[i].ip = ip;
+		acc[i].addr = addr;
+		acc[i].size = op->size;
+		acc[i].op = op->op;
+		if (skid)
+			acc[i].flags |= FA_ACC_SKID;
+		if (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS))
+			acc[i].flags |= FA_ACC_SEG;
+		if (op->flags & INSN_ACCESS_F_LOCK)
+			acc[i].flags |= FA_ACC_LOCK;
+		if (op->flags & INSN_ACCESS_F_STRING)
+			acc[i].flags |= FA_ACC_STRING;
+	}
+	return min(insn->nr_ops, (u8)FA_DECODE_MAX_ACC);
+}
+
+/* A software sample: decode the instruction at its IP with its registers. */
+int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
+		   struct addr_location *al, struct fa_access *acc)
+{
+	struct regs_dump *regs = fa_sample__regs(sample);
+	const struct insn_access_insn *insn;
+	struct fa_insn *fi;
+	u64 ip = sample->ip;
+	bool skid = false;
+	int n, reason;
+
+	if (!dec->arch || strcmp(dec->arch, "x86")) {
+		reason = FA_DROP_ARCH;
+		goto out_drop;
+	}
+	if (!regs) {
+		reason = FA_DROP_NO_REGS;
+		goto out_drop;
+	}
+	if (!al->map) {
+		reason = FA_DROP_NO_MAP;
+		goto out_drop;
+	}
+	fi = fa_decoder__insn_entry(dec, al->map, ip);
+	if (!fi || !fi->readable) {
+		reason = FA_DROP_NO_CODE;
+		goto out_drop;
+	}
+	insn = &fi->insn;
+	if (insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK) {
+		if (!dec->no_skid && fa_decoder__before(dec, al, fi)) {
+			insn = &fi->before;
+			ip -= fi->before_len;
+			skid = true;
+		}
+	}
+	if (insn->result != INSN_ACCESS__OK) {
+		reason = fa_drop__insn_result(insn->result);
+		goto out_drop;
+	}
+	n = fa_access__from_insn(insn, ip, regs, skid, acc);
+	if (n > 0)
+		return n;
+	reason = FA_DROP_NO_REG;
+out_drop:
+	fa_decoder__drop(dec, reason);
+	return 0;
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Samples to memory accesses: which source an event is, and the memory
+ * sampling PMU path, where the sample carries the data address.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include "decode.h"
+#include "decode-int.h"
+#include "../env.h"
+#include "../evsel.h"
+#include "../hashmap.h"
+#include "../insn-access.h"
+#include "../sample.h"
+#include "../strlist.h"
+
+static const char * const fa_drop_names[FA_DROP_MAX] = {
+	[FA_DROP_NO_MEM]	= "no memory operand",
+	[FA_DROP_STACK]		= "implicit stack access only",
+	[FA_DROP_VSIB]		= "gather/scatter",
+	[FA_DROP_DECODE]	= "instruction not decoded",
+	[FA_DROP_NO_MAP]	= "IP outside a known map",
+	[FA_DROP_NO_CODE]	= "code not readable",
+	[FA_DROP_NO_REGS]	= "no registers in sample",
+	[FA_DROP_NO_REG]	= "address register not sampled",
+	[FA_DROP_ARCH]		= "unsupported architecture",
+	[FA_DROP_NO_ADDR]	= "no data address",
+	[FA_DROP_TP_FORMAT]	= "tracepoint without access fields",
+};
+
+const char *fa_drop__name(enum fa_drop reason)
+{
+	return reason < FA_DROP_MAX ? fa_drop_names[reason] : "?";
+}
+
+int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine)
+{
+	memset(dec, 0, sizeof(*dec));
+	dec->env = env;
+	dec->machine = machine;
+	dec->names = strlist__new(NULL, NULL);
+	if (!dec->names)
+		return -ENOMEM;
+	return fa_decoder__sw_init(dec);
+}
+
+void fa_decoder__exit(struct fa_decoder *dec)
+{
+	fa_decoder__sw_exit(dec);
+	strlist__delete(dec->names);
+	dec->names = NULL;
+}
+
+void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason)
+{
+	dec->stats.dropped[reason]++;
+	dec->last_drop = reason;
+}
+
+/**
+ * fa_evsel__source - Which kind of access source an event is
+ * @evsel: The event
+ *
+ * Timer events with registers are software address sampling; events that
+ * record data addresses (mem-loads, IBS, SPE, page faults) give them as
+ * recorded; other events with registers are decoded like timer events.
+ *
+ * Return: enum fa_source, or -1 if the event gives no accesses.
+ */
+int fa_evsel__source(struct evsel *evsel)
+{
+	struct perf_event_attr *attr = &evsel->core.attr;
+	u64 regs = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR;
+	bool clock = attr->type == PERF_TYPE_SOFTWARE &&
+		     (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+		      attr->config == PERF_COUNT_SW_TASK_CLOCK);
+
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		return FA_SRC_TP;
+	if (clock && (attr->sample_type & regs))
+		return FA_SRC_SW;
+	if (attr->sample_type & PERF_SAMPLE_ADDR)
+		return FA_SRC_MEM;
+	if (attr->sample_type & regs)
+		return FA_SRC_SW;
+	return -1;
+}
+
+static u8 fa_op__from_data_src(u64 data_src)
+{
+	union perf_mem_data_src dsrc = { .val = data_src };
+
+	if (dsrc.mem_op & PERF_MEM_OP_PFETCH)
+		return FA_OP_PREFETCH;
+	if ((dsrc.mem_op & PERF_MEM_OP_LOAD) && (dsrc.mem_op & PERF_MEM_OP_STORE))
+		return FA_OP_RMW;
+	if (dsrc.mem_op & PERF_MEM_OP_LOAD)
+		return FA_OP_LOAD;
+	if (dsrc.mem_op & PERF_MEM_OP_STORE)
+		return FA_OP_STORE;
+	return FA_OP_UNKNOWN;
+}
+
+/* The sample has the data address; the instruction may tell size and direction. */
+static int fa_decoder__mem(struct fa_decoder *dec, struct perf_sample *sample,
+			   struct addr_location *al, struct fa_access *acc)
+{
+	const struct insn_access_insn *insn;
+
+	if (!sample->addr) {
+		fa_decoder__drop(dec, FA_DROP_NO_ADDR);
+		return 0;
+	}
+	acc->addr = sample->addr;
+	acc->data_src = sample->data_src;
+	acc->weight = sample->weight;
+	acc->op = fa_op__from_data_src(sample->data_src);
+
+	insn = fa_decoder__insn(dec, al, sample->ip);
+	if (insn && insn->result == INSN_ACCESS__OK && insn->nr_ops == 1) {
+		acc->size = insn->ops[0].size;
+		if (acc->op == FA_OP_UNKNOWN)
+			acc->op = insn->ops[0].op;
+		if (insn->ops[0].flags & INSN_ACCESS_F_LOCK)
+			acc->flags |= FA_ACC_LOCK;
+	}
+	return 1;
+}
+
+static void fa_access__init(struct fa_access *acc, struct perf_sample *sample, int source)
+{
+	union perf_mem_data_src na = { .mem_op = PERF_MEM_OP_NA, };
+
+	memset(acc, 0, sizeof(*acc));
+	acc->time = sample->time;
+	acc->ip = sample->ip;
+	acc->period = sample->period ?: 1;
+	acc->cpu = sample->cpu;
+	acc->pid = sample->pid;
+	acc->tid = sample->tid;
+	acc->source = source;
+	acc->data_src = na.val;
+	if (sample->cpumode == PERF_RECORD_MISC_KERNEL ||
+	    sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		acc->flags |= FA_ACC_KERNEL;
+}
+
+static void fa_decoder__count(struct fa_decoder *dec, struct fa_access *acc, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (acc[i].flags & FA_ACC_SKID)
+			dec->stats.skid++;
+		if (acc[i].flags & FA_ACC_SEG)
+			dec->stats.seg++;
+		if (acc[i].flags & FA_ACC_STRING)
+			dec->stats.string++;
+		if (acc[i].flags & FA_ACC_KERNEL)
+			dec->stats.kernel++;
+		if (acc[i].op == FA_OP_UNKNOWN)
+			dec->stats.unknown_op++;
+	}
+}
+
+/**
+ * fa_decoder__decode - Decode one sample into memory accesses
+ * @dec: Decoder
+ * @evsel: The sample's event
+ * @sample: The sample
+ * @al: The sample's IP resolved (machine__resolve())
+ * @acc: Room for FA_DECODE_MAX_ACC accesses
+ *
+ * Return: the number of accesses in @acc; 0 if the sample gave none (counted
+ * in @dec->stats by reason).
+ */
+int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
+		       struct perf_sample *sample, struct addr_location *al,
+		       struct fa_access *acc)
+{
+	int source = fa_evsel__source(evsel);
+	int n;
+
+	dec->last_drop = -1;
+	if (!dec->arch) {
+		/* Not before the first sample: pipe input brings the header late. */
+		dec->arch = dec->env ? perf_env__arch(dec->env) : NULL;
+		dec->is64 = !dec->env || !dec->env->arch || strstr(dec->env->arch, "64");
+	}
+	if (source < 0) {
+		dec->stats.other++;
+		return 0;
+	}
+	dec->stats.samples[source]++;
+	fa_access__init(&acc[0], sample, source);
+
+	switch (source) {
+	case FA_SRC_MEM:
+		n = fa_decoder__mem(dec, sample, al, acc);
+		break;
+	case FA_SRC_SW:
+		n = fa_decoder__sw(dec, sample, al, acc);
+		break;
+	case FA_SRC_TP:
+		n = fa_decoder__tp(dec, evsel, sample, acc);
+		break;
+	default:
+		n = 0;
+		break;
+	}
+	dec->stats.accesses[source] += n;
+	fa_decoder__count(dec, acc, n);
+	return n;
+}
+
+#define STAT_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
+
+/**
+ * fa_decode_stats__fprintf - Print what decoding made of the samples
+ *
+ * Return: the number of characters printed.
+ */
+size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
+{
+	static const char * const src_label[FA_SRC_MAX] = {
+		[FA_SRC_MEM] = "Samples, memory sampling PMU",
+		[FA_SRC_SW]  = "Samples, software address sampling",
+		[FA_SRC_TP]  = "Samples, field labelled tracepoints",
+	};
+	u64 accesses = 0, dropped = 0;
+	size_t printed = 0;
+	char label[64];
+
+	for (int i = 0; i < FA_SRC_MAX; i++)
+		accesses += st->accesses[i];
+	for (int i = 0; i < FA_DROP_MAX; i++)
+		dropped += st->dropped[i];
+
+	printed += fprintf(fp, "=================================================\n");
+	printed += fprintf(fp, "            Memory Access Decoding\n");
+	printed += fprintf(fp, "=================================================\n");
+	for (int i = 0; i < FA_SRC_MAX; i++)
+		printed += STAT_LINE(fp, src_label[i], st->samples[i]);
+	printed += STAT_LINE(fp, "Samples of other events", st->other);
+	printed += STAT_LINE(fp, "Allocation / free events", st->allocs + st->frees);
+	printed += STAT_LINE(fp, "Accesses", accesses);
+	printed += STAT_LINE(fp, "  by the instruction before the IP", st->skid);
+	printed += STAT_LINE(fp, "  fs:/gs: relative (TLS, per-CPU)", st->seg);
+	printed += STAT_LINE(fp, "  string operation elements", st->string);
+	printed += STAT_LINE(fp, "  direction unknown", st->unknown_op);
+	printed += STAT_LINE(fp, "  in kernel mode", st->kernel);
+	printed += STAT_LINE(fp, "Samples without an access", dropped);
+	for (int i = 0; i < FA_DROP_MAX; i++) {
+		if (!st->dropped[i])
+			continue;
+		scnprintf(label, sizeof(label), "  %s", fa_drop__name(i));
+		printed += STAT_LINE(fp, label, st->dropped[i]);
+	}
+	return printed;
+}

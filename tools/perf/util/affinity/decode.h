@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decode perf samples into memory accesses (struct fa_access): memory
+ * sampling PMU samples as recorded, software samples by decoding the
+ * instruction at the sampled IP with the sampled registers, field labelled
+ * tracepoints from their fields.  Counts every sample that gives no access,
+ * by reason.
+ */
+#ifndef __PERF_AFFINITY_DECODE_H
+#define __PERF_AFFINITY_DECODE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "access.h"
+
+struct addr_location;
+struct evsel;
+struct hashmap;
+struct machine;
+struct perf_env;
+struct perf_sample;
+struct strlist;
+
+enum fa_drop {
+	FA_DROP_NO_MEM,		/* no memory operand, nor before it */
+	FA_DROP_STACK,		/* only implicit stack accesses */
+	FA_DROP_VSIB,		/* gather/scatter */
+	FA_DROP_DECODE,		/* instruction not decoded */
+	FA_DROP_NO_MAP,		/* IP outside every known map */
+	FA_DROP_NO_CODE,	/* code bytes not readable */
+	FA_DROP_NO_REGS,	/* sample without registers */
+	FA_DROP_NO_REG,		/* a register the address needs was not sampled */
+	FA_DROP_ARCH,		/* no decoder for the recording's architecture */
+	FA_DROP_NO_ADDR,	/* memory sample without a data address */
+	FA_DROP_TP_FORMAT,	/* tracepoint that does not describe accesses */
+	FA_DROP_MAX,
+};
+
+/**
+ * struct fa_decode_stats - What decoding made of the samples
+ * @samples: Samples per source
+ * @accesses: Access records made per source
+ * @dropped: Samples that gave no access, per reason
+ * @skid: Accesses of the instruction before the sampled IP
+ * @seg: fs:/gs: relative accesses (TLS, per-CPU)
+ * @string: Elements of string operations
+ * @unknown_op: Accesses in an unknown direction
+ * @kernel: Accesses in kernel mode
+ * @allocs: Allocation tracepoint samples (kmem:kmalloc...)
+ * @frees: Free tracepoint samples (kmem:kfree...)
+ * @other: Samples of events that are no source of accesses
+ */
+struct fa_decode_stats {
+	u64	samples[FA_SRC_MAX];
+	u64	accesses[FA_SRC_MAX];
+	u64	dropped[FA_DROP_MAX];
+	u64	skid;
+	u64	seg;
+	u64	string;
+	u64	unknown_op;
+	u64	kernel;
+	u64	allocs;
+	u64	frees;
+	u64	other;
+};
+
+#define FA_DECODE_MAX_ACC	2	/* accesses one sample can give (movs) */
+
+struct fa_decoder {
+	struct perf_env		*env;
+	const char		*arch;		/* perf_env__arch() of the recording */
+	struct machine		*machine;
+	struct hashmap		*insns;		/* (dso, offset) -> struct fa_insn */
+	struct hashmap		*funcs;		/* (dso, start) -> struct fa_func */
+	struct strlist		*names;		/* tracepoint type and field names */
+	struct fa_decode_stats	 stats;
+	int			 last_drop;	/* why the last sample gave none, or -1 */
+	bool			 is64;		/* code is 64-bit unless its DSO says */
+	bool			 no_skid;	/* never use the instruction before the IP */
+};
+
+int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine);
+void fa_decoder__exit(struct fa_decoder *dec);
+int fa_evsel__source(struct evsel *evsel);
+void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason);
+int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
+		       struct perf_sample *sample, struct addr_location *al,
+		       struct fa_access *acc);
+const char *fa_drop__name(enum fa_drop reason);
+size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp);
+int fa_tp_line__parse(const char *line, char *type, size_t type_sz,
+		      char *field, size_t field_sz, u64 *instance, u8 *op);
+u8 fa_op__parse(const char *name);
+
+#endif /* __PERF_AFFINITY_DECODE_H */
