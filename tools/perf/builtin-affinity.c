@@ -6,45 +6,503 @@
  *
  *   perf affinity record -- <workload>
  *   perf affinity report
+ *
+ * record samples memory accesses: with the memory events of a memory
+ * sampling PMU where there is one (as perf c2c does), else with software
+ * address sampling: a timer event with the interrupted registers, from
+ * which report decodes the address each sampled instruction accesses.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/zalloc.h>
+#include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
 #include "builtin.h"
+#include "util/addr_location.h"
+#include "util/affinity/access.h"
+#include "util/affinity/decode.h"
+#include "util/data.h"
 #include "util/debug.h"
+#include "util/env.h"
+#include "util/event.h"
+#include "util/evsel.h"
+#include "util/header.h"
+#include "util/machine.h"
+#include "util/map.h"
+#include "util/mem-events.h"
+#include "util/pmu.h"
+#include "util/sample.h"
+#include "util/session.h"
+#include "util/symbol.h"
+#include "util/thread.h"
+#include "util/time-utils.h"
+#include "util/tool.h"
+#include "util/util.h"
+
+/* x86-64 general purpose registers: the inputs of any memory operand */
+#define AFFINITY_X86_REGS "ax,bx,cx,dx,si,di,bp,sp,ip,r8,r9,r10,r11,r12,r13,r14,r15"
+
+/* One sample per ms of CPU time: see bench/README.md for the overhead. */
+#define AFFINITY_SW_PERIOD_NS	1000000
+
+struct perf_affinity {
+	struct perf_tool	 tool;
+	struct fa_decoder	 decoder;
+	/* record */
+	const char		**tracepoints;
+	int			 nr_tracepoints;
+	const char		*sw_event;
+	u64			 sw_period;
+	bool			 force_sw;
+	bool			 all_user;
+	bool			 all_kernel;
+	bool			 mem_event_set;
+	/* report */
+	const char		*input_name;
+	const char		*field_sep;
+	bool			 force;
+	bool			 stats_only;
+	bool			 dump_raw;
+	bool			 no_skid;
+};
 
 static const char * const affinity_subcommands[] = { "record", "report", NULL };
 
-static int perf_affinity__not_yet(const char *subcmd)
+static const char * const affinity_record_usage[] = {
+	"perf affinity record [<options>] [<command>]",
+	"perf affinity record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+static const char * const affinity_report_usage[] = {
+	"perf affinity report [<options>]",
+	NULL
+};
+
+/*
+ * record
+ */
+
+static int parse_record_events(const struct option *opt, const char *str,
+			       int unset __maybe_unused)
 {
-	pr_err("perf affinity %s: not implemented yet\n", subcmd);
-	return -EOPNOTSUPP;
+	bool *event_set = opt->value;
+	struct perf_pmu *pmu = perf_mem_events_find_pmu();
+
+	if (!strcmp(str, "list")) {
+		if (pmu && !perf_pmu__mem_events_init())
+			perf_pmu__mem_events_list(pmu);
+		else
+			fprintf(stderr, "no memory sampling PMU on this machine\n");
+		/* software address sampling, in the format of the memory events */
+		fprintf(stderr, "%-13s: %s\n", "--sw",
+			strcmp(perf_env__arch(NULL), "x86") ?
+			"software address sampling: not supported on this architecture" :
+			"available (software address sampling: --sw-event, default cpu-clock)");
+		exit(0);
+	}
+	if (!pmu || perf_pmu__mem_events_init()) {
+		pr_err("-e %s: no memory sampling PMU here; use --sw-event for software address sampling\n",
+		       str);
+		exit(-1);
+	}
+	if (perf_pmu__mem_events_parse(pmu, str))
+		exit(-1);
+	*event_set = true;
+	return 0;
+}
+
+static int parse_tracepoint(const struct option *opt, const char *str, int unset)
+{
+	struct perf_affinity *aff = opt->value;
+	const char **tps;
+
+	if (unset)
+		return 0;
+	tps = realloc(aff->tracepoints, (aff->nr_tracepoints + 1) * sizeof(*tps));
+	if (!tps)
+		return -ENOMEM;
+	tps[aff->nr_tracepoints++] = str;
+	aff->tracepoints = tps;
+	return 0;
+}
+
+/* "cpu-clock:u" -> "cpu-clock/period=N/u"; events with terms are left alone */
+static char *affinity__sw_event(struct perf_affinity *aff)
+{
+	const char *ev = aff->sw_event ?: "cpu-clock";
+	const char *mod = strchr(ev, ':');
+	char *str = NULL;
+
+	if (strchr(ev, '/'))
+		return strdup(ev);
+	if (asprintf(&str, "%.*s/period=%" PRIu64 "/%s", mod ? (int)(mod - ev) : (int)strlen(ev),
+		     ev, aff->sw_period, mod ? mod + 1 : "") < 0)
+		return NULL;
+	return str;
+}
+
+static int affinity__record_sw(struct perf_affinity *aff, const char **argv, int *i,
+			       char **sw_event)
+{
+	if (strcmp(perf_env__arch(NULL), "x86")) {
+		pr_err("no memory sampling PMU here, and software address sampling is only supported on x86-64\n");
+		return -EOPNOTSUPP;
+	}
+	*sw_event = affinity__sw_event(aff);
+	if (!*sw_event)
+		return -ENOMEM;
+
+	argv[(*i)++] = "-e";
+	argv[(*i)++] = *sw_event;
+	argv[(*i)++] = "-d";		/* data mmaps, so heap and anon addresses resolve */
+	argv[(*i)++] = "--sample-cpu";
+	/* Interrupted registers for kernel samples, user registers for user ones. */
+	if (!aff->all_kernel)
+		argv[(*i)++] = "--user-regs=" AFFINITY_X86_REGS;
+	if (!aff->all_user)
+		argv[(*i)++] = "--intr-regs=" AFFINITY_X86_REGS;
+	pr_info("perf affinity: %s, using software address sampling: %s with sampled registers\n",
+		aff->force_sw ? "--sw given" : "no memory sampling PMU here", *sw_event);
+	return 0;
+}
+
+static int affinity__record_mem(struct perf_affinity *aff, struct perf_pmu *pmu,
+				const char **argv, int *i)
+{
+	if (!aff->mem_event_set) {
+		struct perf_mem_event *e = perf_pmu__mem_events_ptr(pmu,
+								    PERF_MEM_EVENTS__LOAD_STORE);
+
+		/* Loads and stores, as one event where the PMU has it. */
+		if (e->tag) {
+			perf_mem_record[PERF_MEM_EVENTS__LOAD_STORE] = true;
+		} else {
+			perf_mem_record[PERF_MEM_EVENTS__LOAD] = true;
+			perf_mem_record[PERF_MEM_EVENTS__STORE] = true;
+		}
+	}
+	if (perf_mem_record[PERF_MEM_EVENTS__LOAD] ||
+	    perf_mem_record[PERF_MEM_EVENTS__LOAD_STORE])
+		argv[(*i)++] = "-W";
+	argv[(*i)++] = "-d";
+	argv[(*i)++] = "--phys-data";
+	argv[(*i)++] = "--sample-cpu";
+	pr_info("perf affinity: using the memory events of the %s PMU\n", pmu->name);
+	if (perf_mem_record[PERF_MEM_EVENTS__LOAD] && perf_mem_events__loads_ldlat > 3)
+		pr_info("perf affinity: loads faster than %u cycles are not sampled (-l/--ldlat); read-mostly fields look colder than they are\n",
+			perf_mem_events__loads_ldlat);
+	return perf_mem_events__record_args(argv, i);
+}
+
+static int perf_affinity__record(struct perf_affinity *aff, int argc, const char **argv)
+{
+	const struct option options[] = {
+	OPT_CALLBACK('e', "event", &aff->mem_event_set, "event",
+		     "memory event selector. Use 'perf affinity record -e list' to list available events",
+		     parse_record_events),
+	OPT_UINTEGER('l', "ldlat", &perf_mem_events__loads_ldlat, "setup mem-loads latency"),
+	OPT_BOOLEAN('u', "all-user", &aff->all_user, "collect only user level data"),
+	OPT_BOOLEAN('k', "all-kernel", &aff->all_kernel, "collect only kernel level data"),
+	OPT_BOOLEAN(0, "sw", &aff->force_sw,
+		    "software address sampling even where a memory sampling PMU exists"),
+	OPT_STRING(0, "sw-event", &aff->sw_event, "event",
+		   "sampling event for software address sampling (default cpu-clock)"),
+	OPT_U64(0, "sw-period", &aff->sw_period,
+		"sample period of the software event (default 1000000, ns for clocks)"),
+	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
+		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
+		     parse_tracepoint),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+	OPT_END()
+	};
+	struct perf_pmu *pmu;
+	const char **rec_argv;
+	char *sw_event = NULL;
+	int rec_argc, i = 0, j, ret;
+
+	argc = parse_options(argc, argv, options, affinity_record_usage, PARSE_OPT_KEEP_UNKNOWN);
+	if (aff->all_user && aff->all_kernel) {
+		pr_err("-u/--all-user and -k/--all-kernel exclude each other\n");
+		return -EINVAL;
+	}
+	if (aff->force_sw && aff->mem_event_set) {
+		pr_err("--sw and -e exclude each other: -e selects a memory event\n");
+		return -EINVAL;
+	}
+	pmu = perf_mem_events_find_pmu();
+	if (pmu && perf_pmu__mem_events_init())
+		pmu = NULL;
+
+	/* Max number of arguments multiplied by number of PMUs that can support them. */
+	rec_argc = argc + 2 * aff->nr_tracepoints + 16 +
+		   11 * (pmu ? perf_pmu__mem_events_num_mem_pmus(pmu) + 1 : 0);
+	rec_argv = calloc(rec_argc + 1, sizeof(char *));
+	if (!rec_argv)
+		return -ENOMEM;
+
+	rec_argv[i++] = "record";
+	if (aff->force_sw || !pmu)
+		ret = affinity__record_sw(aff, rec_argv, &i, &sw_event);
+	else
+		ret = affinity__record_mem(aff, pmu, rec_argv, &i);
+	if (ret)
+		goto out;
+
+	if (aff->all_user)
+		rec_argv[i++] = "--all-user";
+	if (aff->all_kernel)
+		rec_argv[i++] = "--all-kernel";
+	for (j = 0; j < aff->nr_tracepoints; j++) {
+		rec_argv[i++] = "-e";
+		rec_argv[i++] = aff->tracepoints[j];
+	}
+	for (j = 0; j < argc; j++)
+		rec_argv[i++] = argv[j];
+
+	if (verbose > 0) {
+		pr_debug("calling:");
+		for (j = 0; j < i; j++)
+			pr_debug(" %s", rec_argv[j]);
+		pr_debug("\n");
+	}
+	ret = cmd_record(i, rec_argv);
+out:
+	free(sw_event);
+	free(rec_argv);
+	return ret;
+}
+
+/*
+ * report
+ */
+
+/* One access, or with @drop a sample that gave none and why. */
+static void fa_access__fprintf(const struct fa_access *acc, struct addr_location *al,
+			       const char *sep, const char *drop, FILE *fp)
+{
+	const char *op = drop ? "drop" : fa_op__name(acc->op);
+	char ts[64], flags[32];
+	int n = 0;
+
+	timestamp__scnprintf_usec(acc->time, ts, sizeof(ts));
+	flags[0] = '\0';
+	if (acc->flags & FA_ACC_SKID)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sskid", n ? "," : "");
+	if (acc->flags & FA_ACC_SEG)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sseg", n ? "," : "");
+	if (acc->flags & FA_ACC_LOCK)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%slock", n ? "," : "");
+	if (acc->flags & FA_ACC_STRING)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sstr", n ? "," : "");
+	if (acc->flags & FA_ACC_KERNEL)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sk", n ? "," : "");
+	if (!n)
+		strcpy(flags, "-");
+
+	if (sep) {
+		fprintf(fp, "%s%s%u%s%u%s%u%s%#" PRIx64 "%s%#" PRIx64 "%s%u%s%s%s%s%s%s%s%s",
+			ts, sep, acc->cpu, sep, acc->pid, sep, acc->tid, sep, acc->ip, sep,
+			acc->addr, sep, acc->size, sep, op, sep,
+			fa_source__name(acc->source), sep, flags, sep,
+			al->sym ? al->sym->name : "[unknown]");
+	} else {
+		fprintf(fp, "%16s %4u %7u %7u %18" PRIx64 " %18" PRIx64 " %4u %-8s %-3s %-10s %s",
+			ts, acc->cpu, acc->pid, acc->tid, acc->ip, acc->addr, acc->size,
+			op, fa_source__name(acc->source), flags,
+			al->sym ? al->sym->name : "[unknown]");
+	}
+	if (acc->type_name)
+		fprintf(fp, "%s%s.%s[%#" PRIx64 "]", sep ?: " ", acc->type_name, acc->field_name,
+			acc->instance);
+	if (drop)
+		fprintf(fp, "%s%s", sep ?: " # ", drop);
+	fputc('\n', fp);
+}
+
+static void perf_affinity__dump_header(struct perf_affinity *aff, FILE *fp)
+{
+	if (aff->field_sep)
+		return;
+	fprintf(fp, "# %14s %4s %7s %7s %18s %18s %4s %-8s %-3s %-10s %s\n", "time", "cpu",
+		"pid", "tid", "ip", "addr", "size", "op", "src", "flags", "symbol");
+}
+
+static int process_sample_event(const struct perf_tool *tool,
+				union perf_event *event __maybe_unused,
+				struct perf_sample *sample, struct evsel *evsel,
+				struct machine *machine)
+{
+	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);
+	struct fa_access acc[FA_DECODE_MAX_ACC];
+	struct addr_location al;
+	int n;
+
+	addr_location__init(&al);
+	if (machine__resolve(machine, &al, sample) < 0)
+		pr_debug("problem processing sample at %#" PRIx64 ", skipping it\n", sample->ip);
+
+	n = fa_decoder__decode(&aff->decoder, evsel, sample, &al, acc);
+	for (int i = 0; aff->dump_raw && i < n; i++)
+		fa_access__fprintf(&acc[i], &al, aff->field_sep, /*drop=*/NULL, stdout);
+	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
+		fa_access__fprintf(&acc[0], &al, aff->field_sep,
+				   fa_drop__name(aff->decoder.last_drop), stdout);
+
+	addr_location__exit(&al);
+	return 0;
+}
+
+static int process_feature_event(struct perf_session *session, union perf_event *event)
+{
+	/* HEADER_LAST_FEATURE only marks the end of the features in a pipe */
+	if (event->feat.feat_id < HEADER_LAST_FEATURE)
+		return perf_event__process_feature(session, event);
+	return 0;
+}
+
+/* The L1 data cache line size of the machine that recorded */
+static u32 perf_env__l1d_line_size(struct perf_env *env)
+{
+	for (int i = 0; i < env->caches_cnt; i++) {
+		struct cpu_cache_level *c = &env->caches[i];
+
+		if (c->level == 1 && c->type && strcmp(c->type, "Instruction"))
+			return c->line_size;
+	}
+	return 0;
+}
+
+static void perf_affinity__print_header(struct perf_session *session, FILE *fp)
+{
+	struct perf_env *env = &session->header.env;
+	u32 line = perf_env__l1d_line_size(env);
+
+	fprintf(fp, "# perf affinity report\n");
+	fprintf(fp, "# recorded on: %s (%s), %d CPUs\n", env->hostname ?: "?",
+		env->arch ?: "?", env->nr_cpus_avail);
+	if (line)
+		fprintf(fp, "# cache line size: %u bytes (recorded)\n", line);
+	else
+		fprintf(fp, "# cache line size: not recorded\n");
+	fprintf(fp, "#\n");
+}
+
+static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
+{
+	const struct option options[] = {
+	OPT_STRING('i', "input", &aff->input_name, "file", "the input file name"),
+	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
+	OPT_BOOLEAN(0, "stats", &aff->stats_only, "print the decoding statistics only"),
+	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
+		    "print every decoded memory access, one per line"),
+	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
+			   "separator for the columns of --dump-raw-accesses"),
+	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
+		    "never attribute a software sample to the instruction before its IP"),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+	OPT_END()
+	};
+	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
+	struct perf_session *session;
+	int err;
+
+	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
+	if (argc)
+		usage_with_options(affinity_report_usage, options);
+
+	data.path = aff->input_name ?: "perf.data";
+	data.force = aff->force;
+
+	perf_tool__init(&aff->tool, /*ordered_events=*/true);
+	aff->tool.sample	= process_sample_event;
+	aff->tool.mmap		= perf_event__process_mmap;
+	aff->tool.mmap2		= perf_event__process_mmap2;
+	aff->tool.comm		= perf_event__process_comm;
+	aff->tool.fork		= perf_event__process_fork;
+	aff->tool.exit		= perf_event__process_exit;
+	aff->tool.namespaces	= perf_event__process_namespaces;
+	aff->tool.lost		= perf_event__process_lost;
+	/* pipe input */
+	aff->tool.attr		= perf_event__process_attr;
+	aff->tool.feature	= process_feature_event;
+	aff->tool.tracing_data	= perf_event__process_tracing_data;
+	aff->tool.build_id	= perf_event__process_build_id;
+	aff->tool.event_update	= perf_event__process_event_update;
+	aff->tool.ordering_requires_timestamps = true;
+
+	session = perf_session__new(&data, &aff->tool);
+	if (IS_ERR(session)) {
+		/* perf_session__new() said why */
+		err = PTR_ERR(session);
+		goto out;
+	}
+	err = symbol__init(&session->header.env);
+	if (err < 0)
+		goto out_session;
+	err = fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host);
+	if (err)
+		goto out_session;
+	aff->decoder.no_skid = aff->no_skid;
+
+	setup_pager();
+	if (aff->dump_raw)
+		perf_affinity__dump_header(aff, stdout);
+	err = perf_session__process_events(session);
+	if (err) {
+		pr_err("failed to process the samples of %s\n", data.path);
+		goto out_decoder;
+	}
+	if (aff->dump_raw && !aff->stats_only)
+		goto out_decoder;
+
+	perf_affinity__print_header(session, stdout);
+	fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
+
+out_decoder:
+	fa_decoder__exit(&aff->decoder);
+out_session:
+	perf_session__delete(session);
+out:
+	return err;
 }
 
 int cmd_affinity(int argc, const char **argv)
 {
-	const char *affinity_usage[] = {
-		"perf affinity record [<options>] [-- <command> [<options>]]",
-		"perf affinity report [<options>]",
-		NULL
+	struct perf_affinity aff = {
+		.sw_period = AFFINITY_SW_PERIOD_NS,
 	};
 	const struct option affinity_options[] = {
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
+	const char *affinity_usage[] = {
+		"perf affinity record [<options>] [-- <command> [<options>]]",
+		"perf affinity report [<options>]",
+		NULL
+	};
+	int ret;
 
 	argc = parse_options_subcommand(argc, argv, affinity_options, affinity_subcommands,
 					affinity_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (!argc)
 		usage_with_options(affinity_usage, affinity_options);
 
-	if (strlen(argv[0]) > 2 && strstarts("record", argv[0]))
-		return perf_affinity__not_yet("record");
-	if (strlen(argv[0]) > 2 && strstarts("report", argv[0]))
-		return perf_affinity__not_yet("report");
-
-	pr_err("Unknown subcommand: %s\n", argv[0]);
-	usage_with_options(affinity_usage, affinity_options);
-	return -EINVAL;
+	if (strlen(argv[0]) > 2 && strstarts("record", argv[0])) {
+		ret = perf_affinity__record(&aff, argc, argv);
+	} else if (strlen(argv[0]) > 2 && strstarts("report", argv[0])) {
+		ret = perf_affinity__report(&aff, argc, argv);
+	} else {
+		pr_err("Unknown subcommand: %s\n", argv[0]);
+		usage_with_options(affinity_usage, affinity_options);
+		ret = -EINVAL;
+	}
+	free(aff.tracepoints);
+	return ret;
 }

@@ -15,7 +15,8 @@
  *
  *   perf test -w lockshare|refshare [<msecs> [addr]]
  *
- * 'addr' prints the object's field addresses, the ground truth for tests.
+ * 'addr' prints the addresses of the object's fields and of the functions
+ * that access it, the ground truth for tests.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -179,13 +180,20 @@ static void worker__pin(pthread_attr_t *attr, int idx)
 	}
 }
 
+struct func_addr {
+	const char	*name;
+	void		*addr;
+};
+
 static void print_fields(const char *type, void *obj, size_t size,
-			 const struct field_addr *f)
+			 const struct field_addr *f, const struct func_addr *fn)
 {
 	printf("%s %p %zu\n", type, obj, size);
 	for (; f->name; f++)
 		printf("field %s %p %zu %zu\n", f->name, (char *)obj + f->offset,
 		       f->offset, f->size);
+	for (; fn->name; fn++)
+		printf("func %s %p\n", fn->name, fn->addr);
 	fflush(stdout);
 }
 
@@ -229,8 +237,15 @@ static int lockshare(int argc, const char **argv)
 	memset(rq, 0, sizeof(*rq));
 	rq->nr_running = 2;
 	rq->online = 1;
-	if (argc > 1 && !strcmp(argv[1], "addr"))
-		print_fields("lockshare_rq", rq, sizeof(*rq), lockshare_fields);
+	if (argc > 1 && !strcmp(argv[1], "addr")) {
+		const struct func_addr funcs[] = {
+			{ "lockshare_switch", lockshare_switch },
+			{ "lockshare_read", lockshare_read },
+			{ NULL, NULL },
+		};
+
+		print_fields("lockshare_rq", rq, sizeof(*rq), lockshare_fields, funcs);
+	}
 	err = run_workers(argc, argv, fn, rq);
 	free(rq);
 	return err;
@@ -247,8 +262,14 @@ static int refshare(int argc, const char **argv)
 	memset(dst, 0, sizeof(*dst));
 	dst->dev = dst;
 	dst->header_len = 14;
-	if (argc > 1 && !strcmp(argv[1], "addr"))
-		print_fields("refshare_dst", dst, sizeof(*dst), refshare_fields);
+	if (argc > 1 && !strcmp(argv[1], "addr")) {
+		const struct func_addr funcs[] = {
+			{ "refshare_use", refshare_use },
+			{ NULL, NULL },
+		};
+
+		print_fields("refshare_dst", dst, sizeof(*dst), refshare_fields, funcs);
+	}
 	err = run_workers(argc, argv, fn, dst);
 	free(dst);
 	return err;
