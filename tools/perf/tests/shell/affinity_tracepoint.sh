@@ -1,0 +1,81 @@
+#!/bin/bash
+# perf affinity field labelled access tracepoints (uprobe)
+# SPDX-License-Identifier: GPL-2.0
+#
+# A uprobe on lockshare_read() whose string arguments name the struct and
+# the field (string literals of the perf binary, fetched at their file
+# offsets) and whose pointer argument is the instance is a field labelled
+# access tracepoint: report must turn its samples into accesses to
+# lockshare_rq.nr_running of the object the workload prints.
+
+err=0
+group=perf_affinity_test
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+addrs=$(mktemp /tmp/__perf_test.addrs.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+tracefs=/sys/kernel/tracing
+[ -d "${tracefs}/events" ] || tracefs=/sys/kernel/debug/tracing
+
+cleanup() {
+	echo "-:${group}/lockshare_read" >> "${tracefs}/uprobe_events" 2> /dev/null
+	rm -f "${perfdata}" "${perfdata}.old" "${addrs}" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+skip() {
+	echo "[Skip] $1"
+	cleanup
+	exit 2
+}
+
+[ "$(id -u)" = 0 ] || skip "uprobes need root"
+[ -w "${tracefs}/uprobe_events" ] || skip "no uprobe_events in tracefs"
+perf check feature -q libtraceevent || skip "perf built without libtraceevent"
+command -v python3 > /dev/null || skip "no python3"
+perf_bin=$(readlink -f "$(command -v perf)")
+
+# Let perf probe find the file offset of lockshare_read, then define the
+# probe with the arguments perf probe has no syntax for.
+perf probe -q -x "${perf_bin}" -a "${group}_tmp=lockshare_read" 2> /dev/null ||
+	skip "perf probe cannot place a uprobe on lockshare_read"
+location=$(grep "${group}_tmp" "${tracefs}/uprobe_events" | awk '{ print $2 }')
+perf probe -q -d "probe_perf:${group}_tmp" > /dev/null 2>&1
+[ -n "${location}" ] || skip "no uprobe location for lockshare_read"
+# uprobes fetch strings from user memory: point them at the literals
+offsets=$(python3 -c "import sys
+d = open(sys.argv[1], 'rb').read()
+print(*(hex(d.find(b'\\0' + s + b'\\0') + 1) for s in (b'lockshare_rq', b'nr_running')))" \
+	"${perf_bin}") || skip "no python3"
+read -r type_off field_off <<< "${offsets}"
+[ "${type_off}" != 0x0 ] && [ "${field_off}" != 0x0 ] || skip "no name strings in ${perf_bin}"
+echo "p:${group}/lockshare_read ${location} type=@+${type_off}:string" \
+	"field=@+${field_off}:string ptr=%di:x64 op=\\0:u8" >> "${tracefs}/uprobe_events" ||
+	skip "cannot define the uprobe"
+
+perf affinity record --tracepoint "${group}:lockshare_read" -o "${perfdata}" -- \
+	perf test -w lockshare 200 addr > "${addrs}" 2> "${result}" ||
+	{ echo "[Fail] record exited with $?"; cat "${result}"; err=1; }
+base=$(awk 'NR == 1 { print $2 }' "${addrs}")
+
+perf affinity report -i "${perfdata}" --stats > "${result}" 2>&1
+grep -q 'Samples, field labelled tracepoints *: *[1-9]' "${result}" ||
+	{ echo "[Fail] no field labelled tracepoint samples"; err=1; }
+grep -q 'tracepoint without access fields' "${result}" &&
+	{ echo "[Fail] tracepoint samples not understood"; err=1; }
+
+# stderr apart: the uprobe rate may make perf warn of lost chunks
+perf affinity report -i "${perfdata}" --dump-raw-accesses -x ';' > "${result}" 2> /dev/null
+nr=$(grep -c ";tp;.*lockshare_rq\.nr_running\[${base}\]" "${result}")
+wrong=$(grep ';tp;' "${result}" | grep -v -c "lockshare_rq\.nr_running\[${base}\]")
+echo "${nr} accesses to lockshare_rq.nr_running of ${base}, ${wrong} other"
+[ "${nr}" -gt 0 ] && [ "${wrong}" -eq 0 ] || err=1
+
+cleanup
+exit $err
