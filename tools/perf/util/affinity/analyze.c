@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One struct type: method, classes, clusters, layout, cost (see analyze.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "analyze.h"
+#include "fields.h"
+#include "type.h"
+
+const char *fa_method__name(int method)
+{
+	switch (method) {
+	case FA_METHOD_WINDOW:
+		return "window";
+	case FA_METHOD_CODE:
+		return "code";
+	default:
+		return "auto";
+	}
+}
+
+static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
+				const struct fa_matrix *code, int method)
+{
+	u64 gap = fa_type__median_gap_ns(t);
+	bool have_code = code && fa_matrix__nr_cells(code);
+
+	if (method == FA_METHOD_AUTO) {
+		if (gap && gap <= FA_DENSE_GAP_NS)
+			method = FA_METHOD_WINDOW;
+		else
+			method = have_code ? FA_METHOD_CODE : FA_METHOD_WINDOW;
+		snprintf(a->why, sizeof(a->why),
+			 "samples of a %s are %llu ns apart (median): %s",
+			 t->cfg.scope == FA_SCOPE_THREAD ? "thread" :
+			 t->cfg.scope == FA_SCOPE_INSTANCE ? "instance" : "CPU",
+			 (unsigned long long)gap,
+			 method == FA_METHOD_WINDOW ? (gap && gap <= FA_DENSE_GAP_NS ?
+				"dense enough for windows" : "too sparse, but no code context") :
+			 "too sparse for windows, fields of the sampled code");
+	} else {
+		snprintf(a->why, sizeof(a->why), "as asked");
+	}
+	if (method == FA_METHOD_CODE && !have_code) {
+		snprintf(a->why, sizeof(a->why), "no code context: window");
+		method = FA_METHOD_WINDOW;
+	}
+	a->method = method;
+	a->affinity = method == FA_METHOD_CODE ? code : &t->co;
+}
+
+static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
+{
+	struct fa_cost_model model;
+	bool aligned = a->suggested.align >= t->cfg.line_size;
+
+	if (fa_cost_model__init(&model, t, xfer_cost))
+		return -ENOMEM;
+	fa_cost_model__eval(&model, &a->current, &a->model[0]);
+	fa_cost_model__eval(&model, &a->suggested, &a->model[1]);
+	fa_cost_model__exit(&model);
+	/* never advise a layout that costs more than the one there is */
+	if (a->model[1].total > a->model[0].total) {
+		fa_layout__exit(&a->suggested);
+		if (fa_layout__copy(&a->suggested, &a->current))
+			return -ENOMEM;
+		a->model[1] = a->model[0];
+		a->kept = true;
+		aligned = false;
+	}
+	a->changed = !fa_layout__same(&a->current, &a->suggested);
+	if (fa_cost__replay(t, &a->current, false, xfer_cost, &a->replay[0]) ||
+	    fa_cost__replay(t, &a->suggested, aligned, xfer_cost, &a->replay[1]))
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * fa_analysis__run - Analyze the accesses to one struct type
+ * @code: Co-access by code context (may be NULL)
+ * @method: enum fa_method
+ * @xfer_cost: Weight of a cache line transfer against touching a line
+ */
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
+		     int method, double xfer_cost)
+{
+	memset(a, 0, sizeof(*a));
+	fa_type__flush(t);
+	fa_analysis__method(a, t, code, method);
+	if (fa_classes__init(&a->classes, t) || fa_matrix__init(&a->unit_affinity) ||
+	    fa_units__affinity(t->st, a->affinity, &a->unit_affinity) ||
+	    fa_clusters__build(&a->clusters, t->st, &a->classes, &a->unit_affinity,
+			       t->cfg.line_size) ||
+	    fa_layout__current(&a->current, t->st, t->cfg.line_size) ||
+	    fa_layout__suggest(&a->suggested, t->st, &a->classes, &a->clusters,
+			       t->cfg.line_size) ||
+	    fa_analysis__costs(a, t, xfer_cost)) {
+		fa_analysis__exit(a);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fa_analysis__exit(struct fa_analysis *a)
+{
+	fa_classes__exit(&a->classes);
+	fa_matrix__exit(&a->unit_affinity);
+	fa_clusters__exit(&a->clusters);
+	fa_layout__exit(&a->current);
+	fa_layout__exit(&a->suggested);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From the accesses of one struct type to layout advice: which co-access
+ * to trust, the classes of the fields, the clusters, the suggested layout
+ * and what it is predicted to save.
+ */
+#ifndef __PERF_AFFINITY_ANALYZE_H
+#define __PERF_AFFINITY_ANALYZE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "classify.h"
+#include "cluster.h"
+#include "cost.h"
+#include "layout.h"
+#include "matrix.h"
+
+struct fa_type;
+
+enum fa_method {
+	FA_METHOD_AUTO,
+	FA_METHOD_WINDOW,	/* fields accessed in the same window */
+	FA_METHOD_CODE,		/* fields the sampled code accesses */
+};
+
+/*
+ * Accesses of a scope this close in time are co-accesses; sparser samples
+ * (software address sampling takes one per millisecond) need the code
+ * context method.
+ */
+#define FA_DENSE_GAP_NS		10000
+
+struct fa_analysis {
+	int			 method;
+	char			 why[160];
+	const struct fa_matrix	*affinity;	/* field x field, of @method */
+	struct fa_classes	 classes;
+	struct fa_matrix	 unit_affinity;
+	struct fa_clusters	 clusters;
+	struct fa_layout	 current;
+	struct fa_layout	 suggested;
+	struct fa_cost		 model[2];	/* current, suggested */
+	struct fa_cost		 replay[2];
+	bool			 changed;
+	bool			 kept;		/* the suggestion was worse: kept the current */
+};
+
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
+		     int method, double xfer_cost);
+void fa_analysis__exit(struct fa_analysis *a);
+const char *fa_method__name(int method);
+
+#endif /* __PERF_AFFINITY_ANALYZE_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What each field is, from its accesses:
+ *
+ *   cold            at most FA_COLD_SHARE of the hottest field's weight
+ *   read-mostly     writes are less than FA_WRITE_SHARE of its accesses
+ *   write-hot       written, and only ever accessed on the CPUs writing it
+ *   shared-written  written on one CPU and accessed on another: its cache
+ *                   line moves between them whatever the layout
+ *
+ * Affinity says what to put together; these classes say whether it may
+ * be: a field written on one CPU must not share a cache line with a field
+ * accessed on another (fa_unit_info__conflict()).
+ */
+#ifndef __PERF_AFFINITY_CLASSIFY_H
+#define __PERF_AFFINITY_CLASSIFY_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+struct fa_type;
+
+#define FA_COLD_SHARE	0.01
+#define FA_WRITE_SHARE	0.05
+
+enum fa_class {
+	FA_CLASS_COLD,
+	FA_CLASS_READ_MOSTLY,
+	FA_CLASS_WRITE_HOT,
+	FA_CLASS_SHARED_WRITTEN,
+	FA_CLASS_MAX,
+};
+
+/* A layout unit as clustering and packing see it */
+struct fa_unit_info {
+	double		 weight;	/* sum of its leaves' weights */
+	u8		 cls;		/* the strongest class of its leaves */
+	bool		 writer;	/* its writes count (write-hot or shared-written) */
+	unsigned long	*accessors;	/* CPUs accessing it */
+	unsigned long	*writers;	/* CPUs writing it (when @writer) */
+};
+
+struct fa_classes {
+	int			 nr_units;
+	u8			*field_cls;	/* by field index, leaves only */
+	struct fa_unit_info	*units;
+	int			 nr_cpus;
+};
+
+int fa_classes__init(struct fa_classes *c, struct fa_type *t);
+void fa_classes__exit(struct fa_classes *c);
+bool fa_classes__conflict(const struct fa_classes *c, int u, int v);
+const char *fa_class__name(u8 cls);
+
+#endif /* __PERF_AFFINITY_CLASSIFY_H */

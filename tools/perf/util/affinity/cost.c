@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The cost of a layout for the recorded accesses (see cost.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "cost.h"
+#include "fields.h"
+#include "layout.h"
+#include "matrix.h"
+#include "type.h"
+#include "../hashmap.h"
+
+static size_t fa_sets__nr_units(struct hashmap *map)
+{
+	struct hashmap_entry *cur;
+	size_t bkt, n = 0;
+
+	hashmap__for_each_entry(map, cur, bkt) {
+		const struct fa_set *set = cur->pvalue;
+
+		n += set->nr + set->nr_w;
+	}
+	return n;
+}
+
+static void fa_cost_model__add(struct fa_cost_model *m, struct hashmap *map, size_t *nr_units)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(map, cur, bkt) {
+		const struct fa_set *set = cur->pvalue;
+		struct fa_cost_set *cs = &m->sets[m->nr_sets++];
+
+		cs->count = set->count;
+		cs->nr = set->nr;
+		cs->nr_w = set->nr_w;
+		cs->first = *nr_units;
+		memcpy(m->units + *nr_units, set->units, (set->nr + set->nr_w) * sizeof(u16));
+		*nr_units += set->nr + set->nr_w;
+	}
+}
+
+/**
+ * fa_cost_model__init - Compile the window and move sets of @t to evaluate
+ * layouts with
+ */
+int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost)
+{
+	size_t nr_units = fa_sets__nr_units(t->sets) + fa_sets__nr_units(t->moves);
+
+	memset(m, 0, sizeof(*m));
+	m->t = t;
+	m->xfer_cost = xfer_cost;
+	m->nr_windows = t->nr_windows;
+	m->sets = calloc(hashmap__size(t->sets) + hashmap__size(t->moves) + 1, sizeof(*m->sets));
+	m->units = calloc(nr_units + 1, sizeof(*m->units));
+	if (!m->sets || !m->units) {
+		fa_cost_model__exit(m);
+		return -ENOMEM;
+	}
+	nr_units = 0;
+	fa_cost_model__add(m, t->sets, &nr_units);
+	m->nr_window_sets = m->nr_sets;
+	fa_cost_model__add(m, t->moves, &nr_units);
+	return 0;
+}
+
+void fa_cost_model__exit(struct fa_cost_model *m)
+{
+	zfree(&m->sets);
+	zfree(&m->units);
+}
+
+/* Distinct cache lines of @nr units under @l, into @lines; returns how many. */
+static int fa_units__lines(const struct fa_layout *l, const u16 *units, int nr, u32 *lines)
+{
+	int n = 0;
+
+	for (int k = 0; k < nr; k++) {
+		u32 line = l->offset[units[k]] / l->line_size;
+		int i;
+
+		for (i = 0; i < n && lines[i] != line; i++)
+			;
+		if (i == n)
+			lines[n++] = line;
+	}
+	return n;
+}
+
+/* Whether the unit of a move set shares a line with a unit written before it */
+static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_cost_set *set,
+			       const struct fa_layout *l)
+{
+	u32 line = l->offset[m->units[set->first]] / l->line_size;
+
+	for (int k = 1; k <= set->nr_w; k++) {
+		if (l->offset[m->units[set->first + k]] / l->line_size == line)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * fa_cost_model__eval - The cost of layout @l
+ * @cost: Result details, may be NULL
+ *
+ * Lines: the distinct lines of the units every window touched in every
+ * instance.  Transfers: the accesses whose line holds a unit another CPU
+ * wrote since their CPU last touched the instance.
+ *
+ * Return: the total cost (lower is better).
+ */
+double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
+			   struct fa_cost *cost)
+{
+	struct fa_cost c = { .windows = m->nr_windows, .accesses = m->t->nr_accesses, };
+	double lines = 0, xfers = 0;
+	u32 touched[FA_MAX_WINDOW];
+
+	for (int s = 0; s < m->nr_window_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+
+		lines += (double)set->count * fa_units__lines(l, m->units + set->first, set->nr,
+							      touched);
+	}
+	for (int s = m->nr_window_sets; s < m->nr_sets; s++) {
+		if (fa_cost_set__moves(m, &m->sets[s], l))
+			xfers += m->sets[s].count;
+	}
+	if (m->nr_windows) {
+		c.lines_per_window = lines / m->nr_windows;
+		c.xfers_per_window = xfers / m->nr_windows;
+	}
+	if (c.accesses)
+		c.xfers_per_kacc = 1000.0 * xfers / c.accesses;
+	c.total = c.lines_per_window + m->xfer_cost * c.xfers_per_window;
+	if (cost)
+		*cost = c;
+	return c.total;
+}
+
+/*
+ * Replay
+ */
+
+struct fa_line_state {
+	u64	line;		/* absolute cache line number: the key */
+	u64	holders;	/* CPUs with a copy (CPU numbers modulo 64) */
+	int	writer;		/* CPU that wrote it last, -1 */
+};
+
+struct fa_replay_window {
+	u64	key;
+	int	accesses;
+	u64	start;
+	int	nr_lines;
+	u64	lines[FA_MAX_WINDOW];
+};
+
+struct fa_replayer {
+	const struct fa_type	*t;
+	const struct fa_layout	*l;
+	bool			 aligned;
+	struct hashmap		*lines;
+	struct hashmap		*windows;
+	u64			 xfers;
+	u64			 accesses;
+	u64			 windows_done;
+	u64			 lines_touched;
+};
+
+static size_t u64_key__hash(long key, void *ctx __maybe_unused)
+{
+	return (size_t)(*(const u64 *)key * 0x9E3779B97F4A7C15ULL >> 16);
+}
+
+static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
+{
+	return *(const u64 *)a == *(const u64 *)b;
+}
+
+static void *fa_replayer__findnew(struct hashmap *map, u64 key, size_t size)
+{
+	void *v;
+
+	if (hashmap__find(map, &key, &v))
+		return v;
+	v = zalloc(size);
+	if (!v)
+		return NULL;
+	*(u64 *)v = key;
+	if (hashmap__add(map, v, v)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static void fa_replayer__clear(struct hashmap *map)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(map, cur, bkt)
+		free(cur->pvalue);
+	hashmap__clear(map);
+}
+
+static void fa_replayer__end_window(struct fa_replayer *r, struct fa_replay_window *w)
+{
+	if (!w->accesses)
+		return;
+	r->windows_done++;
+	r->lines_touched += w->nr_lines;
+	w->accesses = 0;
+	w->nr_lines = 0;
+}
+
+static u64 fa_replayer__scope(const struct fa_replayer *r, const struct fa_event *e)
+{
+	switch (r->t->cfg.scope) {
+	case FA_SCOPE_THREAD:
+		return e->tid;
+	case FA_SCOPE_INSTANCE:
+		return e->instance;
+	case FA_SCOPE_CPU:
+	default:
+		return e->cpu;
+	}
+}
+
+static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, u64 line)
+{
+	const struct fa_config *cfg = &r->t->cfg;
+	struct fa_replay_window *w = fa_replayer__findnew(r->windows, fa_replayer__scope(r, e),
+							   sizeof(*w));
+	int i;
+
+	if (!w)
+		return -ENOMEM;
+	if (w->accesses && (cfg->window_ns ? e->time - w->start > cfg->window_ns :
+			    w->accesses >= cfg->window))
+		fa_replayer__end_window(r, w);
+	if (!w->accesses)
+		w->start = e->time;
+	w->accesses++;
+	for (i = 0; i < w->nr_lines && w->lines[i] != line; i++)
+		;
+	if (i == w->nr_lines && w->nr_lines < FA_MAX_WINDOW)
+		w->lines[w->nr_lines++] = line;
+	return 0;
+}
+
+static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
+{
+	const struct fa_type *t = r->t;
+	u32 line_size = t->cfg.line_size;
+	u64 base = t->replay.bases[e->instance], line, bit = 1ULL << (e->cpu % 64);
+	struct fa_line_state *ls;
+
+	if (r->aligned)
+		base -= base % line_size;
+	line = (base + fa_layout__field_offset(r->l, t->st, e->field)) / line_size;
+	ls = fa_replayer__findnew(r->lines, line, sizeof(*ls));
+	if (!ls)
+		return -ENOMEM;
+	if (!ls->holders)		/* a line not seen in this chunk yet */
+		ls->writer = -1;
+	if (!(ls->holders & bit) && ls->writer >= 0 && ls->writer != e->cpu)
+		r->xfers++;
+	if (e->op & FA_OP_STORE) {
+		ls->holders = bit;
+		ls->writer = e->cpu;
+	} else {
+		ls->holders |= bit;
+	}
+	r->accesses++;
+	return fa_replayer__window(r, e, line);
+}
+
+/**
+ * fa_cost__replay - Replay the access sample of @t against layout @l
+ * @aligned_bases: Assume the instances start on a cache line (a layout that
+ *                 relies on line boundaries makes the struct line aligned)
+ *
+ * Every chunk of the sample starts with empty caches.
+ */
+int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool aligned_bases,
+		    double xfer_cost, struct fa_cost *cost)
+{
+	const struct fa_replay *rp = &t->replay;
+	struct fa_replayer r = { .t = t, .l = l, .aligned = aligned_bases, };
+	size_t n = min(rp->nr, rp->max);
+	int err = -ENOMEM;
+
+	r.lines = hashmap__new(u64_key__hash, u64_key__equal, NULL);
+	r.windows = hashmap__new(u64_key__hash, u64_key__equal, NULL);
+	if (IS_ERR(r.lines) || IS_ERR(r.windows))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (i % rp->chunk == 0) {
+			struct hashmap_entry *cur;
+			size_t bkt;
+
+			hashmap__for_each_entry(r.windows, cur, bkt)
+				fa_replayer__end_window(&r, cur->pvalue);
+			fa_replayer__clear(r.lines);
+			fa_replayer__clear(r.windows);
+		}
+		if (fa_replayer__event(&r, &rp->events[i]))
+			goto out;
+	}
+	{
+		struct hashmap_entry *cur;
+		size_t bkt;
+
+		hashmap__for_each_entry(r.windows, cur, bkt)
+			fa_replayer__end_window(&r, cur->pvalue);
+	}
+	memset(cost, 0, sizeof(*cost));
+	cost->windows = r.windows_done;
+	cost->accesses = r.accesses;
+	if (r.windows_done) {
+		cost->lines_per_window = (double)r.lines_touched / r.windows_done;
+		cost->xfers_per_window = (double)r.xfers / r.windows_done;
+	}
+	if (r.accesses)
+		cost->xfers_per_kacc = 1000.0 * r.xfers / r.accesses;
+	cost->total = cost->lines_per_window + xfer_cost * cost->xfers_per_window;
+	err = 0;
+out:
+	if (!IS_ERR_OR_NULL(r.lines)) {
+		fa_replayer__clear(r.lines);
+		hashmap__free(r.lines);
+	}
+	if (!IS_ERR_OR_NULL(r.windows)) {
+		fa_replayer__clear(r.windows);
+		hashmap__free(r.windows);
+	}
+	return err;
+}

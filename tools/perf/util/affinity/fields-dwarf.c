@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A struct's fields from DWARF: members flattened with their paths,
+ * offsets, sizes, alignments and bitfields, and their declarations in the
+ * form pahole prints them.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include "fields.h"
+#include "../debug.h"
+#include "../dwarf-aux.h"
+#include "../strbuf.h"
+
+#define FA_MAX_DEPTH	8
+
+/* A strbuf's text; an initialized but empty strbuf need not be terminated. */
+static const char *sb_str(const struct strbuf *sb)
+{
+	return sb->len ? sb->buf : "";
+}
+
+struct fa_type_query {
+	int		 tag;		/* DW_TAG_*_type, or 0 for a typedef name */
+	const char	*name;
+	u32		 size;
+};
+
+static bool fa_die__is_record(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+static bool fa_die__matches(Dwarf_Die *die, const struct fa_type_query *q, Dwarf_Die *out)
+{
+	int tag = dwarf_tag(die);
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if (q->tag ? (tag != q->tag && !(q->tag == DW_TAG_structure_type &&
+					  tag == DW_TAG_class_type)) : tag != DW_TAG_typedef)
+		return false;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, q->name))
+		return false;
+	if (!q->tag) {
+		if (!die_get_real_type(die, out) || !fa_die__is_record(dwarf_tag(out)))
+			return false;
+	} else {
+		if (dwarf_attr(die, DW_AT_declaration, &attr))
+			return false;
+		*out = *die;
+	}
+	return dwarf_bytesize(out) == (int)q->size;
+}
+
+/* Search the top level of a CU and of its namespaces. */
+static bool fa_die__find(Dwarf_Die *scope, const struct fa_type_query *q, Dwarf_Die *out,
+			 int depth)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		if (fa_die__matches(&child, q, out))
+			return true;
+		if (dwarf_tag(&child) == DW_TAG_namespace && depth < FA_MAX_DEPTH &&
+		    fa_die__find(&child, q, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static bool fa_dwarf__find_type(Dwarf *dbg, const struct fa_type_query *q, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) && fa_die__find(&cu, q, out, 0))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static u32 fa_die__align(Dwarf_Die *type, int depth);
+
+static bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	return die_get_type(die, type) != NULL;
+}
+
+static u32 fa_die__explicit_align(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word align;
+
+	if (dwarf_attr(die, DW_AT_alignment, &attr) && !dwarf_formudata(&attr, &align))
+		return align;
+	return 0;
+}
+
+static u32 fa_die__record_align(Dwarf_Die *type, int depth)
+{
+	Dwarf_Die child, mtype;
+	u32 align = 1;
+
+	if (dwarf_child(type, &child) != 0)
+		return 1;
+	do {
+		u32 a;
+
+		if (dwarf_tag(&child) != DW_TAG_member && dwarf_tag(&child) != DW_TAG_inheritance)
+			continue;
+		a = fa_die__explicit_align(&child);
+		if (!a && fa_die__type(&child, &mtype))
+			a = fa_die__align(&mtype, depth + 1);
+		align = max(align, a);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return align;
+}
+
+/* Natural alignment of a type (explicit alignments win). */
+static u32 fa_die__align(Dwarf_Die *type, int depth)
+{
+	u32 align = fa_die__explicit_align(type);
+	Dwarf_Die inner;
+	int size;
+
+	if (align)
+		return align;
+	if (depth > 32)
+		return 1;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_array_type:
+		return fa_die__type(type, &inner) ? fa_die__align(&inner, depth + 1) : 1;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return fa_die__record_align(type, depth);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		size = dwarf_bytesize(type);
+		return size > 0 ? min(size, 16) : 8;
+	default:
+		return 1;
+	}
+}
+
+static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
+			 bool *funcptr, int depth);
+
+static void fa_die__params(Dwarf_Die *func, struct strbuf *sb)
+{
+	Dwarf_Die child, ptype;
+	Dwarf_Attribute attr;
+	bool first = true;
+
+	strbuf_addstr(sb, "(");
+	if (dwarf_child(func, &child) == 0) {
+		do {
+			struct strbuf p, q;
+			bool fp = false;
+
+			if (dwarf_tag(&child) == DW_TAG_unspecified_parameters) {
+				strbuf_addf(sb, "%s...", first ? "" : ", ");
+				first = false;
+				continue;
+			}
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+				continue;
+			strbuf_init(&p, 32);
+			strbuf_init(&q, 8);
+			if (fa_die__type(&child, &ptype))
+				fa_die__decl(&ptype, &p, &q, &fp, 1);
+			else
+				strbuf_addstr(&p, "void");
+			strbuf_addf(sb, "%s%s%s", first ? "" : ", ", sb_str(&p), sb_str(&q));
+			strbuf_release(&p);
+			strbuf_release(&q);
+			first = false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (first && dwarf_attr(func, DW_AT_prototyped, &attr))
+		strbuf_addstr(sb, "void");
+	strbuf_addstr(sb, ")");
+}
+
+static void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(array, &child) != 0)
+		return;
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Word n;
+
+		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_attr(&child, DW_AT_count, &attr) && !dwarf_formudata(&attr, &n))
+			strbuf_addf(post, "[%lu]", (unsigned long)n);
+		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &n))
+			strbuf_addf(post, "[%lu]", (unsigned long)n + 1);
+		else
+			strbuf_addstr(post, "[]");
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * The declaration of a member of @type, the way pahole prints it: @pre
+ * before the name ("unsigned int", "struct list_head *"), @post after it
+ * ("[16]"), and for function pointers '(*' before and ')(params)' after.
+ */
+static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
+			 bool *funcptr, int depth)
+{
+	const char *name = dwarf_diename(type);
+	Dwarf_Die inner;
+
+	if (depth > 16) {
+		strbuf_addstr(pre, "?");
+		return;
+	}
+	switch (dwarf_tag(type)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		strbuf_addf(pre, "%s %s", dwarf_tag(type) == DW_TAG_union_type ? "union" :
+			    dwarf_tag(type) == DW_TAG_enumeration_type ? "enum" :
+			    dwarf_tag(type) == DW_TAG_class_type ? "class" : "struct",
+			    name ?: "{...}");
+		break;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+		strbuf_addstr(pre, dwarf_tag(type) == DW_TAG_const_type ? "const " : "volatile ");
+		if (fa_die__type(type, &inner))
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+		else
+			strbuf_addstr(pre, "void");
+		break;
+	case DW_TAG_pointer_type:
+		if (!fa_die__type(type, &inner)) {
+			strbuf_addstr(pre, "void *");
+		} else if (dwarf_tag(&inner) == DW_TAG_subroutine_type) {
+			Dwarf_Die ret;
+
+			if (fa_die__type(&inner, &ret))
+				fa_die__decl(&ret, pre, post, funcptr, depth + 1);
+			else
+				strbuf_addstr(pre, "void");
+			strbuf_addstr(post, ")");
+			fa_die__params(&inner, post);
+			*funcptr = true;
+		} else {
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+			strbuf_addstr(pre, pre->len && pre->buf[pre->len - 1] == '*' ? "*" : " *");
+		}
+		break;
+	case DW_TAG_array_type:
+		fa_die__array_dims(type, post);
+		if (fa_die__type(type, &inner))
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+		break;
+	default:	/* base types, typedefs */
+		strbuf_addstr(pre, name ?: "?");
+		break;
+	}
+}
+
+struct fa_walk {
+	struct fa_struct	*st;
+	bool			 packed;
+};
+
+static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
+			   int parent, int depth);
+
+/* An anonymous union is named after its members: "{node|rcu}". */
+static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb)
+{
+	Dwarf_Die child;
+	bool first = true;
+
+	strbuf_addch(sb, '{');
+	if (dwarf_child(record, &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) != DW_TAG_member)
+				continue;
+			strbuf_addf(sb, "%s%s", first ? "" : "|", name ?: "?");
+			first = false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	strbuf_addch(sb, '}');
+}
+
+/* Where a member's bits are: storage unit offset and bit offset in it. */
+static void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v, loc = 0;
+
+	f->bit_size = dwarf_bitsize(member);
+	if (dwarf_attr(member, DW_AT_data_bit_offset, &attr) && !dwarf_formudata(&attr, &v)) {
+		u32 unit = storage ? v / (storage * 8) * storage : v / 8;
+
+		f->offset += unit;
+		f->bit_offset = v - unit * 8;
+		return;
+	}
+	/* DWARF 2/3: storage unit location, bits counted from its top */
+	die_get_data_member_location(member, &loc);
+	f->offset += loc;
+	if (dwarf_attr(member, DW_AT_bit_offset, &attr) && !dwarf_formudata(&attr, &v))
+		f->bit_offset = storage * 8 - v - f->bit_size;
+}
+
+static u8 fa_type__kind(Dwarf_Die *real, int size)
+{
+	switch (dwarf_tag(real)) {
+	case DW_TAG_array_type:
+		return size ? FA_FIELD_ARRAY : FA_FIELD_FLEX;
+	case DW_TAG_union_type:
+		return FA_FIELD_UNION;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+		return FA_FIELD_STRUCT;
+	default:
+		return FA_FIELD_SCALAR;
+	}
+}
+
+static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const char *prefix,
+			   int parent, int depth)
+{
+	const char *name = dwarf_diename(member);
+	struct fa_field f = { .parent = parent, .depth = depth, .group = -1, };
+	struct strbuf path, pre, post;
+	Dwarf_Word loc = 0, size = 0;
+	Dwarf_Die type, real;
+	bool anon = !name;
+	int err;
+
+	if (!fa_die__type(member, &type) || !die_get_real_type(member, &real))
+		return 0;
+	if (dwarf_aggregate_size(&type, &size))
+		size = 0;
+	strbuf_init(&path, 64);
+	strbuf_init(&pre, 64);
+	strbuf_init(&post, 16);
+	strbuf_addstr(&path, prefix);
+	if (name)
+		strbuf_addstr(&path, name);
+	else if (dwarf_tag(&real) == DW_TAG_union_type)
+		fa_die__member_names(&real, &path);
+	fa_die__decl(&type, &pre, &post, &f.funcptr, 0);
+
+	f.name = (char *)sb_str(&path);
+	f.type = (char *)sb_str(&pre);
+	f.suffix = (char *)sb_str(&post);
+	f.offset = base;
+	f.size = size;
+	f.kind = fa_type__kind(&real, size);
+	f.align = fa_die__explicit_align(member);
+	f.forced_align = f.align != 0;
+	if (!f.align)
+		f.align = w->packed ? 1 : fa_die__align(&type, 0);
+	f.leaf = f.kind != FA_FIELD_STRUCT;
+	if (dwarf_hasattr(member, DW_AT_bit_size)) {
+		f.kind = FA_FIELD_BITFIELD;
+		f.leaf = false;
+		fa_member__bits(member, size, &f);
+	} else {
+		die_get_data_member_location(member, &loc);
+		f.offset += loc;
+	}
+	err = fa_struct__add_field(w->st, &f);
+	if (!err && f.kind == FA_FIELD_STRUCT && depth < FA_MAX_DEPTH) {
+		/* members of an anonymous struct are named as the enclosing ones */
+		if (!anon)
+			strbuf_addch(&path, '.');
+		err = fa_walk__record(w, &real, f.offset, anon ? prefix : sb_str(&path),
+				      w->st->nr_fields - 1, depth + 1);
+	}
+	strbuf_release(&path);
+	strbuf_release(&pre);
+	strbuf_release(&post);
+	return err;
+}
+
+static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
+			   int parent, int depth)
+{
+	Dwarf_Die child;
+	int err = 0;
+
+	if (dwarf_child(type, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+			continue;
+		/* static members of C++ classes have no location */
+		if (tag == DW_TAG_member && dwarf_hasattr(&child, DW_AT_external))
+			continue;
+		err = fa_walk__member(w, &child, base, prefix, parent, depth);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	return err;
+}
+
+/* A struct is packed when a member is not at a multiple of its alignment. */
+static bool fa_die__packed(Dwarf_Die *type)
+{
+	Dwarf_Die child, mtype;
+
+	if (dwarf_child(type, &child) != 0)
+		return false;
+	do {
+		Dwarf_Word loc;
+		u32 align;
+
+		if (dwarf_tag(&child) != DW_TAG_member || dwarf_hasattr(&child, DW_AT_bit_size) ||
+		    die_get_data_member_location(&child, &loc) || !fa_die__type(&child, &mtype))
+			continue;
+		align = fa_die__explicit_align(&child) ?: fa_die__align(&mtype, 0);
+		if (align && loc % align)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/**
+ * fa_struct__from_dwarf - The fields of a struct, union or class
+ * @dbg: Debug info to search
+ * @type_name: "struct foo", "union foo", "class foo", or a typedef name
+ * @size: Its size, to tell definitions of the same name apart
+ *
+ * Return: the finished struct, or NULL if there is no such type.
+ */
+struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size)
+{
+	static const struct { const char *prefix; int tag; } kinds[] = {
+		{ "struct ", DW_TAG_structure_type },
+		{ "union ", DW_TAG_union_type },
+		{ "class ", DW_TAG_class_type },
+	};
+	struct fa_type_query q = { .name = type_name, .size = size, };
+	struct fa_walk w = { NULL, false };
+	Dwarf_Die die;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (!strncmp(type_name, kinds[i].prefix, strlen(kinds[i].prefix))) {
+			q.tag = kinds[i].tag;
+			q.name = type_name + strlen(kinds[i].prefix);
+		}
+	}
+	if (!fa_dwarf__find_type(dbg, &q, &die)) {
+		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
+		return NULL;
+	}
+	w.packed = fa_die__packed(&die);
+	w.st = fa_struct__new(type_name, size, w.packed ? 1 : fa_die__align(&die, 0));
+	if (!w.st)
+		return NULL;
+	w.st->packed = w.packed;
+	if (fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
+		fa_struct__delete(w.st);
+		return NULL;
+	}
+	return w.st;
+}

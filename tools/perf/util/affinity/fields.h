@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A struct type as perf affinity sees it: its fields, with the leaves that
+ * accesses are attributed to, and the units a layout moves around.
+ *
+ *   struct s {                      fields (depth)      leaf   unit
+ *           long a;                 a (0)               yes    0
+ *           struct {                stats (0)           no     1
+ *                   int nr;         stats.nr (1)        yes    1
+ *                   int load;       stats.load (1)      yes    1
+ *           } stats;
+ *           unsigned x:3, y:5;      x, y (0)            no     2
+ *                                   {x,y} (group)       yes    2
+ *           char tail[];            tail (0)            yes    3 (flexible)
+ *   };
+ *
+ * Arrays and unions are single leaves; a bitfield access cannot be told
+ * from an access to the other bitfields of its storage unit, so the unit's
+ * bitfields share one (synthetic, unprinted) group leaf.
+ */
+#ifndef __PERF_AFFINITY_FIELDS_H
+#define __PERF_AFFINITY_FIELDS_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+enum fa_field_kind {
+	FA_FIELD_SCALAR,	/* base type, pointer, enum */
+	FA_FIELD_ARRAY,
+	FA_FIELD_UNION,
+	FA_FIELD_STRUCT,	/* nested struct: a block, its members follow it */
+	FA_FIELD_BITFIELD,	/* one bitfield */
+	FA_FIELD_BITGROUP,	/* the bitfields of one storage unit (synthetic leaf) */
+	FA_FIELD_FLEX,		/* flexible array member */
+};
+
+/**
+ * struct fa_field - A member of a struct, or of a struct nested in it
+ * @name: Path from the outermost struct: "stats.nr_running"
+ * @type: Declaration before the name: "unsigned int", "void *"
+ * @suffix: Declaration after the name: "[16]", ")(void *)"
+ * @offset: Bytes from the start of the outermost struct
+ * @size: Bytes (bitfields: their storage unit)
+ * @align: Alignment in bytes
+ * @bit_offset: Bitfields: first bit in the storage unit
+ * @bit_size: Bitfields: width in bits
+ * @parent: Index of the enclosing nested struct, or -1
+ * @unit: Index of the layout unit the field is part of
+ * @group: Bitfields: index of their group leaf; groups: of their first bitfield
+ * @kind: enum fa_field_kind
+ * @depth: Nesting depth, 0 for members of the outermost struct
+ * @leaf: Accesses are attributed to it
+ * @funcptr: A function pointer: printed as '(*name)' + @suffix
+ * @forced_align: @align was asked for (__aligned__), not natural
+ */
+struct fa_field {
+	char	*name;
+	char	*type;
+	char	*suffix;
+	u32	 offset;
+	u32	 size;
+	u32	 align;
+	u16	 bit_offset;
+	u16	 bit_size;
+	int	 parent;
+	int	 unit;
+	int	 group;
+	u8	 kind;
+	u8	 depth;
+	bool	 leaf;
+	bool	 funcptr;
+	bool	 forced_align;
+};
+
+/**
+ * struct fa_unit - What a layout moves as a whole: a top-level member, or
+ * the bitfields of one storage unit
+ * @offset: Offset in the struct as recorded
+ * @size: Bytes
+ * @align: Alignment
+ * @field: Its first top-level field
+ * @nr_fields: Its top-level fields (several for a bitfield storage unit)
+ * @flex: A flexible array member: stays last
+ */
+struct fa_unit {
+	u32	 offset;
+	u32	 size;
+	u32	 align;
+	int	 field;
+	int	 nr_fields;
+	bool	 flex;
+};
+
+struct fa_struct {
+	char		*name;		/* "struct rq" */
+	u32		 size;
+	u32		 align;
+	bool		 packed;
+	int		 nr_fields;
+	int		 nr_units;
+	int		 nr_leaves;
+	struct fa_field	*fields;
+	struct fa_unit	*units;
+	int		*leaves;	/* field indexes of the leaves, by offset */
+};
+
+struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align);
+void fa_struct__delete(struct fa_struct *st);
+int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
+int fa_struct__finish(struct fa_struct *st);
+int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);
+int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max);
+
+#ifdef HAVE_DWARF_SUPPORT
+#include <elfutils/libdw.h>
+struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size);
+#endif
+
+#endif /* __PERF_AFFINITY_FIELDS_H */

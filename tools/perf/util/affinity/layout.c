@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The recorded layout of a struct, and the suggested one (see layout.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "classify.h"
+#include "cluster.h"
+#include "fields.h"
+#include "layout.h"
+
+static int fa_layout__alloc(struct fa_layout *l, int nr_units, u32 line_size)
+{
+	memset(l, 0, sizeof(*l));
+	l->nr_units = nr_units;
+	l->line_size = line_size;
+	l->offset = calloc(nr_units + 1, sizeof(*l->offset));
+	l->order = calloc(nr_units + 1, sizeof(*l->order));
+	l->line_start = calloc(nr_units + 1, sizeof(*l->line_start));
+	if (!l->offset || !l->order || !l->line_start) {
+		fa_layout__exit(l);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fa_layout__exit(struct fa_layout *l)
+{
+	zfree(&l->offset);
+	zfree(&l->order);
+	zfree(&l->line_start);
+}
+
+int fa_layout__copy(struct fa_layout *dst, const struct fa_layout *src)
+{
+	if (fa_layout__alloc(dst, src->nr_units, src->line_size))
+		return -ENOMEM;
+	memcpy(dst->offset, src->offset, src->nr_units * sizeof(*src->offset));
+	memcpy(dst->order, src->order, src->nr_units * sizeof(*src->order));
+	memcpy(dst->line_start, src->line_start, src->nr_units * sizeof(*src->line_start));
+	dst->size = src->size;
+	dst->align = src->align;
+	return 0;
+}
+
+static const u32 *sort_offsets;
+
+static int unit_offset_cmp(const void *a, const void *b)
+{
+	u32 oa = sort_offsets[*(const int *)a], ob = sort_offsets[*(const int *)b];
+
+	if (oa != ob)
+		return oa < ob ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static void fa_layout__sort(struct fa_layout *l)
+{
+	for (int u = 0; u < l->nr_units; u++)
+		l->order[u] = u;
+	sort_offsets = l->offset;
+	qsort(l->order, l->nr_units, sizeof(int), unit_offset_cmp);
+}
+
+/* The layout the struct has */
+int fa_layout__current(struct fa_layout *l, const struct fa_struct *st, u32 line_size)
+{
+	if (fa_layout__alloc(l, st->nr_units, line_size))
+		return -ENOMEM;
+	for (int u = 0; u < st->nr_units; u++)
+		l->offset[u] = st->units[u].offset;
+	l->size = st->size;
+	l->align = st->align;
+	fa_layout__sort(l);
+	return 0;
+}
+
+u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *st, int field)
+{
+	const struct fa_field *f = &st->fields[field];
+
+	return l->offset[f->unit] + f->offset - st->units[f->unit].offset;
+}
+
+int fa_layout__line(const struct fa_layout *l, const struct fa_struct *st, int field)
+{
+	return fa_layout__field_offset(l, st, field) / l->line_size;
+}
+
+bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b)
+{
+	return a->nr_units == b->nr_units &&
+	       !memcmp(a->offset, b->offset, a->nr_units * sizeof(*a->offset));
+}
+
+/* A cache line (or a run of them, for units bigger than a line) of units */
+struct fa_bin {
+	int	*units;
+	int	 nr;
+	u32	 cap;
+};
+
+static bool fa_bin__can_take(const struct fa_bin *b, const struct fa_struct *st,
+			     const struct fa_classes *c, const int *units, int nr)
+{
+	int all[b->nr + nr];
+
+	for (int i = 0; i < b->nr; i++) {
+		for (int j = 0; j < nr; j++) {
+			if (fa_classes__conflict(c, b->units[i], units[j]))
+				return false;
+		}
+	}
+	memcpy(all, b->units, b->nr * sizeof(int));
+	memcpy(all + b->nr, units, nr * sizeof(int));
+	return fa_units__packed_size(st, all, b->nr + nr) <= b->cap;
+}
+
+static int fa_bin__add(struct fa_bin *b, const int *units, int nr)
+{
+	int *p = realloc(b->units, (b->nr + nr) * sizeof(int));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + b->nr, units, nr * sizeof(int));
+	b->units = p;
+	b->nr += nr;
+	return 0;
+}
+
+struct fa_packer {
+	const struct fa_struct	*st;
+	const struct fa_classes	*c;
+	u32			 line_size;
+	struct fa_bin		*bins;
+	int			 nr_bins;
+	int			*rest;		/* cold units that fit no hole */
+	int			 nr_rest;
+};
+
+/* First fit: into the first line that has room and no conflict, else a new one. */
+static int fa_packer__place(struct fa_packer *p, const int *units, int nr, bool may_open)
+{
+	struct fa_bin *b;
+
+	for (int i = 0; i < p->nr_bins; i++) {
+		if (fa_bin__can_take(&p->bins[i], p->st, p->c, units, nr))
+			return fa_bin__add(&p->bins[i], units, nr);
+	}
+	if (!may_open)
+		return 1;
+	b = &p->bins[p->nr_bins++];
+	b->cap = roundup(max(fa_units__packed_size(p->st, units, nr), 1U), p->line_size);
+	return fa_bin__add(b, units, nr);
+}
+
+static const struct fa_struct *cold_st;
+
+static int cold_size_cmp(const void *a, const void *b)
+{
+	u32 sa = cold_st->units[*(const int *)a].size, sb = cold_st->units[*(const int *)b].size;
+
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Cold units fill holes, largest first; the others go last, in declaration order. */
+static int fa_packer__cold(struct fa_packer *p, const struct fa_clusters *cl)
+{
+	int cold[p->st->nr_units + 1], nr = 0;
+
+	for (int u = 0; u < p->st->nr_units; u++) {
+		if (cl->of_unit[u] < 0 && !p->st->units[u].flex)
+			cold[nr++] = u;
+	}
+	cold_st = p->st;
+	qsort(cold, nr, sizeof(int), cold_size_cmp);
+	for (int i = 0; i < nr; i++) {
+		int err = fa_packer__place(p, &cold[i], 1, /*may_open=*/false);
+
+		if (err < 0)
+			return err;
+		if (err)
+			p->rest[p->nr_rest++] = cold[i];
+	}
+	qsort(p->rest, p->nr_rest, sizeof(int), int_cmp);
+	return 0;
+}
+
+static const struct fa_struct *bin_st;
+
+static int bin_unit_cmp(const void *a, const void *b)
+{
+	const struct fa_unit *ua = &bin_st->units[*(const int *)a];
+	const struct fa_unit *ub = &bin_st->units[*(const int *)b];
+
+	/* largest alignment first leaves the fewest holes */
+	if (ua->align != ub->align)
+		return ua->align > ub->align ? -1 : 1;
+	return 0;
+}
+
+static u32 fa_layout__place(struct fa_layout *l, const struct fa_struct *st, int u, u32 off)
+{
+	off = roundup(off, st->units[u].align);
+	l->offset[u] = off;
+	return off + st->units[u].size;
+}
+
+/* Offsets: every line of units from a line boundary, then the cold rest. */
+static void fa_packer__offsets(struct fa_packer *p, struct fa_layout *l)
+{
+	const struct fa_struct *st = p->st;
+	u32 off = 0, align = st->align;
+
+	for (int i = 0; i < p->nr_bins; i++) {
+		struct fa_bin *b = &p->bins[i];
+		u32 start = roundup(off, p->line_size);
+
+		bin_st = st;
+		/* stable: qsort is not, so sort by alignment within equal runs by hand */
+		for (int k = 1; k < b->nr; k++) {
+			for (int j = k; j > 0 && bin_unit_cmp(&b->units[j - 1], &b->units[j]) > 0;
+			     j--) {
+				int tmp = b->units[j];
+
+				b->units[j] = b->units[j - 1];
+				b->units[j - 1] = tmp;
+			}
+		}
+		if (i && start != off)
+			l->line_start[b->units[0]] = true;
+		off = start;
+		for (int k = 0; k < b->nr; k++)
+			off = fa_layout__place(l, st, b->units[k], off);
+	}
+	for (int i = 0; i < p->nr_rest; i++)
+		off = fa_layout__place(l, st, p->rest[i], off);
+	for (int u = 0; u < st->nr_units; u++) {
+		align = max(align, st->units[u].align);
+		if (st->units[u].flex)
+			off = fa_layout__place(l, st, u, off);
+	}
+	/* the lines only exist where the struct starts on one */
+	if (p->nr_bins > 1)
+		align = max(align, p->line_size);
+	l->align = align;
+	l->size = roundup(off, align);
+}
+
+/**
+ * fa_layout__suggest - Lay the clusters out in cache lines
+ *
+ * Hottest clusters first; a cluster goes into the first line that has room
+ * and holds no unit it conflicts with, else into a new line; units of a line
+ * by decreasing alignment; cold units into the holes, the rest last.  When
+ * more than one line is used the struct is aligned to the cache line size.
+ */
+int fa_layout__suggest(struct fa_layout *l, const struct fa_struct *st,
+		       const struct fa_classes *c, const struct fa_clusters *cl, u32 line_size)
+{
+	struct fa_packer p = {
+		.st = st, .c = c, .line_size = line_size,
+		.bins = calloc(st->nr_units + 1, sizeof(*p.bins)),
+		.rest = calloc(st->nr_units + 1, sizeof(int)),
+	};
+	int err = -ENOMEM;
+
+	if (!p.bins || !p.rest || fa_layout__alloc(l, st->nr_units, line_size))
+		goto out;
+	for (int k = 0; k < cl->nr; k++) {
+		err = fa_packer__place(&p, cl->clusters[k].units, cl->clusters[k].nr, true);
+		if (err)
+			goto out;
+	}
+	err = fa_packer__cold(&p, cl);
+	if (err)
+		goto out;
+	fa_packer__offsets(&p, l);
+	fa_layout__sort(l);
+out:
+	for (int i = 0; p.bins && i < p.nr_bins; i++)
+		free(p.bins[i].units);
+	free(p.bins);
+	free(p.rest);
+	if (err)
+		fa_layout__exit(l);
+	return err;
+}

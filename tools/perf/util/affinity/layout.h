@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A layout of a struct: an offset for every unit.  The recorded layout is
+ * one; fa_layout__suggest() makes another from the clusters: hottest
+ * clusters first, each in one cache line, lines shared only by units that
+ * may share them, holes filled with cold units, cold units last.
+ */
+#ifndef __PERF_AFFINITY_LAYOUT_H
+#define __PERF_AFFINITY_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+struct fa_classes;
+struct fa_clusters;
+struct fa_struct;
+
+/**
+ * struct fa_layout - Where the units of a struct are
+ * @nr_units: Units of the struct
+ * @offset: Offset of each unit
+ * @order: Units by offset
+ * @line_start: Units that start a cache line on purpose (isolation)
+ * @size: Size of the struct
+ * @align: Alignment of the struct
+ * @line_size: Cache line size it is laid out for
+ */
+struct fa_layout {
+	int	 nr_units;
+	u32	*offset;
+	int	*order;
+	bool	*line_start;
+	u32	 size;
+	u32	 align;
+	u32	 line_size;
+};
+
+int fa_layout__current(struct fa_layout *l, const struct fa_struct *st, u32 line_size);
+int fa_layout__suggest(struct fa_layout *l, const struct fa_struct *st,
+		       const struct fa_classes *c, const struct fa_clusters *cl, u32 line_size);
+int fa_layout__copy(struct fa_layout *dst, const struct fa_layout *src);
+void fa_layout__exit(struct fa_layout *l);
+u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *st, int field);
+int fa_layout__line(const struct fa_layout *l, const struct fa_struct *st, int field);
+bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b);
+
+size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp);
+size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
+			    const struct fa_classes *c, FILE *fp);
+
+#endif /* __PERF_AFFINITY_LAYOUT_H */

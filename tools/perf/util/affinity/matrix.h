@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A sparse matrix of weights between fields: only the pairs that were seen
+ * take memory.  Ordered (i, j) cells; symmetric users add both ways or use
+ * fa_matrix__get_sym().
+ */
+#ifndef __PERF_AFFINITY_MATRIX_H
+#define __PERF_AFFINITY_MATRIX_H
+
+#include <linux/types.h>
+
+struct hashmap;
+
+struct fa_cell {
+	u32	i;
+	u32	j;
+	double	w;
+};
+
+struct fa_matrix {
+	struct hashmap	*map;
+	double		 total;
+};
+
+int fa_matrix__init(struct fa_matrix *m);
+void fa_matrix__exit(struct fa_matrix *m);
+int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w);
+double fa_matrix__get(const struct fa_matrix *m, u32 i, u32 j);
+double fa_matrix__get_sym(const struct fa_matrix *m, u32 i, u32 j);
+size_t fa_matrix__nr_cells(const struct fa_matrix *m);
+int fa_matrix__cells(const struct fa_matrix *m, struct fa_cell **cells);
+
+#endif /* __PERF_AFFINITY_MATRIX_H */

@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Accumulate the accesses to one struct type (see type.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "fields.h"
+#include "type.h"
+#include "../hashmap.h"
+
+#define FA_INST_WRITES		8	/* written fields remembered per instance */
+#define FA_INST_SEEN		4	/* accesses a write is a transfer to */
+#define FA_INST_CPUS		8	/* CPUs an instance remembers the windows of */
+#define FA_INST_SWEEP		(1 << 16)
+#define FA_WIN_INSTS		8	/* instances one cost window tells apart */
+#define FA_MAX_SETS		(1 << 20)
+#define FA_REPLAY_CHUNK		4096
+
+/* The units a cost window touched in one instance */
+struct fa_win_inst {
+	u64	instance;
+	int	nr_units;
+	u16	units[FA_MAX_WINDOW];
+};
+
+struct fa_window {
+	u64			key;
+	u64			last_time;
+	int			head;
+	int			n;
+	int			field[FA_MAX_WINDOW];
+	u64			time[FA_MAX_WINDOW];
+	/* the current tumbling window of the cost model */
+	int			set_accesses;
+	u64			set_start;
+	u32			set_cpu;	/* CPU of its last access */
+	double			set_weight;
+	int			nr_insts;
+	struct fa_win_inst	insts[FA_WIN_INSTS];
+};
+
+/* The last writes of a field of an instance, by the two last CPUs writing it */
+struct fa_write {
+	int	field;
+	int	nr;
+	u32	cpu[2];		/* newest first */
+	u64	time[2];
+	int	nr_seen;
+	u32	seen[FA_INST_SEEN];	/* (cpu, field) it was already a transfer to */
+};
+
+struct fa_inst {
+	u64		key;
+	u64		base;
+	u64		last_time;
+	bool		seen;
+	int		nr_writes;
+	struct fa_write	writes[FA_INST_WRITES];
+	int		nr_cpus;
+	u32		cpu[FA_INST_CPUS];
+	u64		fetched[FA_INST_CPUS];	/* when the CPU last touched it */
+};
+
+struct fa_code {
+	u64	key;
+	double	weight;
+};
+
+/* Hash maps keyed by a u64 stored first in the value: longs are too small on 32-bit. */
+static size_t u64_key__hash(long key, void *ctx __maybe_unused)
+{
+	return (size_t)(*(const u64 *)key * 0x9E3779B97F4A7C15ULL >> 16);
+}
+
+static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
+{
+	return *(const u64 *)a == *(const u64 *)b;
+}
+
+static size_t fa_set__hash(long key, void *ctx __maybe_unused)
+{
+	const struct fa_set *set = (const struct fa_set *)key;
+	size_t h = set->nr * 131 + set->nr_w;
+
+	for (int i = 0; i < set->nr + set->nr_w; i++)
+		h = h * 31 + set->units[i];
+	return h;
+}
+
+static bool fa_set__equal(long a, long b, void *ctx __maybe_unused)
+{
+	const struct fa_set *sa = (const struct fa_set *)a, *sb = (const struct fa_set *)b;
+
+	return sa->nr == sb->nr && sa->nr_w == sb->nr_w &&
+	       !memcmp(sa->units, sb->units, (sa->nr + sa->nr_w) * sizeof(u16));
+}
+
+static struct hashmap *fa_hashmap__new(hashmap_hash_fn hash, hashmap_equal_fn equal)
+{
+	struct hashmap *map = hashmap__new(hash, equal, NULL);
+
+	return IS_ERR(map) ? NULL : map;
+}
+
+struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
+{
+	struct fa_type *t = zalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->st = st;
+	t->cfg = *cfg;
+	t->cfg.window = clamp(t->cfg.window, 2, FA_MAX_WINDOW);
+	t->stats = calloc(st->nr_fields, sizeof(*t->stats));
+	t->windows = fa_hashmap__new(u64_key__hash, u64_key__equal);
+	t->insts = fa_hashmap__new(u64_key__hash, u64_key__equal);
+	t->sets = fa_hashmap__new(fa_set__hash, fa_set__equal);
+	t->moves = fa_hashmap__new(fa_set__hash, fa_set__equal);
+	t->code = fa_hashmap__new(u64_key__hash, u64_key__equal);
+	t->replay.instances = fa_hashmap__new(u64_key__hash, u64_key__equal);
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves || !t->code ||
+	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
+	    fa_matrix__init(&t->fs))
+		goto out_delete;
+	for (int i = 0; i < st->nr_fields; i++) {
+		t->stats[i].readers = bitmap_zalloc(cfg->nr_cpus);
+		t->stats[i].writers = bitmap_zalloc(cfg->nr_cpus);
+		if (!t->stats[i].readers || !t->stats[i].writers)
+			goto out_delete;
+	}
+	t->replay.chunk = FA_REPLAY_CHUNK;
+	t->replay.max = max(roundup(cfg->replay_max, FA_REPLAY_CHUNK), (size_t)FA_REPLAY_CHUNK);
+	t->replay.seed = 1;
+	return t;
+
+out_delete:
+	fa_type__delete(t);
+	return NULL;
+}
+
+static void fa_hashmap__free_all(struct hashmap *map)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!map)
+		return;
+	hashmap__for_each_entry(map, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(map);
+}
+
+void fa_type__delete(struct fa_type *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; t->stats && i < t->st->nr_fields; i++) {
+		zfree(&t->stats[i].readers);
+		zfree(&t->stats[i].writers);
+	}
+	zfree(&t->stats);
+	fa_matrix__exit(&t->co);
+	fa_matrix__exit(&t->xfer);
+	fa_matrix__exit(&t->fs);
+	fa_hashmap__free_all(t->windows);
+	fa_hashmap__free_all(t->insts);
+	fa_hashmap__free_all(t->sets);
+	fa_hashmap__free_all(t->moves);
+	fa_hashmap__free_all(t->code);
+	fa_hashmap__free_all(t->replay.instances);
+	zfree(&t->replay.events);
+	zfree(&t->replay.bases);
+	free(t);
+}
+
+static void fa_type__count(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_field_stats *fs = &t->stats[s->field];
+	union perf_mem_data_src dsrc = { .val = s->data_src, };
+
+	switch (s->op) {
+	case FA_OP_LOAD:
+		fs->loads++;
+		__set_bit(s->cpu, fs->readers);
+		break;
+	case FA_OP_STORE:
+		fs->stores++;
+		__set_bit(s->cpu, fs->writers);
+		break;
+	case FA_OP_RMW:
+		fs->rmws++;
+		__set_bit(s->cpu, fs->readers);
+		__set_bit(s->cpu, fs->writers);
+		break;
+	default:
+		fs->other++;
+		__set_bit(s->cpu, fs->readers);
+		break;
+	}
+	fs->weight += s->weight;
+	if (dsrc.mem_op != PERF_MEM_OP_NA && (dsrc.mem_snoop & PERF_MEM_SNOOP_HITM)) {
+		fs->hitm++;
+		t->hitm++;
+	}
+	if (dsrc.mem_op != PERF_MEM_OP_NA && (dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER))
+		fs->peer++;
+	t->nr_accesses++;
+	t->weight += s->weight;
+}
+
+static u64 fa_sample__scope_key(const struct fa_type *t, const struct fa_sample *s)
+{
+	switch (t->cfg.scope) {
+	case FA_SCOPE_THREAD:
+		return s->tid;
+	case FA_SCOPE_INSTANCE:
+		return s->instance;
+	case FA_SCOPE_CPU:
+	default:
+		return s->cpu;
+	}
+}
+
+static void *fa_hashmap__findnew(struct hashmap *map, u64 key, size_t size)
+{
+	void *v;
+
+	if (hashmap__find(map, &key, &v))
+		return v;
+	v = zalloc(size);
+	if (!v)
+		return NULL;
+	*(u64 *)v = key;
+	if (hashmap__add(map, v, v)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int u16_cmp(const void *a, const void *b)
+{
+	return *(const u16 *)a - *(const u16 *)b;
+}
+
+/* When @cpu last touched @inst (0: never); then set it to @now. */
+static u64 fa_inst__fetch(struct fa_inst *inst, u32 cpu, u64 now)
+{
+	int i, oldest = 0;
+	u64 when;
+
+	for (i = 0; i < inst->nr_cpus && inst->cpu[i] != cpu; i++) {
+		if (inst->fetched[i] < inst->fetched[oldest])
+			oldest = i;
+	}
+	if (i == inst->nr_cpus) {
+		i = inst->nr_cpus < FA_INST_CPUS ? inst->nr_cpus++ : oldest;
+		inst->cpu[i] = cpu;
+		inst->fetched[i] = 0;
+	}
+	when = inst->fetched[i];
+	inst->fetched[i] = now;
+	return when;
+}
+
+/* Units of @inst written by a CPU other than @cpu after @since */
+static int fa_inst__written(const struct fa_type *t, const struct fa_inst *inst, u32 cpu,
+			    u64 since, u16 *units)
+{
+	int n = 0;
+
+	for (int k = 0; k < inst->nr_writes; k++) {
+		const struct fa_write *w = &inst->writes[k];
+		u16 unit = t->st->fields[w->field].unit;
+		int i;
+
+		for (i = 0; i < w->nr && !(w->cpu[i] != cpu && w->time[i] > since); i++)
+			;
+		if (i == w->nr)
+			continue;
+		for (i = 0; i < n && units[i] != unit; i++)
+			;
+		if (i == n)
+			units[n++] = unit;
+	}
+	return n;
+}
+
+static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *units, int nr,
+				int nr_w, double weight)
+{
+	struct fa_set *set, *found;
+
+	qsort(units, nr, sizeof(u16), u16_cmp);
+	qsort(units + nr, nr_w, sizeof(u16), u16_cmp);
+	set = malloc(sizeof(*set) + (nr + nr_w) * sizeof(u16));
+	if (!set) {
+		t->sets_dropped++;
+		return;
+	}
+	set->nr = nr;
+	set->nr_w = nr_w;
+	set->count = 1;
+	set->weight = weight;
+	memcpy(set->units, units, (nr + nr_w) * sizeof(u16));
+	if (hashmap__find(map, set, &found)) {
+		found->count++;
+		found->weight += weight;
+		free(set);
+	} else if (hashmap__size(map) >= FA_MAX_SETS || hashmap__add(map, set, set)) {
+		t->sets_dropped++;
+		free(set);
+	}
+}
+
+/* A tumbling window ends: count the units it touched in every instance. */
+static void fa_type__end_set(struct fa_type *t, struct fa_window *w)
+{
+	if (!w->set_accesses)
+		return;
+	t->nr_windows++;
+	for (int k = 0; k < w->nr_insts; k++) {
+		struct fa_win_inst *wi = &w->insts[k];
+
+		fa_type__record_set(t, t->sets, wi->units, wi->nr_units, 0,
+				    w->set_weight / w->nr_insts);
+	}
+	w->nr_insts = 0;
+	w->set_accesses = 0;
+	w->set_weight = 0;
+}
+
+static void fa_type__add_to_set(struct fa_type *t, struct fa_window *w,
+				const struct fa_sample *s)
+{
+	u16 unit = t->st->fields[s->field].unit;
+	struct fa_win_inst *wi;
+	int i;
+
+	if (w->set_accesses && (t->cfg.window_ns ? s->time - w->set_start > t->cfg.window_ns :
+				w->set_accesses >= t->cfg.window))
+		fa_type__end_set(t, w);
+	if (!w->set_accesses)
+		w->set_start = s->time;
+	w->set_accesses++;
+	w->set_weight += s->weight;
+	w->set_cpu = s->cpu;
+	for (i = 0; i < w->nr_insts && w->insts[i].instance != s->instance; i++)
+		;
+	if (i == w->nr_insts) {
+		if (w->nr_insts == FA_WIN_INSTS) {
+			t->sets_dropped++;
+			return;
+		}
+		w->insts[w->nr_insts].instance = s->instance;
+		w->insts[w->nr_insts++].nr_units = 0;
+	}
+	wi = &w->insts[i];
+	for (i = 0; i < wi->nr_units && wi->units[i] != unit; i++)
+		;
+	if (i == wi->nr_units && wi->nr_units < FA_MAX_WINDOW)
+		wi->units[wi->nr_units++] = unit;
+}
+
+/* Pair the access with the distinct fields before it in its window. */
+static int fa_type__window(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_window *w = fa_hashmap__findnew(t->windows, fa_sample__scope_key(t, s),
+						  sizeof(*w));
+	int seen[FA_MAX_WINDOW], nr_seen = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (w->n && s->time >= w->last_time) {
+		u64 gap = s->time - w->last_time;
+
+		t->gap_hist[gap ? 63 - __builtin_clzll(gap) : 0]++;
+	}
+	for (int k = 0; k < w->n; k++) {
+		int idx = (w->head - 1 - k + FA_MAX_WINDOW) % FA_MAX_WINDOW;
+		int f = w->field[idx], i;
+
+		if (t->cfg.window_ns ? s->time - w->time[idx] > t->cfg.window_ns :
+		    k >= t->cfg.window - 1)
+			break;
+		if (f == s->field)
+			continue;
+		for (i = 0; i < nr_seen && seen[i] != f; i++)
+			;
+		if (i < nr_seen)
+			continue;
+		seen[nr_seen++] = f;
+		if (fa_matrix__add(&t->co, min(f, s->field), max(f, s->field), s->weight))
+			return -ENOMEM;
+	}
+	w->field[w->head] = s->field;
+	w->time[w->head] = s->time;
+	w->head = (w->head + 1) % FA_MAX_WINDOW;
+	w->n = min(w->n + 1, FA_MAX_WINDOW);
+	w->last_time = s->time;
+	fa_type__add_to_set(t, w, s);
+	return 0;
+}
+
+static bool fa_type__same_line(const struct fa_type *t, u64 base, int fi, int fj)
+{
+	u64 a = base + t->st->fields[fi].offset, b = base + t->st->fields[fj].offset;
+
+	return a / t->cfg.line_size == b / t->cfg.line_size;
+}
+
+/* Forget instances not accessed for longer than a transfer can take. */
+static void fa_type__sweep_insts(struct fa_type *t, u64 now)
+{
+	struct hashmap_entry *cur, *tmp;
+	size_t bkt;
+
+	hashmap__for_each_entry_safe(t->insts, cur, tmp, bkt) {
+		struct fa_inst *inst = cur->pvalue;
+
+		if (now - inst->last_time > t->cfg.xfer_ns) {
+			hashmap__delete(t->insts, cur->pkey, NULL, NULL);
+			free(inst);
+		}
+	}
+}
+
+static bool fa_write__seen(struct fa_write *w, u32 consumer)
+{
+	for (int i = 0; i < w->nr_seen && i < FA_INST_SEEN; i++) {
+		if (w->seen[i] == consumer)
+			return true;
+	}
+	w->seen[w->nr_seen++ % FA_INST_SEEN] = consumer;
+	return false;
+}
+
+static void fa_inst__record_write(struct fa_inst *inst, const struct fa_sample *s)
+{
+	struct fa_write *w = NULL;
+
+	for (int i = 0; i < inst->nr_writes; i++) {
+		if (inst->writes[i].field == s->field)
+			w = &inst->writes[i];
+	}
+	if (!w && inst->nr_writes < FA_INST_WRITES) {
+		w = &inst->writes[inst->nr_writes++];
+		w->nr = 0;
+	} else if (!w) {
+		/* replace the field written longest ago */
+		w = &inst->writes[0];
+		for (int i = 1; i < inst->nr_writes; i++) {
+			if (inst->writes[i].time[0] < w->time[0])
+				w = &inst->writes[i];
+		}
+		w->nr = 0;
+	}
+	if (w->field != s->field || !w->nr || w->cpu[0] != s->cpu) {
+		/* a new writer: remember the previous one, which another CPU may need */
+		w->cpu[1] = w->cpu[0];
+		w->time[1] = w->time[0];
+		w->nr = min(w->nr + 1, 2);
+	}
+	w->field = s->field;
+	w->cpu[0] = s->cpu;
+	w->time[0] = s->time;
+	w->nr_seen = 0;
+}
+
+/*
+ * For the cost of layouts: the units other CPUs wrote to the instance since
+ * this CPU last touched it.  Under a layout the access moves its line from
+ * another cache when that line holds one of them (exactly so when the last
+ * touch was on the same line).
+ */
+static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
+{
+	u16 units[1 + FA_INST_WRITES];
+	u64 since = fa_inst__fetch(inst, s->cpu, s->time);
+	int nr_w = fa_inst__written(t, inst, s->cpu, since, units + 1);
+
+	if (!nr_w)
+		return;
+	units[0] = t->st->fields[s->field].unit;
+	fa_type__record_set(t, t->moves, units, 1, nr_w, s->weight);
+}
+
+/* The newest write of @w by a CPU other than @cpu, or -1 */
+static int fa_write__other(const struct fa_write *w, u32 cpu)
+{
+	for (int i = 0; i < w->nr; i++) {
+		if (w->cpu[i] != cpu)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Pairs for the report: this access after writes to other fields of the
+ * instance on other CPUs, and those of them on the same real cache line.
+ */
+static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_inst *inst;
+
+	if (hashmap__size(t->insts) >= FA_INST_SWEEP)
+		fa_type__sweep_insts(t, s->time);
+	inst = fa_hashmap__findnew(t->insts, s->instance, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	if (!inst->seen) {
+		inst->seen = true;
+		inst->base = s->base;
+		t->nr_instances++;
+		if (s->base % t->cfg.line_size)
+			t->misaligned++;
+	}
+	inst->last_time = s->time;
+	for (int i = 0; i < inst->nr_writes; i++) {
+		struct fa_write *w = &inst->writes[i];
+		int k = fa_write__other(w, s->cpu);
+
+		if (k < 0 || s->time - w->time[k] > t->cfg.xfer_ns ||
+		    fa_write__seen(w, s->cpu << 16 ^ s->field))
+			continue;
+		if (fa_matrix__add(&t->xfer, w->field, s->field, s->weight))
+			return -ENOMEM;
+		if (w->field != s->field && fa_type__same_line(t, inst->base, w->field, s->field) &&
+		    fa_matrix__add(&t->fs, w->field, s->field, s->weight))
+			return -ENOMEM;
+	}
+	fa_type__moved(t, inst, s);
+	if (s->op & FA_OP_STORE)
+		fa_inst__record_write(inst, s);
+	return 0;
+}
+
+static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u32 *index)
+{
+	u64 *entry;
+
+	if (hashmap__find(r->instances, &s->instance, &entry)) {
+		*index = entry[1];
+		return 0;
+	}
+	if (!(r->nr_bases & (r->nr_bases - 1))) {
+		u64 *bases = realloc(r->bases, (r->nr_bases ? r->nr_bases * 2 : 64) *
+				     sizeof(*bases));
+
+		if (!bases)
+			return -ENOMEM;
+		r->bases = bases;
+	}
+	entry = malloc(2 * sizeof(u64));
+	if (!entry)
+		return -ENOMEM;
+	entry[0] = s->instance;
+	entry[1] = r->nr_bases;
+	if (hashmap__add(r->instances, entry, entry)) {
+		free(entry);
+		return -ENOMEM;
+	}
+	r->bases[r->nr_bases] = s->base;
+	*index = r->nr_bases++;
+	return 0;
+}
+
+/*
+ * Keep all accesses up to @max; then keep whole chunks of consecutive
+ * accesses, each chunk with the same probability (reservoir sampling), so
+ * that the replay sample stays bounded and still has real interleavings.
+ */
+static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
+{
+	size_t pos;
+	u32 index;
+
+	if (!r->events) {
+		r->events = calloc(r->max, sizeof(*r->events));
+		if (!r->events)
+			return -ENOMEM;
+	}
+	if (r->nr < r->max) {
+		pos = r->nr++;
+		if (pos % r->chunk == 0)
+			r->nr_chunks_seen++;
+	} else {
+		if (r->nr % r->chunk == 0) {
+			/* a new chunk starts: keep it with probability slots / seen */
+			u64 k;
+
+			r->nr_chunks_seen++;
+			r->seed = r->seed * 1103515245 + 12345;
+			k = (u64)r->seed % r->nr_chunks_seen;
+			r->target = k < r->max / r->chunk ? k * r->chunk : SIZE_MAX;
+		}
+		r->nr++;
+		if (r->target == SIZE_MAX)
+			return 0;
+		pos = r->target++;
+	}
+	if (fa_replay__instance(r, s, &index))
+		return -ENOMEM;
+	r->events[pos] = (struct fa_event){
+		.time = s->time, .instance = index, .tid = s->tid, .cpu = s->cpu,
+		.field = s->field, .op = s->op,
+	};
+	return 0;
+}
+
+/**
+ * fa_type__add - Account one access to a field of the type
+ *
+ * Accesses must come in time order (per scope at least).
+ */
+int fa_type__add(struct fa_type *t, const struct fa_sample *s)
+{
+	if (s->field < 0 || s->field >= t->st->nr_fields || s->cpu >= (u32)t->cfg.nr_cpus)
+		return -EINVAL;
+	fa_type__count(t, s);
+	if (fa_type__transfers(t, s) || fa_type__window(t, s) || fa_replay__add(&t->replay, s))
+		return -ENOMEM;
+	return 0;
+}
+
+/* End the windows still open at the end of the recording. */
+void fa_type__flush(struct fa_type *t)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(t->windows, cur, bkt)
+		fa_type__end_set(t, cur->pvalue);
+}
+
+/* Typical time between two accesses of a scope: density of the samples. */
+u64 fa_type__median_gap_ns(const struct fa_type *t)
+{
+	u64 total = 0, seen = 0;
+
+	for (int i = 0; i < 64; i++)
+		total += t->gap_hist[i];
+	for (int i = 0; i < 64; i++) {
+		seen += t->gap_hist[i];
+		if (total && seen * 2 >= total)
+			return 3ULL << i >> 1;	/* middle of [2^i, 2^(i+1)) */
+	}
+	return 0;
+}
+
+int fa_type__add_code(struct fa_type *t, u64 code_key, double weight)
+{
+	struct fa_code *c = fa_hashmap__findnew(t->code, code_key, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->weight += weight;
+	return 0;
+}
+
+int fa_type__for_each_code(struct fa_type *t,
+			   int (*fn)(struct fa_type *t, u64 code_key, double weight, void *arg),
+			   void *arg)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err;
+
+	hashmap__for_each_entry(t->code, cur, bkt) {
+		struct fa_code *c = cur->pvalue;
+
+		err = fn(t, c->key, c->weight, arg);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Code context: @weight on every pair of the fields a piece of code accesses. */
+int fa_type__add_code_fields(struct fa_type *t __maybe_unused, const int *fields, int nr,
+			     double weight, struct fa_matrix *m)
+{
+	for (int a = 0; a < nr; a++) {
+		for (int b = a + 1; b < nr; b++) {
+			if (fields[a] != fields[b] &&
+			    fa_matrix__add(m, min(fields[a], fields[b]), max(fields[a], fields[b]),
+					   weight))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
