@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf affinity engine on planted access patterns, without perf.data:
+ * co-access, windows per scope, classes, clustering under constraints,
+ * layouts, the cost of layouts, and printing them as pahole does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity/access.h"
+#include "affinity/analyze.h"
+#include "affinity/fields.h"
+#include "affinity/type.h"
+#include "debug.h"
+#include "tests.h"
+
+#define T(text, cond) TEST_ASSERT_VAL(text, cond)
+#define BASE	0x10000ULL
+
+static const struct fa_config test_config = {
+	.line_size = 64, .nr_cpus = 4, .scope = FA_SCOPE_CPU, .window = 4,
+	.xfer_ns = 1000000, .replay_max = 1 << 16,
+};
+
+/* A flat struct of @n longs named f0, f1, ... */
+static struct fa_struct *longs__new(int n)
+{
+	struct fa_struct *st = fa_struct__new("struct longs", n * 8, 8);
+	char name[16];
+
+	for (int i = 0; st && i < n; i++) {
+		struct fa_field f = {
+			.name = name, .type = (char *)"long int", .offset = i * 8, .size = 8,
+			.align = 8, .parent = -1, .group = -1, .leaf = true,
+		};
+
+		snprintf(name, sizeof(name), "f%d", i);
+		if (fa_struct__add_field(st, &f)) {
+			fa_struct__delete(st);
+			return NULL;
+		}
+	}
+	if (st && fa_struct__finish(st)) {
+		fa_struct__delete(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu,
+		.tid = 100 + cpu, .field = field, .op = op,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(16);
+	struct fa_type *t;
+	struct fa_cell *cells;
+	u64 time = 0;
+	int n;
+
+	/* accesses within 10 ns are together; bursts are 1000 ns apart */
+	cfg.window_ns = 10;
+	t = st ? fa_type__new(st, &cfg) : NULL;
+	T("type", t);
+	/* f3 and f11 always together, f5 and f6 too; random pairs as noise */
+	srand(1);
+	for (int round = 0; round < 500; round++) {
+		access(t, time, 0, 3, FA_OP_LOAD);
+		access(t, time + 1, 0, 11, FA_OP_LOAD);
+		access(t, time + 1000, 0, 5, FA_OP_LOAD);
+		access(t, time + 1001, 0, 6, FA_OP_LOAD);
+		access(t, time + 2000, 0, rand() % 16, FA_OP_LOAD);
+		access(t, time + 2001, 0, rand() % 16, FA_OP_LOAD);
+		access(t, time + 2002, 0, rand() % 16, FA_OP_LOAD);
+		time += 3000;
+	}
+	n = fa_matrix__cells(&t->co, &cells);
+	T("cells", n >= 2);
+	pr_debug("top pairs: f%u-f%u %.0f, f%u-f%u %.0f, f%u-f%u %.0f\n", cells[0].i, cells[0].j,
+		 cells[0].w, cells[1].i, cells[1].j, cells[1].w, cells[2].i, cells[2].j,
+		 cells[2].w);
+	T("the two planted pairs on top",
+	  ((cells[0].i == 3 && cells[0].j == 11) || (cells[0].i == 5 && cells[0].j == 6)) &&
+	  ((cells[1].i == 3 && cells[1].j == 11) || (cells[1].i == 5 && cells[1].j == 6)));
+	T("clearly", cells[1].w > 2 * cells[2].w);
+	free(cells);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static int test__affinity_window_scope(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(4);
+
+	T("struct", st);
+	for (int scope = FA_SCOPE_CPU; scope <= FA_SCOPE_INSTANCE; scope += 2) {
+		struct fa_type *t;
+		u64 time = 0;
+
+		cfg.scope = scope;
+		t = fa_type__new(st, &cfg);
+		T("type", t);
+		/* f0 on CPU 0 and f1 on CPU 1, interleaved in time */
+		for (int i = 0; i < 100; i++) {
+			access(t, time++, 0, 0, FA_OP_LOAD);
+			access(t, time++, 1, 1, FA_OP_LOAD);
+		}
+		pr_debug("scope %d: co(f0, f1) = %.0f\n", scope, fa_matrix__get(&t->co, 0, 1));
+		if (scope == FA_SCOPE_CPU)
+			T("per CPU windows never pair CPUs", fa_matrix__get(&t->co, 0, 1) == 0);
+		else
+			T("per instance windows do", fa_matrix__get(&t->co, 0, 1) > 0);
+		fa_type__delete(t);
+	}
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/*
+ * lock (f0) written on CPU 0 all the time; CPU 1 reads it with f1-f3, the
+ * writer's writes landing between the reader's accesses; f4-f7 cold
+ */
+static struct fa_type *lock_reader__new(struct fa_struct *st)
+{
+	struct fa_type *t = fa_type__new(st, &test_config);
+	u64 time = 0;
+
+	for (int i = 0; t && i < 2000; i++) {
+		for (int f = 0; f < 4; f++) {
+			access(t, time++, 0, 0, FA_OP_RMW);
+			access(t, time++, 1, f, FA_OP_LOAD);
+		}
+	}
+	return t;
+}
+
+static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(8);
+	struct fa_type *t = st ? lock_reader__new(st) : NULL;
+	struct fa_analysis a;
+	int lock_line;
+
+	T("type", t);
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("the lock is shared-written", a.classes.field_cls[0] == FA_CLASS_SHARED_WRITTEN);
+	T("its readers read-mostly", a.classes.field_cls[1] == FA_CLASS_READ_MOSTLY);
+	T("f4 is cold", a.classes.field_cls[4] == FA_CLASS_COLD);
+	T("false sharing seen", fa_matrix__get(&t->fs, 0, 1) > 0);
+	lock_line = fa_layout__line(&a.suggested, st, 0);
+	for (int f = 1; f <= 3; f++)
+		T("the lock is on another line than its readers",
+		  fa_layout__line(&a.suggested, st, f) != lock_line);
+	T("the readers share a line", fa_layout__line(&a.suggested, st, 1) ==
+	  fa_layout__line(&a.suggested, st, 3));
+	T("the struct becomes cache line aligned", a.suggested.align == 64);
+	pr_debug("model: %.2f -> %.2f, replay transfers/window %.3f -> %.3f\n",
+		 a.model[0].total, a.model[1].total, a.replay[0].xfers_per_window,
+		 a.replay[1].xfers_per_window);
+	T("the model predicts a gain", a.model[1].total < a.model[0].total);
+	T("so does the replay", a.replay[1].xfers_per_window < a.replay[0].xfers_per_window);
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static int add_fields(struct fa_struct *st, const struct fa_field *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (fa_struct__add_field(st, &f[i]))
+			return -1;
+	}
+	return fa_struct__finish(st);
+}
+
+/* long a; unsigned x:3, y:5; union { int i; char c[4]; } u; long b; long c; */
+static struct fa_struct *blocks__new(void)
+{
+	static const struct fa_field f[] = {
+		{ .name = (char *)"a", .type = (char *)"long int", .offset = 0, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+		{ .name = (char *)"x", .type = (char *)"unsigned int", .offset = 8, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_BITFIELD,
+		  .bit_size = 3, },
+		{ .name = (char *)"y", .type = (char *)"unsigned int", .offset = 8, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_BITFIELD,
+		  .bit_offset = 3, .bit_size = 5, },
+		{ .name = (char *)"u", .type = (char *)"union {...}", .offset = 12, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_UNION, .leaf = true, },
+		{ .name = (char *)"b", .type = (char *)"long int", .offset = 16, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+		{ .name = (char *)"c", .type = (char *)"long int", .offset = 24, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+	};
+	struct fa_struct *st = fa_struct__new("struct blocks", 32, 8);
+
+	if (st && add_fields(st, f, ARRAY_SIZE(f))) {
+		fa_struct__delete(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_struct *st = blocks__new();
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	int group = st ? fa_struct__find_leaf(st, 8) : -1;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t && group >= 0);
+	/* the bitfields with c, the union with a: both want to move */
+	for (int i = 0; i < 1000; i++) {
+		access(t, time++, 0, group, FA_OP_RMW);
+		access(t, time++, 0, 5, FA_OP_LOAD);
+		access(t, time++, 1, 3, FA_OP_LOAD);
+		access(t, time++, 1, 0, FA_OP_LOAD);
+	}
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("x and y stay in one storage unit",
+	  fa_layout__field_offset(&a.suggested, st, 1) ==
+	  fa_layout__field_offset(&a.suggested, st, 2));
+	T("the union is one block", a.suggested.offset[st->fields[3].unit] % 4 == 0);
+	for (int u = 0; u < st->nr_units; u++) {
+		T("units stay aligned", a.suggested.offset[u] % st->units[u].align == 0);
+		for (int v = 0; v < st->nr_units; v++) {
+			bool overlap = u != v &&
+				a.suggested.offset[u] < a.suggested.offset[v] + st->units[v].size &&
+				a.suggested.offset[v] < a.suggested.offset[u] + st->units[u].size;
+
+			T("units do not overlap", !overlap);
+		}
+	}
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static const char blocks_pahole[] =
+"struct blocks {\n"
+"\tlong int                   a;                    /*     0     8 */\n"
+"\tunsigned int               x:3;                  /*     8: 0  4 */\n"
+"\tunsigned int               y:5;                  /*     8: 3  4 */\n"
+"\n"
+"\t/* XXX 24 bits hole, try to pack */\n"
+"\n"
+"\tunion {...}                u;                    /*    12     4 */\n"
+"\tlong int                   b;                    /*    16     8 */\n"
+"\tlong int                   c;                    /*    24     8 */\n"
+"\n"
+"\t/* size: 32, cachelines: 1, members: 6 */\n"
+"\t/* sum bitfield members: 8 bits, bit holes: 1, sum bit holes: 24 bits */\n"
+"\t/* last cacheline: 32 bytes */\n"
+"};\n";
+
+static int test__affinity_pahole_format(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_struct *st = blocks__new();
+	struct fa_layout l;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+
+	T("struct", st && fp);
+	T("layout", !fa_layout__current(&l, st, 64));
+	fa_layout__fprintf(&l, st, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("pahole's format", !strcmp(buf, blocks_pahole));
+	free(buf);
+	fa_layout__exit(&l);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_engine[] = {
+	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
+	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
+	TEST_CASE("A field written on one CPU is isolated from its readers",
+		  affinity_isolate_writer),
+	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
+	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_engine = {
+	.desc = "perf affinity: engine",
+	.test_cases = tests__affinity_engine,
+};

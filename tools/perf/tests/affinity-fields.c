@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity field tables: a struct built by hand, and a struct with
+ * every awkward kind of member read from perf's own DWARF and checked
+ * against what the compiler says (offsetof, sizeof, alignof).
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity/fields.h"
+#include "debug.h"
+#include "debuginfo.h"
+#include "tests.h"
+#include "util.h"
+
+struct fa_test_inner {
+	int	nr;
+	int	load;
+};
+
+struct fa_test_layout {
+	char			c;
+	long			l;
+	struct fa_test_inner	inner;
+	unsigned int		x:3, y:5;
+	unsigned int		z:20;
+	union {
+		int	a;
+		char	b[8];
+	} u;
+	union {
+		long	ua;
+		void	*ub;
+	};
+	int			(*fn)(void *arg, int n);
+	char			name[16];
+	long			aligned __aligned(64);
+	char			tail[];
+};
+
+/* An instance the compiler must keep, and with it the type in perf's DWARF */
+static struct fa_test_layout fa_test_layout_instance __attribute__((used));
+
+static int field_index(const struct fa_struct *st, const char *name)
+{
+	for (int i = 0; i < st->nr_fields; i++) {
+		if (!strcmp(st->fields[i].name, name))
+			return i;
+	}
+	return -1;
+}
+
+#define T(text, cond) TEST_ASSERT_VAL(text, cond)
+
+static int test__affinity_fields_manual(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	static const struct fa_field fields[] = {
+		{ .name = (char *)"a", .type = (char *)"long", .offset = 0, .size = 8,
+		  .align = 8, .parent = -1, .leaf = true, },
+		{ .name = (char *)"stats", .type = (char *)"struct stats", .offset = 8,
+		  .size = 8, .align = 4, .parent = -1, .kind = FA_FIELD_STRUCT, },
+		{ .name = (char *)"stats.nr", .type = (char *)"int", .offset = 8, .size = 4,
+		  .align = 4, .parent = 1, .depth = 1, .leaf = true, },
+		{ .name = (char *)"stats.load", .type = (char *)"int", .offset = 12, .size = 4,
+		  .align = 4, .parent = 1, .depth = 1, .leaf = true, },
+		{ .name = (char *)"x", .type = (char *)"unsigned int", .offset = 16, .size = 4,
+		  .align = 4, .parent = -1, .kind = FA_FIELD_BITFIELD, .bit_size = 3, },
+		{ .name = (char *)"y", .type = (char *)"unsigned int", .offset = 16, .size = 4,
+		  .align = 4, .parent = -1, .kind = FA_FIELD_BITFIELD, .bit_offset = 3,
+		  .bit_size = 5, },
+		{ .name = (char *)"tail", .type = (char *)"char", .suffix = (char *)"[]",
+		  .offset = 20, .size = 0, .align = 1, .parent = -1, .kind = FA_FIELD_FLEX,
+		  .leaf = true, },
+	};
+	struct fa_struct *st = fa_struct__new("struct s", 24, 8);
+	int leaves[8];
+
+	T("new", st);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		T("add", !fa_struct__add_field(st, &fields[i]));
+	T("finish", !fa_struct__finish(st));
+
+	T("units: a, stats, {x,y}, tail", st->nr_units == 4);
+	T("stats is one unit", st->units[1].offset == 8 && st->units[1].size == 8);
+	T("bitfields share a unit", st->units[2].nr_fields == 2 && st->units[2].size == 4);
+	T("tail is flexible", st->units[3].flex);
+	T("leaves: a, stats.nr, stats.load, {x,y}, tail", st->nr_leaves == 5);
+	T("leaf of 3 is a", fa_struct__find_leaf(st, 3) == 0);
+	T("leaf of 13 is stats.load", fa_struct__find_leaf(st, 13) == 3);
+	T("leaf of 16 is the bitfield group",
+	  st->fields[fa_struct__find_leaf(st, 16)].kind == FA_FIELD_BITGROUP &&
+	  !strcmp(st->fields[fa_struct__find_leaf(st, 16)].name, "x,y"));
+	T("the group is in the bitfields' unit",
+	  st->fields[fa_struct__find_leaf(st, 16)].unit == 2);
+	T("17 is padding", fa_struct__find_leaf(st, 17) == -1);
+	T("stats.load is in unit 1", st->fields[3].unit == 1);
+	T("unit 1 has two leaves", fa_struct__unit_leaves(st, 1, leaves, 8) == 2);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static int check_field(const struct fa_struct *st, const char *name, u32 offset, u32 size)
+{
+	int i = field_index(st, name);
+
+	if (i < 0) {
+		pr_debug("no field %s\n", name);
+		return -1;
+	}
+	if (st->fields[i].offset != offset || st->fields[i].size != size) {
+		pr_debug("%s: offset %u size %u, compiler says %u %u\n", name,
+			 st->fields[i].offset, st->fields[i].size, offset, size);
+		return -1;
+	}
+	return i;
+}
+
+#define F(name, member) check_field(st, name, offsetof(struct fa_test_layout, member), \
+				    sizeof(((struct fa_test_layout *)0)->member))
+
+static int check_layout(const struct fa_struct *st)
+{
+	const struct fa_field *fn, *name, *al, *tail;
+	int i;
+
+	T("struct size", st->size == sizeof(struct fa_test_layout));
+	T("struct align", st->align == __alignof__(struct fa_test_layout));
+	T("c", F("c", c) >= 0);
+	T("l", F("l", l) >= 0);
+	T("inner", F("inner", inner) >= 0);
+	T("inner.load", check_field(st, "inner.load", offsetof(struct fa_test_layout, inner) +
+				    offsetof(struct fa_test_inner, load), sizeof(int)) >= 0);
+	T("u", F("u", u) >= 0);
+	T("anonymous union", F("{ua|ub}", ua) >= 0);
+	i = F("fn", fn);
+	T("fn", i >= 0);
+	fn = &st->fields[i];
+	T("fn is a function pointer", fn->funcptr && !strcmp(fn->type, "int") &&
+	  !strcmp(fn->suffix, ")(void *, int)"));
+	i = F("name", name);
+	T("name", i >= 0);
+	name = &st->fields[i];
+	T("name is char[16]", !strcmp(name->type, "char") && !strcmp(name->suffix, "[16]"));
+	i = F("aligned", aligned);
+	T("aligned", i >= 0);
+	al = &st->fields[i];
+	T("aligned(64)", al->align == 64);
+	i = field_index(st, "tail");
+	T("tail", i >= 0);
+	tail = &st->fields[i];
+	T("tail is flexible", tail->kind == FA_FIELD_FLEX &&
+	  tail->offset == offsetof(struct fa_test_layout, tail));
+	i = field_index(st, "x,y,z");
+	T("x, y and z share their storage unit", i >= 0 &&
+	  st->fields[i].kind == FA_FIELD_BITGROUP);
+	T("y is 5 bits after x", st->fields[field_index(st, "y")].bit_offset == 3 &&
+	  st->fields[field_index(st, "y")].bit_size == 5);
+	T("units", st->nr_units == 10);
+	T("leaf of the middle of l", fa_struct__find_leaf(st,
+		offsetof(struct fa_test_layout, l) + 3) == field_index(st, "l"));
+	T("padding after c", fa_struct__find_leaf(st, 1) == -1);
+	return TEST_OK;
+}
+
+static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	char path[PATH_MAX];
+	struct debuginfo *di;
+	struct fa_struct *st;
+	int err;
+
+	perf_exe(path, sizeof(path));
+	di = debuginfo__new(path);
+	if (!di) {
+		pr_debug("no debuginfo for %s\n", path);
+		return TEST_SKIP;
+	}
+	st = fa_struct__from_dwarf(di->dbg, "struct fa_test_layout",
+				   sizeof(struct fa_test_layout));
+	debuginfo__delete(di);
+	T("struct fa_test_layout in perf's DWARF", st);
+	for (int i = 0; i < st->nr_fields; i++)
+		pr_debug("%-12s %-14s%-16s off %3u size %2u align %2u bits %2u:%-2u kind %d unit %d\n",
+			 st->fields[i].name, st->fields[i].type, st->fields[i].suffix,
+			 st->fields[i].offset, st->fields[i].size, st->fields[i].align,
+			 st->fields[i].bit_offset, st->fields[i].bit_size, st->fields[i].kind,
+			 st->fields[i].unit);
+	err = check_layout(st);
+	fa_struct__delete(st);
+	return err;
+#else
+	return TEST_SKIP;
+#endif
+}
+
+static struct test_case tests__affinity_fields[] = {
+	TEST_CASE("Fields, units and leaves of a struct", affinity_fields_manual),
+	TEST_CASE("A struct from DWARF matches the compiler's layout", affinity_fields_dwarf),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_fields = {
+	.desc = "perf affinity: field tables",
+	.test_cases = tests__affinity_fields,
+};
