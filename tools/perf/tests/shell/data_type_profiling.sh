@@ -4,16 +4,19 @@
 #
 # 'perf report -s type,typeoff' and 'perf annotate --data-type' disassemble
 # every sampled function, including ld.so's; resolving their call targets
-# used to free the DSO's map and crash perf.
+# used to free the DSO's map and crash perf.  The debug info must be that of
+# the binary recorded, even when the file has been replaced since.
 
 set -e
 
 err=0
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
 result=$(mktemp /tmp/__perf_test.result.XXXXX)
+bindir=$(mktemp -d /tmp/__perf_test.bin.XXXXX)
 
 cleanup() {
 	rm -f "${perfdata}" "${perfdata}.old" "${result}"
+	rm -rf "${bindir}"
 	trap - EXIT TERM INT
 }
 
@@ -63,6 +66,25 @@ if [ ${rc} -ne 0 ]; then
 elif ! grep -q "nr_running" "${result}"; then
 	echo "[Fail] perf annotate --data-type does not show lockshare_rq.nr_running"
 	err=1
+fi
+
+echo "perf report -s type,typeoff after the binary was replaced"
+# a copy of perf is the workload; the build ID cache keeps what was recorded
+cp "$(command -v perf)" "${bindir}/perf"
+if ! perf --buildid-dir "${bindir}/debug" record -e cpu-clock -c 100000 -o "${perfdata}" -- \
+		"${bindir}/perf" test -w lockshare 1000 > /dev/null 2>&1; then
+	echo "[Fail] perf record of a copy of perf"
+	err=1
+elif ! command -v cc > /dev/null; then
+	echo "[Skip] no C compiler to replace the binary with"
+else
+	echo 'int main(void) { return 0; }' | cc -g -x c - -o "${bindir}/perf"
+	perf --buildid-dir "${bindir}/debug" report -i "${perfdata}" -s type,typeoff \
+		--stdio > "${result}" 2>&1 || true
+	if ! grep -q "struct lockshare_rq +0[x0-9a-f]* (clock)" "${result}"; then
+		echo "[Fail] the debug info of the replaced binary was used"
+		err=1
+	fi
 fi
 
 cleanup
