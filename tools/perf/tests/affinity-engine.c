@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/access.h"
@@ -180,6 +181,44 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * Sparse samples: f0 written on CPU 0 and f1-f3 read on CPU 1 were sampled,
+ * f8 never was, but the sampled code of CPU 1 reads it and that of CPU 0
+ * writes f9: f8 must not join the lock's line, f9 must not join the readers'.
+ */
+static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(16);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	unsigned long cpu0 = 1UL << 0, cpu1 = 1UL << 1;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 200; i++) {
+		access(t, time += 1000000, 0, 0, FA_OP_STORE);
+		access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
+	}
+	T("code", !fa_type__add_code_access(t, 0, true, 200, &cpu0) &&
+	  !fa_type__add_code_access(t, 9, true, 200, &cpu0));
+	for (int f = 1; f <= 3; f++)
+		T("code", !fa_type__add_code_access(t, f, false, 200, &cpu1));
+	T("code", !fa_type__add_code_access(t, 8, false, 200, &cpu1));
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("f8 is read, by the code", a.classes.field_cls[8] == FA_CLASS_READ_MOSTLY);
+	T("f9 is written, by the code", a.classes.field_cls[9] == FA_CLASS_WRITE_HOT);
+	T("f8 is read on CPU 1", test_bit(1, a.classes.fields[8].readers));
+	T("f8 is not on the lock's line",
+	  fa_layout__line(&a.suggested, st, 8) != fa_layout__line(&a.suggested, st, 0));
+	T("f9 is not on the readers' line",
+	  fa_layout__line(&a.suggested, st, 9) != fa_layout__line(&a.suggested, st, 1));
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static int add_fields(struct fa_struct *st, const struct fa_field *f, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -298,6 +337,8 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
 	TEST_CASE("A field written on one CPU is isolated from its readers",
 		  affinity_isolate_writer),
+	TEST_CASE("Fields seen only in the sampled code keep their CPUs and class",
+		  affinity_code_classes),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	{	.name = NULL, }

@@ -39,6 +39,7 @@ enum fa_op {
  * @period: Sample period: how many accesses (or ns) this one stands for
  * @weight: Access cost when recorded (load latency), else 0
  * @data_src: union perf_mem_data_src, PERF_MEM_* NA when not recorded
+ * @index_off: The index register part of @addr (index * scale), when known
  * @instance: Tracepoint: the instance the tracepoint named (rq[N] -> N)
  * @cpu: CPU
  * @pid: Process
@@ -57,6 +58,7 @@ struct fa_access {
 	u64		 period;
 	u64		 weight;
 	u64		 data_src;
+	u64		 index_off;
 	u64		 instance;
 	u32		 cpu;
 	u32		 pid;

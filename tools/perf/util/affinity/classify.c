@@ -2,6 +2,7 @@
 /* Field classes and the constraints they put on layouts (see classify.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
@@ -31,17 +32,14 @@ static bool bitmap_subset_of(const unsigned long *a, const unsigned long *b, int
 	return true;
 }
 
-static u8 fa_field__class(const struct fa_field_stats *fs, double hottest, int nr_cpus)
+static u8 fa_field__class(const struct fa_field_info *fi, double hottest, int nr_cpus)
 {
-	u64 accesses = fs->loads + fs->stores + fs->rmws + fs->other;
-	u64 writes = fs->stores + fs->rmws;
-
-	if (!accesses || fs->weight <= hottest * FA_COLD_SHARE)
+	if (!fi->accesses || fi->weight <= hottest * FA_COLD_SHARE)
 		return FA_CLASS_COLD;
-	if (writes < accesses * FA_WRITE_SHARE)
+	if (fi->writes < fi->accesses * FA_WRITE_SHARE)
 		return FA_CLASS_READ_MOSTLY;
-	if (bitmap_weight(fs->writers, nr_cpus) > 1 ||
-	    !bitmap_subset_of(fs->readers, fs->writers, nr_cpus))
+	if (bitmap_weight(fi->writers, nr_cpus) > 1 ||
+	    !bitmap_subset_of(fi->readers, fi->writers, nr_cpus))
 		return FA_CLASS_SHARED_WRITTEN;
 	return FA_CLASS_WRITE_HOT;
 }
@@ -52,22 +50,95 @@ void fa_classes__exit(struct fa_classes *c)
 		bitmap_free(c->units[u].accessors);
 		bitmap_free(c->units[u].writers);
 	}
+	for (int f = 0; c->fields && f < c->nr_fields; f++) {
+		bitmap_free(c->fields[f].readers);
+		bitmap_free(c->fields[f].writers);
+	}
 	zfree(&c->units);
+	zfree(&c->fields);
 	zfree(&c->field_cls);
 }
 
-static void fa_unit_info__add_leaf(struct fa_unit_info *ui, const struct fa_field_stats *fs,
+static void fa_unit_info__add_leaf(struct fa_unit_info *ui, const struct fa_field_info *fi,
 				   u8 cls, int nr_cpus)
 {
-	ui->weight += fs->weight;
+	ui->weight += fi->weight;
 	ui->cls = max(ui->cls, cls);
-	bitmap_or(ui->accessors, ui->accessors, fs->readers, nr_cpus);
-	bitmap_or(ui->accessors, ui->accessors, fs->writers, nr_cpus);
+	bitmap_or(ui->accessors, ui->accessors, fi->readers, nr_cpus);
+	bitmap_or(ui->accessors, ui->accessors, fi->writers, nr_cpus);
 	/* a read-mostly leaf's rare writes do not make the unit a writer */
 	if (cls == FA_CLASS_WRITE_HOT || cls == FA_CLASS_SHARED_WRITTEN) {
 		ui->writer = true;
-		bitmap_or(ui->writers, ui->writers, fs->writers, nr_cpus);
+		bitmap_or(ui->writers, ui->writers, fi->writers, nr_cpus);
 	}
+}
+
+/*
+ * Sample weight per unit of code weight: a function's samples spread over
+ * the fields it accesses.
+ */
+static double fa_type__code_scale(const struct fa_type *t)
+{
+	double sampled = 0, code = 0;
+
+	if (!t->code_stats)
+		return 0;
+	for (int i = 0; i < t->st->nr_leaves; i++) {
+		sampled += t->stats[t->st->leaves[i]].weight;
+		code += t->code_stats[t->st->leaves[i]].weight;
+	}
+	return code > 0 ? sampled / code : 0;
+}
+
+/* What the samples of field @f say, and what its code adds (see classify.h) */
+static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *t, int f,
+				double code_scale)
+{
+	const struct fa_field_stats *fs = &t->stats[f];
+	const struct fa_code_stats *cs = t->code_stats ? &t->code_stats[f] : NULL;
+	int nr_cpus = t->cfg.nr_cpus;
+
+	fi->weight = fs->weight;
+	fi->accesses = fs->loads + fs->stores + fs->rmws + fs->other;
+	fi->writes = fs->stores + fs->rmws;
+	memcpy(fi->readers, fs->readers, BITS_TO_LONGS(nr_cpus) * sizeof(long));
+	memcpy(fi->writers, fs->writers, BITS_TO_LONGS(nr_cpus) * sizeof(long));
+	if (!cs || !cs->readers)
+		return;
+	fi->by_code = true;
+	bitmap_or(fi->readers, fi->readers, cs->readers, nr_cpus);
+	bitmap_or(fi->writers, fi->writers, cs->writers, nr_cpus);
+	fi->weight = max(fi->weight, cs->weight * code_scale);
+	if (fi->accesses < FA_MIN_SAMPLES) {
+		fi->accesses = FA_MIN_SAMPLES;
+		fi->writes = bitmap_empty(cs->writers, nr_cpus) ? 0 : FA_MIN_SAMPLES;
+	}
+}
+
+static int fa_classes__alloc(struct fa_classes *c, const struct fa_struct *st)
+{
+	c->field_cls = calloc(st->nr_fields, 1);
+	c->fields = calloc(st->nr_fields, sizeof(*c->fields));
+	c->units = calloc(st->nr_units, sizeof(*c->units));
+	if (!c->field_cls || !c->fields || !c->units)
+		return -ENOMEM;
+	c->nr_units = st->nr_units;
+	c->nr_fields = st->nr_fields;
+	for (int u = 0; u < st->nr_units; u++) {
+		c->units[u].accessors = bitmap_zalloc(c->nr_cpus);
+		c->units[u].writers = bitmap_zalloc(c->nr_cpus);
+		if (!c->units[u].accessors || !c->units[u].writers)
+			return -ENOMEM;
+	}
+	for (int i = 0; i < st->nr_leaves; i++) {
+		struct fa_field_info *fi = &c->fields[st->leaves[i]];
+
+		fi->readers = bitmap_zalloc(c->nr_cpus);
+		fi->writers = bitmap_zalloc(c->nr_cpus);
+		if (!fi->readers || !fi->writers)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -76,27 +147,23 @@ static void fa_unit_info__add_leaf(struct fa_unit_info *ui, const struct fa_fiel
 int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 {
 	const struct fa_struct *st = t->st;
-	double hottest = 0;
+	double hottest = 0, code_scale = fa_type__code_scale(t);
 
-	c->nr_units = st->nr_units;
+	memset(c, 0, sizeof(*c));
 	c->nr_cpus = t->cfg.nr_cpus;
-	c->field_cls = calloc(st->nr_fields, 1);
-	c->units = calloc(st->nr_units, sizeof(*c->units));
-	if (!c->field_cls || !c->units)
+	if (fa_classes__alloc(c, st))
 		goto out_err;
-	for (int u = 0; u < st->nr_units; u++) {
-		c->units[u].accessors = bitmap_zalloc(c->nr_cpus);
-		c->units[u].writers = bitmap_zalloc(c->nr_cpus);
-		if (!c->units[u].accessors || !c->units[u].writers)
-			goto out_err;
+	for (int i = 0; i < st->nr_leaves; i++) {
+		struct fa_field_info *fi = &c->fields[st->leaves[i]];
+
+		fa_field_info__init(fi, t, st->leaves[i], code_scale);
+		hottest = max(hottest, fi->weight);
 	}
-	for (int i = 0; i < st->nr_leaves; i++)
-		hottest = max(hottest, t->stats[st->leaves[i]].weight);
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
-		c->field_cls[f] = fa_field__class(&t->stats[f], hottest, c->nr_cpus);
-		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &t->stats[f],
+		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_cpus);
+		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &c->fields[f],
 				       c->field_cls[f], c->nr_cpus);
 	}
 	return 0;
@@ -106,11 +173,17 @@ out_err:
 	return -ENOMEM;
 }
 
-/* @w writes and a CPU other than its writers accesses @a */
+/*
+ * A CPU writes @w while another CPU accesses @a: unless the one CPU writing
+ * @w is the only one accessing @a, some write takes the line from a reader.
+ */
 static bool fa_unit_info__hurts(const struct fa_unit_info *w, const struct fa_unit_info *a,
 				int nr_cpus)
 {
-	return w->writer && !bitmap_subset_of(a->accessors, w->writers, nr_cpus);
+	if (!w->writer || bitmap_empty(a->accessors, nr_cpus))
+		return false;
+	return bitmap_weight(w->writers, nr_cpus) > 1 ||
+	       !bitmap_subset_of(a->accessors, w->writers, nr_cpus);
 }
 
 /**

@@ -10,7 +10,13 @@
  *
  * Affinity says what to put together; these classes say whether it may
  * be: a field written on one CPU must not share a cache line with a field
- * accessed on another (fa_unit_info__conflict()).
+ * accessed on another (fa_classes__conflict()).
+ *
+ * Sparse samples miss fields the sampled code accesses every time it runs:
+ * with the code context (fa_type::code_stats) a field is also as hot as the
+ * share of the code's samples it stands for, its CPUs include those the
+ * code ran on, and with fewer than FA_MIN_SAMPLES samples of its own, it is
+ * written when the code stores to it.
  */
 #ifndef __PERF_AFFINITY_CLASSIFY_H
 #define __PERF_AFFINITY_CLASSIFY_H
@@ -22,6 +28,7 @@ struct fa_type;
 
 #define FA_COLD_SHARE	0.01
 #define FA_WRITE_SHARE	0.05
+#define FA_MIN_SAMPLES	8
 
 enum fa_class {
 	FA_CLASS_COLD,
@@ -40,9 +47,21 @@ struct fa_unit_info {
 	unsigned long	*writers;	/* CPUs writing it (when @writer) */
 };
 
+/* A leaf field as the classes see it: its samples and its code */
+struct fa_field_info {
+	double		 weight;
+	u64		 accesses;
+	u64		 writes;
+	unsigned long	*readers;
+	unsigned long	*writers;
+	bool		 by_code;	/* the code context added to what was sampled */
+};
+
 struct fa_classes {
 	int			 nr_units;
+	int			 nr_fields;
 	u8			*field_cls;	/* by field index, leaves only */
+	struct fa_field_info	*fields;	/* by field index, leaves only */
 	struct fa_unit_info	*units;
 	int			 nr_cpus;
 };

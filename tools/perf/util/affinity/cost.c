@@ -10,6 +10,7 @@
 #include "access.h"
 #include "cost.h"
 #include "fields.h"
+#include "key.h"
 #include "layout.h"
 #include "matrix.h"
 #include "type.h"
@@ -176,33 +177,6 @@ struct fa_replayer {
 	u64			 lines_touched;
 };
 
-static size_t u64_key__hash(long key, void *ctx __maybe_unused)
-{
-	return (size_t)(*(const u64 *)key * 0x9E3779B97F4A7C15ULL >> 16);
-}
-
-static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
-{
-	return *(const u64 *)a == *(const u64 *)b;
-}
-
-static void *fa_replayer__findnew(struct hashmap *map, u64 key, size_t size)
-{
-	void *v;
-
-	if (hashmap__find(map, &key, &v))
-		return v;
-	v = zalloc(size);
-	if (!v)
-		return NULL;
-	*(u64 *)v = key;
-	if (hashmap__add(map, v, v)) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
 static void fa_replayer__clear(struct hashmap *map)
 {
 	struct hashmap_entry *cur;
@@ -239,7 +213,7 @@ static u64 fa_replayer__scope(const struct fa_replayer *r, const struct fa_event
 static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, u64 line)
 {
 	const struct fa_config *cfg = &r->t->cfg;
-	struct fa_replay_window *w = fa_replayer__findnew(r->windows, fa_replayer__scope(r, e),
+	struct fa_replay_window *w = fa_u64_map__findnew(r->windows, fa_replayer__scope(r, e),
 							   sizeof(*w));
 	int i;
 
@@ -268,7 +242,7 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	if (r->aligned)
 		base -= base % line_size;
 	line = (base + fa_layout__field_offset(r->l, t->st, e->field)) / line_size;
-	ls = fa_replayer__findnew(r->lines, line, sizeof(*ls));
+	ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls));
 	if (!ls)
 		return -ENOMEM;
 	if (!ls->holders)		/* a line not seen in this chunk yet */
@@ -300,9 +274,9 @@ int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool ali
 	size_t n = min(rp->nr, rp->max);
 	int err = -ENOMEM;
 
-	r.lines = hashmap__new(u64_key__hash, u64_key__equal, NULL);
-	r.windows = hashmap__new(u64_key__hash, u64_key__equal, NULL);
-	if (IS_ERR(r.lines) || IS_ERR(r.windows))
+	r.lines = fa_u64_map__new();
+	r.windows = fa_u64_map__new();
+	if (!r.lines || !r.windows)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (i % rp->chunk == 0) {
@@ -336,13 +310,7 @@ int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool ali
 	cost->total = cost->lines_per_window + xfer_cost * cost->xfers_per_window;
 	err = 0;
 out:
-	if (!IS_ERR_OR_NULL(r.lines)) {
-		fa_replayer__clear(r.lines);
-		hashmap__free(r.lines);
-	}
-	if (!IS_ERR_OR_NULL(r.windows)) {
-		fa_replayer__clear(r.windows);
-		hashmap__free(r.windows);
-	}
+	fa_map__free_values(r.lines);
+	fa_map__free_values(r.windows);
 	return err;
 }

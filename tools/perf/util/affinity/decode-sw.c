@@ -17,17 +17,18 @@
 #include <string.h>
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
-#include <linux/err.h>
 #include <linux/zalloc.h>
 #include "access.h"
 #include "decode.h"
 #include "decode-int.h"
+#include "key.h"
 #include "../addr_location.h"
 #include "../debug.h"
 #include "../dso.h"
 #include "../hashmap.h"
 #include "../insn-access.h"
 #include "../map.h"
+#include "../perf_regs.h"
 #include "../sample.h"
 #include "../symbol.h"
 
@@ -35,14 +36,8 @@
 #define FA_INSN_READ		16
 #define FA_INSN_MAX_LEN		15
 
-/* A location in a DSO: instructions and functions are decoded once. */
-struct fa_code_key {
-	struct dso	*dso;
-	u64		 offset;	/* map_ip: where symbols live */
-};
-
 struct fa_insn {
-	struct fa_code_key	 key;
+	struct fa_dso_key	 key;
 	bool			 readable;
 	s8			 before_state;	/* -1: not looked up, 0: none, 1: @before */
 	u8			 before_len;	/* its distance to the instruction */
@@ -52,7 +47,7 @@ struct fa_insn {
 
 /* A function swept from its start: where instructions start, which are jumped to. */
 struct fa_func {
-	struct fa_code_key	 key;
+	struct fa_dso_key	 key;
 	u32			 len;
 	bool			 indirect;	/* has indirect jumps: targets unknown */
 	unsigned long		*starts;
@@ -60,38 +55,11 @@ struct fa_func {
 	u8			*code;
 };
 
-static size_t fa_code_key__hash(long key, void *ctx __maybe_unused)
-{
-	const struct fa_code_key *k = (const struct fa_code_key *)key;
-
-	return ((size_t)k->dso >> 4) ^ (size_t)(k->offset * 0x9E3779B97F4A7C15ULL);
-}
-
-static bool fa_code_key__equal(long a, long b, void *ctx __maybe_unused)
-{
-	const struct fa_code_key *ka = (const struct fa_code_key *)a;
-	const struct fa_code_key *kb = (const struct fa_code_key *)b;
-
-	return ka->dso == kb->dso && ka->offset == kb->offset;
-}
-
 int fa_decoder__sw_init(struct fa_decoder *dec)
 {
-	dec->insns = hashmap__new(fa_code_key__hash, fa_code_key__equal, NULL);
-	if (IS_ERR(dec->insns)) {
-		int err = PTR_ERR(dec->insns);
-
-		dec->insns = NULL;
-		return err;
-	}
-	dec->funcs = hashmap__new(fa_code_key__hash, fa_code_key__equal, NULL);
-	if (IS_ERR(dec->funcs)) {
-		int err = PTR_ERR(dec->funcs);
-
-		dec->funcs = NULL;
-		return err;
-	}
-	return 0;
+	dec->insns = fa_dso_map__new();
+	dec->funcs = fa_dso_map__new();
+	return dec->insns && dec->funcs ? 0 : -ENOMEM;
 }
 
 static void fa_func__delete(struct fa_func *fn)
@@ -133,7 +101,7 @@ static bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso)
 
 static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map *map, u64 ip)
 {
-	struct fa_code_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
+	struct fa_dso_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
 	u8 code[FA_INSN_READ];
 	struct fa_insn *fi;
 	ssize_t n;
@@ -201,7 +169,7 @@ static void fa_func__sweep(struct fa_func *fn, const char *arch, bool is64)
 static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
 					struct symbol *sym)
 {
-	struct fa_code_key key = { .dso = map__dso(map), .offset = sym->start, };
+	struct fa_dso_key key = { .dso = map__dso(map), .offset = sym->start, };
 	struct fa_func *fn;
 	ssize_t n;
 
@@ -323,6 +291,14 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 			acc[i] = acc[0];
 		acc[i].ip = ip;
 		acc[i].addr = addr;
+		acc[i].index_off = 0;
+		if (op->index >= 0) {
+			u64 index;
+
+			/* what the index added: the rest is struct base + displacement */
+			if (!perf_reg_value(&index, regs, op->index))
+				acc[i].index_off = index * op->scale;
+		}
 		acc[i].size = op->size;
 		acc[i].op = op->op;
 		if (skid)

@@ -491,3 +491,65 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	}
 	return w.st;
 }
+
+/* A global variable (with a location) named @name among the top level DIEs */
+static bool fa_die__find_var(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_variable || !dwarf_hasattr(&child, DW_AT_location))
+			continue;
+		n = dwarf_diename(&child);
+		if (!n) {
+			/* a definition refers to its declaration for the name */
+			Dwarf_Attribute attr;
+			Dwarf_Die decl;
+
+			if (dwarf_attr(&child, DW_AT_specification, &attr) &&
+			    dwarf_formref_die(&attr, &decl))
+				n = dwarf_diename(&decl);
+		}
+		if (n && !strcmp(n, name)) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/**
+ * fa_dwarf__var_type - The struct type of a global or static variable
+ * @type_name: Result: "struct foo" (as fa_struct__from_dwarf() takes it)
+ * @size: Result: its size
+ *
+ * Return: 0, or -ENOENT if there is no such variable or it is no struct.
+ */
+int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u32 *size)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+	Dwarf_Die die, real;
+
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) && fa_die__find_var(&cu, var, &die))
+			goto found;
+		off = next;
+	}
+	return -ENOENT;
+found:
+	if (!die_get_real_type(&die, &real) || !fa_die__is_record(dwarf_tag(&real)) ||
+	    !dwarf_diename(&real))
+		return -ENOENT;
+	strbuf_addf(type_name, "%s %s", dwarf_tag(&real) == DW_TAG_union_type ? "union" :
+		    dwarf_tag(&real) == DW_TAG_class_type ? "class" : "struct",
+		    dwarf_diename(&real));
+	*size = dwarf_bytesize(&real);
+	return 0;
+}

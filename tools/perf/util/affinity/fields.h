@@ -113,7 +113,9 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdw.h>
+struct strbuf;
 struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size);
+int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u32 *size);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

@@ -18,7 +18,7 @@
 struct fa_member {
 	const struct fa_field	*f;
 	u32			 offset;
-	bool			 aligned;	/* print __attribute__((__aligned__(N))) */
+	u32			 aligned;	/* print __attribute__((__aligned__(N))) if not 0 */
 };
 
 /* Running totals for the summary block */
@@ -40,7 +40,7 @@ static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
 	int len;
 
 	if (m->aligned)
-		scnprintf(aligned, sizeof(aligned), " __attribute__((__aligned__(%u)))", f->align);
+		scnprintf(aligned, sizeof(aligned), " __attribute__((__aligned__(%u)))", m->aligned);
 	if (f->kind == FA_FIELD_BITFIELD)
 		scnprintf(name, sizeof(name), "%s:%u%s;", f->name, f->bit_size, aligned);
 	else
@@ -202,7 +202,9 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 			struct fa_member m = {
 				.f = f,
 				.offset = l->offset[u] + f->offset - unit->offset,
-				.aligned = (f->forced_align && i == 0) || (l->line_start[u] && i == 0),
+				/* a line started for isolation shows as aligned to the line */
+				.aligned = i ? 0 : l->line_start[u] ? max(l->line_size, f->align) :
+					   f->forced_align ? f->align : 0,
 			};
 
 			printed += fa_member__fprintf(&ps, &m, l->line_size, fp);

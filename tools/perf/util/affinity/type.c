@@ -11,6 +11,7 @@
 #include <linux/zalloc.h>
 #include "access.h"
 #include "fields.h"
+#include "key.h"
 #include "type.h"
 #include "../hashmap.h"
 
@@ -72,17 +73,6 @@ struct fa_code {
 	double	weight;
 };
 
-/* Hash maps keyed by a u64 stored first in the value: longs are too small on 32-bit. */
-static size_t u64_key__hash(long key, void *ctx __maybe_unused)
-{
-	return (size_t)(*(const u64 *)key * 0x9E3779B97F4A7C15ULL >> 16);
-}
-
-static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
-{
-	return *(const u64 *)a == *(const u64 *)b;
-}
-
 static size_t fa_set__hash(long key, void *ctx __maybe_unused)
 {
 	const struct fa_set *set = (const struct fa_set *)key;
@@ -101,9 +91,9 @@ static bool fa_set__equal(long a, long b, void *ctx __maybe_unused)
 	       !memcmp(sa->units, sb->units, (sa->nr + sa->nr_w) * sizeof(u16));
 }
 
-static struct hashmap *fa_hashmap__new(hashmap_hash_fn hash, hashmap_equal_fn equal)
+static struct hashmap *fa_set_map__new(void)
 {
-	struct hashmap *map = hashmap__new(hash, equal, NULL);
+	struct hashmap *map = hashmap__new(fa_set__hash, fa_set__equal, NULL);
 
 	return IS_ERR(map) ? NULL : map;
 }
@@ -118,12 +108,12 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->cfg = *cfg;
 	t->cfg.window = clamp(t->cfg.window, 2, FA_MAX_WINDOW);
 	t->stats = calloc(st->nr_fields, sizeof(*t->stats));
-	t->windows = fa_hashmap__new(u64_key__hash, u64_key__equal);
-	t->insts = fa_hashmap__new(u64_key__hash, u64_key__equal);
-	t->sets = fa_hashmap__new(fa_set__hash, fa_set__equal);
-	t->moves = fa_hashmap__new(fa_set__hash, fa_set__equal);
-	t->code = fa_hashmap__new(u64_key__hash, u64_key__equal);
-	t->replay.instances = fa_hashmap__new(u64_key__hash, u64_key__equal);
+	t->windows = fa_u64_map__new();
+	t->insts = fa_u64_map__new();
+	t->sets = fa_set_map__new();
+	t->moves = fa_set_map__new();
+	t->code = fa_u64_map__new();
+	t->replay.instances = fa_u64_map__new();
 	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves || !t->code ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
@@ -144,18 +134,6 @@ out_delete:
 	return NULL;
 }
 
-static void fa_hashmap__free_all(struct hashmap *map)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	if (!map)
-		return;
-	hashmap__for_each_entry(map, cur, bkt)
-		free(cur->pvalue);
-	hashmap__free(map);
-}
-
 void fa_type__delete(struct fa_type *t)
 {
 	if (!t)
@@ -165,15 +143,20 @@ void fa_type__delete(struct fa_type *t)
 		zfree(&t->stats[i].writers);
 	}
 	zfree(&t->stats);
+	for (int i = 0; t->code_stats && i < t->st->nr_fields; i++) {
+		zfree(&t->code_stats[i].readers);
+		zfree(&t->code_stats[i].writers);
+	}
+	zfree(&t->code_stats);
 	fa_matrix__exit(&t->co);
 	fa_matrix__exit(&t->xfer);
 	fa_matrix__exit(&t->fs);
-	fa_hashmap__free_all(t->windows);
-	fa_hashmap__free_all(t->insts);
-	fa_hashmap__free_all(t->sets);
-	fa_hashmap__free_all(t->moves);
-	fa_hashmap__free_all(t->code);
-	fa_hashmap__free_all(t->replay.instances);
+	fa_map__free_values(t->windows);
+	fa_map__free_values(t->insts);
+	fa_map__free_values(t->sets);
+	fa_map__free_values(t->moves);
+	fa_map__free_values(t->code);
+	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
 	zfree(&t->replay.bases);
 	free(t);
@@ -225,23 +208,6 @@ static u64 fa_sample__scope_key(const struct fa_type *t, const struct fa_sample 
 	default:
 		return s->cpu;
 	}
-}
-
-static void *fa_hashmap__findnew(struct hashmap *map, u64 key, size_t size)
-{
-	void *v;
-
-	if (hashmap__find(map, &key, &v))
-		return v;
-	v = zalloc(size);
-	if (!v)
-		return NULL;
-	*(u64 *)v = key;
-	if (hashmap__add(map, v, v)) {
-		free(v);
-		return NULL;
-	}
-	return v;
 }
 
 static int u16_cmp(const void *a, const void *b)
@@ -371,7 +337,7 @@ static void fa_type__add_to_set(struct fa_type *t, struct fa_window *w,
 /* Pair the access with the distinct fields before it in its window. */
 static int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 {
-	struct fa_window *w = fa_hashmap__findnew(t->windows, fa_sample__scope_key(t, s),
+	struct fa_window *w = fa_u64_map__findnew(t->windows, fa_sample__scope_key(t, s),
 						  sizeof(*w));
 	int seen[FA_MAX_WINDOW], nr_seen = 0;
 
@@ -511,7 +477,7 @@ static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 
 	if (hashmap__size(t->insts) >= FA_INST_SWEEP)
 		fa_type__sweep_insts(t, s->time);
-	inst = fa_hashmap__findnew(t->insts, s->instance, sizeof(*inst));
+	inst = fa_u64_map__findnew(t->insts, s->instance, sizeof(*inst));
 	if (!inst)
 		return -ENOMEM;
 	if (!inst->seen) {
@@ -581,12 +547,17 @@ static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
 	size_t pos;
 	u32 index;
 
-	if (!r->events) {
-		r->events = calloc(r->max, sizeof(*r->events));
-		if (!r->events)
-			return -ENOMEM;
-	}
 	if (r->nr < r->max) {
+		if (r->nr == r->alloc) {
+			/* grow on demand: most types see few accesses */
+			size_t alloc = min(r->alloc ? r->alloc * 2 : r->chunk, r->max);
+			struct fa_event *events = realloc(r->events, alloc * sizeof(*events));
+
+			if (!events)
+				return -ENOMEM;
+			r->events = events;
+			r->alloc = alloc;
+		}
 		pos = r->nr++;
 		if (pos % r->chunk == 0)
 			r->nr_chunks_seen++;
@@ -656,7 +627,7 @@ u64 fa_type__median_gap_ns(const struct fa_type *t)
 
 int fa_type__add_code(struct fa_type *t, u64 code_key, double weight)
 {
-	struct fa_code *c = fa_hashmap__findnew(t->code, code_key, sizeof(*c));
+	struct fa_code *c = fa_u64_map__findnew(t->code, code_key, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
@@ -694,5 +665,29 @@ int fa_type__add_code_fields(struct fa_type *t __maybe_unused, const int *fields
 				return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+/* Code context: @field is loaded or stored by code of @weight run on @cpus. */
+int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
+			     const unsigned long *cpus)
+{
+	struct fa_code_stats *cs;
+
+	if (!t->code_stats) {
+		t->code_stats = calloc(t->st->nr_fields, sizeof(*t->code_stats));
+		if (!t->code_stats)
+			return -ENOMEM;
+	}
+	cs = &t->code_stats[field];
+	if (!cs->readers) {
+		cs->readers = bitmap_zalloc(t->cfg.nr_cpus);
+		cs->writers = bitmap_zalloc(t->cfg.nr_cpus);
+		if (!cs->readers || !cs->writers)
+			return -ENOMEM;
+	}
+	cs->weight += weight;
+	bitmap_or(store ? cs->writers : cs->readers, store ? cs->writers : cs->readers, cpus,
+		  t->cfg.nr_cpus);
 	return 0;
 }

@@ -79,6 +79,17 @@ struct fa_field_stats {
 	unsigned long	*writers;
 };
 
+/*
+ * What the sampled code says of a field (code context): the weight of the
+ * functions accessing it, and the CPUs those functions ran on, split by
+ * whether they load or store it.
+ */
+struct fa_code_stats {
+	double		 weight;
+	unsigned long	*readers;
+	unsigned long	*writers;
+};
+
 /* An access to a field of one instance of the type, in time order. */
 struct fa_sample {
 	u64	time;
@@ -105,7 +116,8 @@ struct fa_event {
 /* A bounded sample of the access stream: chunks of consecutive accesses. */
 struct fa_replay {
 	struct fa_event	*events;
-	size_t		 nr;
+	size_t		 nr;		/* accesses seen */
+	size_t		 alloc;
 	size_t		 max;
 	size_t		 chunk;		/* events per chunk */
 	size_t		 target;	/* where the chunk being kept goes, or SIZE_MAX */
@@ -134,6 +146,7 @@ struct fa_type {
 	struct fa_struct	*st;
 	struct fa_config	 cfg;
 	struct fa_field_stats	*stats;		/* by field index */
+	struct fa_code_stats	*code_stats;	/* by field index, code context only */
 	struct fa_matrix	 co;		/* window co-access, symmetric i < j */
 	struct fa_matrix	 xfer;		/* write i on a, then access j on b != a */
 	struct fa_matrix	 fs;		/* xfer with i, j on one real line */
@@ -164,5 +177,7 @@ int fa_type__for_each_code(struct fa_type *t,
 			   void *arg);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
 			     struct fa_matrix *m);
+int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
+			     const unsigned long *cpus);
 
 #endif /* __PERF_AFFINITY_TYPE_H */
