@@ -26,7 +26,13 @@
 #include "builtin.h"
 #include "util/addr_location.h"
 #include "util/affinity/access.h"
+#include "util/affinity/analyze.h"
+#include "util/affinity/attr.h"
 #include "util/affinity/decode.h"
+#include "util/affinity/report.h"
+#include "util/affinity/type.h"
+#include "util/annotate.h"
+#include "util/cacheline.h"
 #include "util/data.h"
 #include "util/debug.h"
 #include "util/env.h"
@@ -64,8 +70,15 @@ struct perf_affinity {
 	bool			 all_kernel;
 	bool			 mem_event_set;
 	/* report */
+	struct fa_attr		 attr;
+	struct fa_config	 cfg;
+	struct fa_report_opts	 ropts;
 	const char		*input_name;
 	const char		*field_sep;
+	const char		*types;
+	const char		*method_str;
+	const char		*scope_str;
+	int			 method;
 	bool			 force;
 	bool			 stats_only;
 	bool			 dump_raw;
@@ -354,6 +367,17 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
 		fa_access__fprintf(&acc[0], &al, aff->field_sep,
 				   fa_drop__name(aff->decoder.last_drop), stdout);
+	for (int i = 0; i < n; i++) {
+		if (fa_attr__add(&aff->attr, &acc[i], sample, evsel, &al)) {
+			addr_location__exit(&al);
+			return -ENOMEM;
+		}
+	}
+	if (fa_evsel__source(evsel) != FA_SRC_TP &&
+	    fa_attr__add_code(&aff->attr, sample, evsel, &al)) {
+		addr_location__exit(&al);
+		return -ENOMEM;
+	}
 
 	addr_location__exit(&al);
 	return 0;
@@ -379,7 +403,8 @@ static u32 perf_env__l1d_line_size(struct perf_env *env)
 	return 0;
 }
 
-static void perf_affinity__print_header(struct perf_session *session, FILE *fp)
+static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_session *session,
+					FILE *fp)
 {
 	struct perf_env *env = &session->header.env;
 	u32 line = perf_env__l1d_line_size(env);
@@ -387,39 +412,135 @@ static void perf_affinity__print_header(struct perf_session *session, FILE *fp)
 	fprintf(fp, "# perf affinity report\n");
 	fprintf(fp, "# recorded on: %s (%s), %d CPUs\n", env->hostname ?: "?",
 		env->arch ?: "?", env->nr_cpus_avail);
-	if (line)
-		fprintf(fp, "# cache line size: %u bytes (recorded)\n", line);
-	else
-		fprintf(fp, "# cache line size: not recorded\n");
+	fprintf(fp, "# cache line size: %u bytes (%s)\n", aff->cfg.line_size,
+		line && line == aff->cfg.line_size ? "recorded" :
+		line ? "--cacheline-size, recorded differs" : "not recorded, this machine's");
+	fprintf(fp, "# windows: %s of %s\n",
+		aff->cfg.scope == FA_SCOPE_THREAD ? "per thread" :
+		aff->cfg.scope == FA_SCOPE_INSTANCE ? "per instance" : "per CPU",
+		aff->cfg.window_ns ? "a time" : "accesses");
 	fprintf(fp, "#\n");
 }
 
-static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
+static int parse_percent(const struct option *opt, const char *str, int unset __maybe_unused)
 {
-	const struct option options[] = {
-	OPT_STRING('i', "input", &aff->input_name, "file", "the input file name"),
-	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
-	OPT_BOOLEAN(0, "stats", &aff->stats_only, "print the decoding statistics only"),
-	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
-		    "print every decoded memory access, one per line"),
-	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
-			   "separator for the columns of --dump-raw-accesses"),
-	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
-		    "never attribute a software sample to the instruction before its IP"),
-	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
-	OPT_END()
+	double *pcnt = opt->value;
+	char *end;
+
+	*pcnt = strtod(str, &end);
+	if (end == str || *end || *pcnt < 0 || *pcnt > 100) {
+		pr_err("--percent-limit %s: a percentage, 0 to 100\n", str);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_method(struct perf_affinity *aff)
+{
+	static const char * const methods[] = {
+		[FA_METHOD_AUTO] = "auto", [FA_METHOD_WINDOW] = "window", [FA_METHOD_CODE] = "code",
 	};
-	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
-	struct perf_session *session;
-	int err;
+	static const char * const scopes[] = {
+		[FA_SCOPE_CPU] = "cpu", [FA_SCOPE_THREAD] = "thread", [FA_SCOPE_INSTANCE] = "instance",
+	};
+	int i;
 
-	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
-	if (argc)
-		usage_with_options(affinity_report_usage, options);
+	for (i = 0; aff->method_str && i < (int)ARRAY_SIZE(methods); i++) {
+		if (!strcmp(aff->method_str, methods[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(methods)) {
+		pr_err("--method %s: use auto, window or code\n", aff->method_str);
+		return -EINVAL;
+	}
+	aff->method = aff->method_str ? i : FA_METHOD_AUTO;
+	for (i = 0; aff->scope_str && i < (int)ARRAY_SIZE(scopes); i++) {
+		if (!strcmp(aff->scope_str, scopes[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(scopes)) {
+		pr_err("--scope %s: use cpu, thread or instance\n", aff->scope_str);
+		return -EINVAL;
+	}
+	aff->cfg.scope = aff->scope_str ? i : FA_SCOPE_CPU;
+	if (aff->cfg.window < 2 || aff->cfg.window > FA_MAX_WINDOW) {
+		pr_err("--window %d: a window has 2 to %d accesses\n", aff->cfg.window,
+		       FA_MAX_WINDOW);
+		return -EINVAL;
+	}
+	return 0;
+}
 
-	data.path = aff->input_name ?: "perf.data";
-	data.force = aff->force;
+/* What the recording says, unless the user said otherwise */
+static int perf_affinity__config(struct perf_affinity *aff, struct perf_session *session)
+{
+	struct perf_env *env = &session->header.env;
+	u32 recorded = perf_env__l1d_line_size(env);
 
+	if (!aff->cfg.line_size)
+		aff->cfg.line_size = recorded;
+	if (!aff->cfg.line_size) {
+		aff->cfg.line_size = cacheline_size();
+		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
+			   aff->cfg.line_size);
+	}
+	if (aff->cfg.line_size < 8 || aff->cfg.line_size & (aff->cfg.line_size - 1)) {
+		pr_err("cache line size %u: not a power of two of at least 8\n",
+		       aff->cfg.line_size);
+		return -EINVAL;
+	}
+	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
+	aff->attr.cfg = aff->cfg;
+	return 0;
+}
+
+/* Analyze and print every struct type */
+static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
+{
+	struct fa_attr *a = &aff->attr;
+	struct fa_analysis *an = calloc(a->nr_types + 1, sizeof(*an));
+	u64 total = 0;
+	int err = 0;
+
+	if (!an)
+		return -ENOMEM;
+	if (aff->method != FA_METHOD_WINDOW)
+		err = fa_attr__code_context(a);
+	for (int i = 0; !err && i < a->nr_types; i++) {
+		if (a->types[i]->t) {
+			err = fa_analysis__run(&an[i], a->types[i]->t, &a->types[i]->code,
+					       aff->method, aff->ropts.xfer_cost);
+			total += a->types[i]->t->nr_accesses;
+		}
+	}
+	if (err)
+		goto out;
+	perf_affinity__print_header(aff, session, stdout);
+	if (aff->stats_only) {
+		fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
+		fa_attr_stats__fprintf(&a->stats, stdout);
+		goto out;
+	}
+	fa_report__struct_table(stdout, a, an, &aff->ropts);
+	for (int i = 0; i < a->nr_types; i++) {
+		struct fa_type_entry *te = a->types[i];
+
+		if (te->t && 100.0 * te->t->nr_accesses >= aff->ropts.percent_limit * total)
+			fa_report__type(stdout, te, &an[i], &aff->ropts);
+	}
+	if (!total)
+		printf("\nNo access was attributed to a struct field: see perf affinity report --stats\n");
+out:
+	for (int i = 0; i < a->nr_types; i++) {
+		if (a->types[i]->t)
+			fa_analysis__exit(&an[i]);
+	}
+	free(an);
+	return err;
+}
+
+static void perf_affinity__tool_init(struct perf_affinity *aff)
+{
 	perf_tool__init(&aff->tool, /*ordered_events=*/true);
 	aff->tool.sample	= process_sample_event;
 	aff->tool.mmap		= perf_event__process_mmap;
@@ -436,20 +557,84 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->tool.build_id	= perf_event__process_build_id;
 	aff->tool.event_update	= perf_event__process_event_update;
 	aff->tool.ordering_requires_timestamps = true;
+}
 
+static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
+{
+	const struct option options[] = {
+	OPT_STRING('i', "input", &aff->input_name, "file", "the input file name"),
+	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
+	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
+		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "stats", &aff->stats_only,
+		    "print the decoding and attribution statistics only"),
+	OPT_STRING(0, "method", &aff->method_str, "auto|window|code",
+		   "how co-access is found: windows of accesses, or the fields of the sampled code"),
+	OPT_STRING(0, "scope", &aff->scope_str, "cpu|thread|instance",
+		   "what a window of accesses belongs to (default cpu)"),
+	OPT_INTEGER(0, "window", &aff->cfg.window, "accesses in a window (default 8)"),
+	OPT_U64(0, "window-ns", &aff->cfg.window_ns, "or: the time of a window, in ns"),
+	OPT_UINTEGER(0, "cacheline-size", &aff->cfg.line_size,
+		     "cache line size (default: the recording machine's)"),
+	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
+	OPT_CALLBACK(0, "percent-limit", &aff->ropts.percent_limit, "percent",
+		     "hide structs and fields with fewer accesses, in percent (default 1)",
+		     parse_percent),
+	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
+		    "print every decoded memory access, one per line"),
+	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
+			   "separator for the columns of --dump-raw-accesses"),
+	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
+		    "never attribute a software sample to the instruction before its IP"),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+	OPT_END()
+	};
+	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
+	struct perf_session *session;
+	int err;
+
+	aff->cfg.window = 8;
+	aff->cfg.xfer_ns = 10000000;
+	aff->cfg.replay_max = 1 << 20;
+	aff->ropts.top_pairs = 10;
+	aff->ropts.percent_limit = 1;
+	aff->ropts.xfer_cost = FA_XFER_COST;
+	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
+	if (argc)
+		usage_with_options(affinity_report_usage, options);
+	aff->ropts.sep = aff->field_sep;
+	err = parse_method(aff);
+	if (err)
+		return err;
+
+	data.path = aff->input_name ?: "perf.data";
+	data.force = aff->force;
+	perf_affinity__tool_init(aff);
 	session = perf_session__new(&data, &aff->tool);
 	if (IS_ERR(session)) {
 		/* perf_session__new() said why */
 		err = PTR_ERR(session);
 		goto out;
 	}
+	annotation_options__init();
+	annotate_opts.annotate_src = false;
+	err = symbol__annotation_init();
+	if (err < 0)
+		goto out_session;
+	annotation_config__init();
 	err = symbol__init(&session->header.env);
 	if (err < 0)
 		goto out_session;
-	err = fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host);
+	err = perf_affinity__config(aff, session);
+	if (!err)
+		err = fa_decoder__init(&aff->decoder, &session->header.env,
+				       &session->machines.host);
+	if (!err)
+		err = fa_attr__init(&aff->attr, &aff->cfg, aff->types);
 	if (err)
-		goto out_session;
+		goto out_attr;
 	aff->decoder.no_skid = aff->no_skid;
+	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
 
 	setup_pager();
 	if (aff->dump_raw)
@@ -457,18 +642,16 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	err = perf_session__process_events(session);
 	if (err) {
 		pr_err("failed to process the samples of %s\n", data.path);
-		goto out_decoder;
+		goto out_attr;
 	}
-	if (aff->dump_raw && !aff->stats_only)
-		goto out_decoder;
-
-	perf_affinity__print_header(session, stdout);
-	fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
-
-out_decoder:
+	if (!aff->dump_raw || aff->stats_only)
+		err = perf_affinity__output(aff, session);
+out_attr:
+	fa_attr__exit(&aff->attr);
 	fa_decoder__exit(&aff->decoder);
 out_session:
 	perf_session__delete(session);
+	annotation_options__exit();
 out:
 	return err;
 }

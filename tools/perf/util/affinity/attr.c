@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Attribute accesses to struct fields (see attr.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "attr.h"
+#include "fields.h"
+#include "key.h"
+#include "../addr_location.h"
+#include "../annotate.h"
+#include "../annotate-data.h"
+#include "../debug.h"
+#include "../debuginfo.h"
+#include "../dso.h"
+#include "../env.h"
+#include "../event.h"
+#include "../evsel.h"
+#include "../hashmap.h"
+#include "../insn-access.h"
+#include "../map.h"
+#include "../map_symbol.h"
+#include "../sample.h"
+#include "../strbuf.h"
+#include "../strlist.h"
+#include "../symbol.h"
+#include "../thread.h"
+
+/* What an instruction or a data symbol is an access to */
+struct fa_memo {
+	struct fa_dso_key	 key;
+	struct fa_type_entry	*te;
+	int			 offset;
+	s8			 reason;	/* enum fa_attr_fail, -1 if attributed */
+};
+
+struct fa_dbg {
+	struct fa_dso_key	 key;		/* offset 0 */
+	struct debuginfo	*di;
+};
+
+/* A sampled function, for the code context method */
+struct fa_func {
+	struct fa_dso_key	 key;		/* offset: the symbol's start */
+	struct map		*map;
+	struct symbol		*sym;
+	struct thread		*thread;
+	struct evsel		*evsel;
+	unsigned long		*cpus;		/* CPUs it was sampled on */
+	u8			 cpumode;
+	double			 weight;
+};
+
+static const char * const fa_attr_fail_names[FA_ATTR_MAX] = {
+	[FA_ATTR_NO_SYM]	= "instruction in no symbol",
+	[FA_ATTR_NO_DBGINFO]	= "no debug info",
+	[FA_ATTR_NO_INSN]	= "function not disassembled",
+	[FA_ATTR_NO_MEM_OP]	= "no memory operand",
+	[FA_ATTR_NO_VAR]	= "no variable for the address",
+	[FA_ATTR_NO_TYPE]	= "no type (void *, char *)",
+	[FA_ATTR_BAD_OFFSET]	= "offset outside the type",
+	[FA_ATTR_STACK]		= "stack",
+	[FA_ATTR_NOT_STRUCT]	= "no struct",
+	[FA_ATTR_PADDING]	= "padding",
+	[FA_ATTR_TP_TYPE]	= "tracepoint type or field unknown",
+	[FA_ATTR_FILTERED]	= "not a type asked for",
+};
+
+const char *fa_attr_fail__name(enum fa_attr_fail reason)
+{
+	return reason < FA_ATTR_MAX ? fa_attr_fail_names[reason] : "?";
+}
+
+int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg = *cfg;
+	a->memo = fa_dso_map__new();
+	a->vars = fa_dso_map__new();
+	a->debuginfo = fa_dso_map__new();
+	a->funcs = fa_dso_map__new();
+	if (only_types) {
+		a->only = strlist__new(only_types, NULL);
+		if (!a->only)
+			return -ENOMEM;
+	}
+	return a->memo && a->vars && a->debuginfo && a->funcs ? 0 : -ENOMEM;
+}
+
+static void fa_type_entry__delete(struct fa_type_entry *te)
+{
+	fa_map__free_values(te->sites);
+	fa_type__delete(te->t);
+	fa_struct__delete(te->st);
+	fa_matrix__exit(&te->code);
+	free(te->name);
+	free(te);
+}
+
+static void fa_attr__put_dsos(struct hashmap *map)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!map)
+		return;
+	hashmap__for_each_entry(map, cur, bkt)
+		dso__put(((struct fa_dso_key *)cur->pvalue)->dso);
+}
+
+void fa_attr__exit(struct fa_attr *a)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (a->debuginfo) {
+		hashmap__for_each_entry(a->debuginfo, cur, bkt)
+			debuginfo__delete(((struct fa_dbg *)cur->pvalue)->di);
+	}
+	if (a->funcs) {
+		hashmap__for_each_entry(a->funcs, cur, bkt) {
+			struct fa_func *fn = cur->pvalue;
+
+			map__put(fn->map);
+			thread__put(fn->thread);
+			bitmap_free(fn->cpus);
+		}
+	}
+	fa_attr__put_dsos(a->memo);
+	fa_attr__put_dsos(a->vars);
+	fa_attr__put_dsos(a->debuginfo);
+	fa_attr__put_dsos(a->funcs);
+	fa_map__free_values(a->memo);
+	fa_map__free_values(a->vars);
+	fa_map__free_values(a->debuginfo);
+	fa_map__free_values(a->funcs);
+	for (int i = 0; i < a->nr_types; i++)
+		fa_type_entry__delete(a->types[i]);
+	zfree(&a->types);
+	strlist__delete(a->only);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Find or make the value keyed by (@dso, @offset), taking a reference of @dso */
+static void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, size_t size,
+			      bool *created)
+{
+	struct fa_dso_key key = { .dso = dso, .offset = offset, }, *v;
+
+	*created = false;
+	if (hashmap__find(map, &key, &v))
+		return v;
+	v = zalloc(size);
+	if (!v)
+		return NULL;
+	v->dso = dso__get(dso);
+	v->offset = offset;
+	if (hashmap__add(map, v, v)) {
+		dso__put(dso);
+		free(v);
+		return NULL;
+	}
+	*created = true;
+	return v;
+}
+
+static struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso)
+{
+	bool created;
+	struct fa_dbg *d = fa_attr__findnew(a->debuginfo, dso, 0, sizeof(*d), &created);
+
+	if (d && created)
+		d->di = dso__debuginfo(dso);
+	return d ? d->di : NULL;
+}
+
+static bool fa_attr__wanted(const struct fa_attr *a, const char *name)
+{
+	return !a->only || strlist__has_entry(a->only, name) ||
+	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->only, name + 7));
+}
+
+/* The entry of a type, with its fields from @dso's DWARF when it is new */
+static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
+					   u32 size)
+{
+	struct fa_type_entry *te, **types;
+	struct debuginfo *di;
+
+	for (int i = 0; i < a->nr_types; i++) {
+		te = a->types[i];
+		if (!strcmp(te->name, name) && (!size || !te->size || te->size == size))
+			return te;
+	}
+	types = realloc(a->types, (a->nr_types + 1) * sizeof(*types));
+	if (!types)
+		return NULL;
+	a->types = types;
+	te = zalloc(sizeof(*te));
+	if (!te || fa_matrix__init(&te->code) || !(te->name = strdup(name)) ||
+	    !(te->sites = fa_u64_map__new())) {
+		if (te)
+			fa_type_entry__delete(te);
+		return NULL;
+	}
+	di = fa_attr__debuginfo(a, dso);
+	if (di)
+		te->st = fa_struct__from_dwarf(di->dbg, name, size);
+	te->size = te->st ? te->st->size : size;
+	a->types[a->nr_types++] = te;
+	return te;
+}
+
+/* Which ann_data_stat counter went up: why data-type profiling found nothing */
+static s8 fa_attr__reason(const struct annotated_data_stat *before)
+{
+	const struct annotated_data_stat *now = &ann_data_stat;
+
+	if (now->no_dbginfo > before->no_dbginfo)
+		return FA_ATTR_NO_DBGINFO;
+	if (now->no_sym > before->no_sym)
+		return FA_ATTR_NO_SYM;
+	if (now->no_insn > before->no_insn || now->no_insn_ops > before->no_insn_ops)
+		return FA_ATTR_NO_INSN;
+	if (now->no_mem_ops > before->no_mem_ops || now->no_reg > before->no_reg)
+		return FA_ATTR_NO_MEM_OP;
+	if (now->no_cuinfo > before->no_cuinfo || now->no_var > before->no_var)
+		return FA_ATTR_NO_VAR;
+	if (now->bad_offset > before->bad_offset)
+		return FA_ATTR_BAD_OFFSET;
+	return FA_ATTR_NO_TYPE;
+}
+
+/* The data type the instruction at @ip accesses, memoized per DSO and offset */
+static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u64 ip,
+				     struct thread *thread, u8 cpumode, struct evsel *evsel)
+{
+	struct annotated_data_stat before = ann_data_stat;
+	struct annotated_data_type *adt;
+	struct fa_memo *m;
+	bool created;
+	int offset = 0;
+
+	m = fa_attr__findnew(a->memo, map__dso(ms->map), map__map_ip(ms->map, ip), sizeof(*m),
+			     &created);
+	if (!m || !created)
+		return m;
+	m->reason = -1;
+	/* like hist_entry::ip, the address in the map's DSO */
+	adt = symbol__get_data_type(ms, map__map_ip(ms->map, ip), thread, cpumode, evsel,
+				    &offset);
+	if (!adt) {
+		m->reason = fa_attr__reason(&before);
+	} else if (adt == &stackop_type || adt == &canary_type) {
+		m->reason = FA_ATTR_STACK;
+	} else {
+		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size);
+		m->offset = offset;
+		if (!m->te || !m->te->st)
+			m->reason = FA_ATTR_NOT_STRUCT;
+	}
+	return m;
+}
+
+/* A global or static variable of struct type at the data address, if any */
+static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8 cpumode,
+				    u64 addr, int *offset)
+{
+	struct addr_location al;
+	struct fa_memo *m = NULL;
+	struct strbuf name;
+	bool created;
+	u32 size;
+
+	addr_location__init(&al);
+	if (!thread__find_symbol(thread, cpumode, addr, &al) || !al.sym ||
+	    al.sym->type != STT_OBJECT)
+		goto out;
+	m = fa_attr__findnew(a->vars, map__dso(al.map), al.sym->start, sizeof(*m), &created);
+	if (m && created) {
+		struct debuginfo *di = fa_attr__debuginfo(a, map__dso(al.map));
+
+		m->reason = FA_ATTR_NOT_STRUCT;
+		strbuf_init(&name, 64);
+		if (di && !fa_dwarf__var_type(di->dbg, al.sym->name, &name, &size)) {
+			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size);
+			if (m->te && m->te->st)
+				m->reason = -1;
+		}
+		strbuf_release(&name);
+	}
+	*offset = al.addr - al.sym->start;
+	if (m && (m->reason >= 0 || *offset < 0 || (u32)*offset >= m->te->size))
+		m = NULL;
+out:
+	addr_location__exit(&al);
+	return m;
+}
+
+static void fa_attr__fail(struct fa_attr *a, int reason)
+{
+	a->stats.failed[reason]++;
+}
+
+/* Identity of an instance: its base in its address space */
+static u64 fa_instance__key(u64 base, u32 pid, bool kernel)
+{
+	return kernel ? base : base ^ ((u64)pid * 0x9E3779B97F4A7C15ULL);
+}
+
+/* Count the access for the function it was in (symbol names live with their DSO) */
+static int fa_type_entry__site(struct fa_type_entry *te, int field, struct symbol *sym,
+			       struct fa_access *acc)
+{
+	u64 key = ((u64)field << 48) ^ (u64)(unsigned long)sym;
+	struct fa_site *site = fa_u64_map__findnew(te->sites, key, sizeof(*site));
+
+	if (!site)
+		return -ENOMEM;
+	site->field = field;
+	site->sym = sym ? sym->name : "[unknown]";
+	if (acc->op & FA_OP_STORE)
+		site->stores++;
+	else
+		site->loads++;
+	if (acc->cpu < 32)
+		site->cpus |= 1U << acc->cpu;
+	return 0;
+}
+
+static int fa_site__cmp(const void *a, const void *b)
+{
+	const struct fa_site *sa = a, *sb = b;
+	u64 na = sa->loads + sa->stores, nb = sb->loads + sb->stores;
+
+	return na > nb ? -1 : na < nb;
+}
+
+/**
+ * fa_type_entry__sites - The functions accessing @field, most accesses first
+ * @sites: Result, a malloc()ed array the caller frees
+ *
+ * Return: how many, or -ENOMEM.
+ */
+int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int n = 0;
+
+	*sites = calloc(hashmap__size(te->sites) + 1, sizeof(**sites));
+	if (!*sites)
+		return -ENOMEM;
+	hashmap__for_each_entry(te->sites, cur, bkt) {
+		const struct fa_site *site = cur->pvalue;
+
+		if (site->field == field)
+			(*sites)[n++] = *site;
+	}
+	qsort(*sites, n, sizeof(**sites), fa_site__cmp);
+	return n;
+}
+
+static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct fa_access *acc,
+			    u64 base, u64 instance, int field, struct symbol *sym)
+{
+	struct fa_sample s = {
+		.time = acc->time, .base = base, .instance = instance, .weight = acc->period,
+		.data_src = acc->data_src, .cpu = acc->cpu, .tid = acc->tid,
+		.field = field, .op = acc->op,
+	};
+
+	if (!te->t) {
+		te->t = fa_type__new(te->st, &a->cfg);
+		if (!te->t)
+			return -ENOMEM;
+	}
+	a->stats.resolved++;
+	if (fa_type_entry__site(te, field, sym, acc))
+		return -ENOMEM;
+	return fa_type__add(te->t, &s);
+}
+
+static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
+{
+	for (int i = 0; i < st->nr_fields; i++) {
+		if (st->fields[i].leaf && !strcmp(st->fields[i].name, name))
+			return i;
+	}
+	return -1;
+}
+
+/* A field labelled tracepoint: the type (of the probed DSO) and field are named */
+static int fa_attr__tp(struct fa_attr *a, struct fa_access *acc, struct addr_location *al)
+{
+	struct fa_type_entry *te = NULL;
+	char name[256];
+	int field;
+
+	if (al->map) {
+		if (!strchr(acc->type_name, ' '))
+			scnprintf(name, sizeof(name), "struct %s", acc->type_name);
+		else
+			scnprintf(name, sizeof(name), "%s", acc->type_name);
+		if (!fa_attr__wanted(a, name)) {
+			fa_attr__fail(a, FA_ATTR_FILTERED);
+			return 0;
+		}
+		te = fa_attr__type(a, map__dso(al->map), name, 0);
+	}
+	field = te && te->st ? fa_struct__field_by_name(te->st, acc->field_name) : -1;
+	if (field < 0) {
+		fa_attr__fail(a, FA_ATTR_TP_TYPE);
+		return 0;
+	}
+	/* small instances are indexes (rq[111]), not addresses: no real lines */
+	return fa_attr__account(a, te, acc, acc->instance > 0xffff ? acc->instance : 0,
+				acc->instance, field, al->sym);
+}
+
+/**
+ * fa_attr__add - Attribute an access and add it to its struct type
+ * @acc: The access (decoded from @sample)
+ * @al: @sample's IP resolved
+ */
+int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *sample,
+		 struct evsel *evsel, struct addr_location *al)
+{
+	struct map_symbol ms = { .maps = al->maps, .map = al->map, .sym = al->sym, };
+	struct fa_memo *insn = NULL, *var = NULL;
+	struct fa_type_entry *te;
+	int offset = 0, var_off = 0, field;
+	u64 base;
+
+	a->stats.accesses++;
+	if (acc->source == FA_SRC_TP)
+		return fa_attr__tp(a, acc, al);
+	if (!al->map || !al->sym) {
+		fa_attr__fail(a, FA_ATTR_NO_SYM);
+		return 0;
+	}
+	if (!(acc->flags & FA_ACC_SEG))
+		var = fa_attr__var(a, al->thread, sample->cpumode, acc->addr, &var_off);
+	insn = fa_attr__insn(a, &ms, acc->ip, al->thread, sample->cpumode, evsel);
+	if (var && insn && insn->reason < 0) {
+		if (insn->te == var->te && insn->offset == var_off)
+			a->stats.agree++;
+		else
+			a->stats.disagree++;
+	}
+	if (var) {
+		/* the data address is exact */
+		te = var->te;
+		offset = var_off;
+		a->stats.by_address++;
+	} else if (insn && insn->reason < 0) {
+		te = insn->te;
+		offset = insn->offset;
+	} else {
+		fa_attr__fail(a, insn ? insn->reason : FA_ATTR_NO_SYM);
+		return 0;
+	}
+	if (!fa_attr__wanted(a, te->name)) {
+		fa_attr__fail(a, FA_ATTR_FILTERED);
+		return 0;
+	}
+	field = fa_struct__find_leaf(te->st, offset);
+	if (field < 0) {
+		fa_attr__fail(a, FA_ATTR_PADDING);
+		return 0;
+	}
+	base = acc->addr - acc->index_off - offset;
+	return fa_attr__account(a, te, acc, base,
+				fa_instance__key(base, acc->pid, acc->flags & FA_ACC_KERNEL), field,
+				al->sym);
+}
+
+/*
+ * Code context
+ */
+
+/* Every sample counts for the code it is in, memory access or not. */
+int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
+		      struct addr_location *al)
+{
+	struct fa_func *fn;
+	bool created;
+
+	if (!a->code_context || !al->map || !al->sym)
+		return 0;
+	fn = fa_attr__findnew(a->funcs, map__dso(al->map), al->sym->start, sizeof(*fn), &created);
+	if (!fn)
+		return -ENOMEM;
+	if (created) {
+		fn->map = map__get(al->map);
+		fn->sym = al->sym;
+		fn->thread = thread__get(al->thread);
+		fn->evsel = evsel;
+		fn->cpumode = sample->cpumode;
+		fn->cpus = bitmap_zalloc(a->cfg.nr_cpus);
+		if (!fn->cpus)
+			return -ENOMEM;
+	}
+	if (sample->cpu < (u32)a->cfg.nr_cpus)
+		__set_bit(sample->cpu, fn->cpus);
+	fn->weight += sample->period ?: 1;
+	return 0;
+}
+
+#define FA_CODE_MAX	4096	/* bytes of a function read for its fields */
+
+/* The fields of @te that the memory operands of @fn access, and which it stores to */
+static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type_entry *te,
+			   const u8 *code, int len, int *fields, bool *stored)
+{
+	struct map_symbol ms = { .maps = thread__maps(fn->thread), .map = fn->map,
+				 .sym = fn->sym, };
+	bool is64 = dso__is_64_bit(map__dso(fn->map));
+	const char *arch = perf_env__arch(evsel__env(fn->evsel));
+	struct insn_access_insn insn;
+	int nr = 0;
+
+	for (int off = 0; off < len; off += insn.length) {
+		u64 ip = map__unmap_ip(fn->map, fn->sym->start + off);
+		struct fa_memo *m;
+		int f, i;
+
+		if (insn_access__decode(&insn, arch, code + off, len - off, ip, is64) ||
+		    !insn.length)
+			break;
+		if (insn.result != INSN_ACCESS__OK)
+			continue;
+		m = fa_attr__insn(a, &ms, ip, fn->thread, fn->cpumode, fn->evsel);
+		if (!m || m->reason >= 0 || m->te != te)
+			continue;
+		f = fa_struct__find_leaf(te->st, m->offset);
+		if (f < 0)
+			continue;
+		for (i = 0; i < nr && fields[i] != f; i++)
+			;
+		if (i == nr && nr == FA_MAX_WINDOW)
+			continue;
+		if (i == nr) {
+			fields[nr] = f;
+			stored[nr++] = false;
+		}
+		if (insn.ops[0].op & INSN_ACCESS_OP_STORE)
+			stored[i] = true;
+	}
+	return nr;
+}
+
+/**
+ * fa_attr__code_context - Weigh the field pairs every sampled function
+ * accesses with the samples of that function, for every sampled type
+ */
+int fa_attr__code_context(struct fa_attr *a)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	u8 *code = malloc(FA_CODE_MAX);
+
+	if (!code)
+		return -ENOMEM;
+	hashmap__for_each_entry(a->funcs, cur, bkt) {
+		struct fa_func *fn = cur->pvalue;
+		struct dso *dso = map__dso(fn->map);
+		int len = min(fn->sym->end - fn->sym->start, (u64)FA_CODE_MAX);
+		int fields[FA_MAX_WINDOW];
+		bool stored[FA_MAX_WINDOW];
+
+		len = dso__data_read_offset(dso, maps__machine(thread__maps(fn->thread)),
+					    fn->sym->start, code, len);
+		if (len <= 0)
+			continue;
+		for (int i = 0; i < a->nr_types; i++) {
+			struct fa_type_entry *te = a->types[i];
+			int nr;
+
+			if (!te->t)
+				continue;
+			nr = fa_func__fields(a, fn, te, code, len, fields, stored);
+			for (int k = 0; k < nr; k++) {
+				if (fa_type__add_code_access(te->t, fields[k], stored[k],
+							     fn->weight, fn->cpus))
+					goto out_enomem;
+			}
+			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight,
+							       &te->code))
+				goto out_enomem;
+		}
+	}
+	free(code);
+	return 0;
+
+out_enomem:
+	free(code);
+	return -ENOMEM;
+}
+
+#define STAT_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
+
+size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
+{
+	u64 failed = 0;
+	size_t printed = 0;
+	char label[64];
+
+	for (int i = 0; i < FA_ATTR_MAX; i++)
+		failed += st->failed[i];
+	printed += fprintf(fp, "=================================================\n");
+	printed += fprintf(fp, "            Field Attribution\n");
+	printed += fprintf(fp, "=================================================\n");
+	printed += STAT_LINE(fp, "Accesses", st->accesses);
+	printed += STAT_LINE(fp, "Attributed to a struct field", st->resolved);
+	printed += STAT_LINE(fp, "  by the data address (variables)", st->by_address);
+	printed += STAT_LINE(fp, "  both ways, same field", st->agree);
+	printed += STAT_LINE(fp, "  both ways, other field", st->disagree);
+	printed += STAT_LINE(fp, "Not attributed", failed);
+	for (int i = 0; i < FA_ATTR_MAX; i++) {
+		if (!st->failed[i])
+			continue;
+		scnprintf(label, sizeof(label), "  %s", fa_attr_fail__name(i));
+		printed += STAT_LINE(fp, label, st->failed[i]);
+	}
+	return printed;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Attribute memory accesses to struct fields:
+ *
+ * - the instruction: perf's data-type profiling (symbol__get_data_type())
+ *   gives the type the accessing instruction's pointer points to and the
+ *   offset in it; instance base = address - offset (- index), memoized per
+ *   DSO and instruction;
+ * - the data address: inside a global or static variable (an ELF data
+ *   symbol, so PIE data segments come out right), its DWARF type and the
+ *   offset in the variable; exact, and checked against the above;
+ * - field labelled tracepoints name the type and field.
+ *
+ * Every access that cannot be attributed is counted by reason.  For the
+ * code context method, the sampled weight of every function is kept and
+ * the fields each function accesses are found by attributing all its
+ * memory operands the same way.
+ */
+#ifndef __PERF_AFFINITY_ATTR_H
+#define __PERF_AFFINITY_ATTR_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "matrix.h"
+#include "type.h"
+
+struct addr_location;
+struct evsel;
+struct fa_access;
+struct fa_struct;
+struct hashmap;
+struct machine;
+struct perf_sample;
+struct strlist;
+
+enum fa_attr_fail {
+	FA_ATTR_NO_SYM,		/* the instruction is in no symbol */
+	FA_ATTR_NO_DBGINFO,	/* no debug info for its DSO */
+	FA_ATTR_NO_INSN,	/* its function was not disassembled */
+	FA_ATTR_NO_MEM_OP,	/* no memory operand found in it */
+	FA_ATTR_NO_VAR,		/* no variable for its address register */
+	FA_ATTR_NO_TYPE,	/* a void * or char *: the type is not known */
+	FA_ATTR_BAD_OFFSET,	/* offset outside the type */
+	FA_ATTR_STACK,		/* a stack slot, canary, push or pop */
+	FA_ATTR_NOT_STRUCT,	/* a type, but no struct (int, pointer, ...) */
+	FA_ATTR_PADDING,	/* an offset in padding */
+	FA_ATTR_TP_TYPE,	/* a tracepoint's type or field is not known */
+	FA_ATTR_FILTERED,	/* not the type asked for */
+	FA_ATTR_MAX,
+};
+
+/**
+ * struct fa_attr_stats - What attribution made of the accesses
+ * @accesses: Accesses seen
+ * @resolved: Attributed to a field
+ * @by_address: Of those, by the data address (global or static variable)
+ * @agree: Attributed both ways, to the same field
+ * @disagree: Attributed both ways, to different fields (the address wins)
+ * @failed: Accesses not attributed, by reason
+ */
+struct fa_attr_stats {
+	u64	accesses;
+	u64	resolved;
+	u64	by_address;
+	u64	agree;
+	u64	disagree;
+	u64	failed[FA_ATTR_MAX];
+};
+
+/* Where the accesses to a field come from: a function, and what it did */
+struct fa_site {
+	u64		 key;		/* field and symbol */
+	int		 field;
+	const char	*sym;
+	u64		 loads;
+	u64		 stores;
+	u32		 cpus;		/* CPUs 0-31 seen, for the report */
+};
+
+/* A struct type seen in the accesses, merged by name and size across DSOs */
+struct fa_type_entry {
+	char			*name;
+	u32			 size;
+	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
+	struct fa_type		*t;	/* created on its first access */
+	struct fa_matrix	 code;	/* co-access by code context */
+	struct hashmap		*sites;	/* struct fa_site by field and function */
+};
+
+struct fa_attr {
+	struct fa_config	  cfg;
+	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
+	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */
+	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
+	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
+	struct fa_type_entry	**types;
+	int			  nr_types;
+	struct fa_attr_stats	  stats;
+	struct strlist		 *only;		/* attribute only these types */
+	bool			  code_context;
+};
+
+int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types);
+void fa_attr__exit(struct fa_attr *a);
+int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *sample,
+		 struct evsel *evsel, struct addr_location *al);
+int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
+		      struct addr_location *al);
+int fa_attr__code_context(struct fa_attr *a);
+int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
+const char *fa_attr_fail__name(enum fa_attr_fail reason);
+size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
+
+#endif /* __PERF_AFFINITY_ATTR_H */

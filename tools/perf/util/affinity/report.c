@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity report, stdio, in the manner of perf c2c report: banners,
+ * a table of the structs, then per struct its fields, co-access pairs,
+ * false sharing, clusters, and the current and suggested layouts in
+ * pahole's format with what the suggestion is predicted to save.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/kernel.h>
+#include "analyze.h"
+#include "attr.h"
+#include "fields.h"
+#include "report.h"
+#include "type.h"
+
+static size_t banner(FILE *fp, const char *title)
+{
+	return fprintf(fp, "\n=================================================\n"
+			   "  %s\n"
+			   "=================================================\n", title);
+}
+
+/* The predicted saving of the suggestion, as a share of the current cost */
+double fa_analysis__gain(const struct fa_analysis *an)
+{
+	if (!an->changed || an->model[0].total <= 0)
+		return 0;
+	return 1 - an->model[1].total / an->model[0].total;
+}
+
+static u64 fa_type__stores(const struct fa_type *t)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < t->st->nr_leaves; i++) {
+		const struct fa_field_stats *fs = &t->stats[t->st->leaves[i]];
+
+		n += fs->stores + fs->rmws;
+	}
+	return n;
+}
+
+/**
+ * fa_report__struct_table - One line per struct type, most accessed first
+ * @an: The analyses, in the order of @a's types (NULL entries are skipped)
+ */
+size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
+			       const struct fa_report_opts *o)
+{
+	size_t printed = banner(fp, "Struct Table");
+	int order[a->nr_types + 1], n = 0;
+
+	for (int i = 0; i < a->nr_types; i++) {
+		int k;
+
+		if (!a->types[i]->t)
+			continue;
+		/* insertion sort by accesses, descending */
+		for (k = n; k > 0 && a->types[order[k - 1]]->t->nr_accesses <
+				      a->types[i]->t->nr_accesses; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+		n++;
+	}
+	if (o->sep)
+		printed += fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%slines_per_window%sgain\n",
+				   o->sep, o->sep, o->sep, o->sep, o->sep, o->sep, o->sep);
+	else
+		printed += fprintf(fp, "%-32s %6s %9s %9s %7s %8s %9s %7s\n", "# Struct", "Size",
+				   "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win",
+				   "Gain");
+	for (int k = 0; k < n; k++) {
+		struct fa_type_entry *te = a->types[order[k]];
+		const struct fa_analysis *x = &an[order[k]];
+		const struct fa_type *t = te->t;
+
+		if (o->sep)
+			printed += fprintf(fp, "%s%s%u%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%zu%s%.2f%s%.1f\n",
+					   te->name, o->sep, te->size, o->sep, t->nr_accesses,
+					   o->sep, fa_type__stores(t), o->sep, t->hitm, o->sep,
+					   fa_matrix__nr_cells(&t->fs), o->sep,
+					   x->model[0].lines_per_window, o->sep,
+					   100 * fa_analysis__gain(x));
+		else
+			printed += fprintf(fp, "  %-30s %6u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %8zu %9.2f %6.1f%%\n",
+					   te->name, te->size, t->nr_accesses, fa_type__stores(t),
+					   t->hitm, fa_matrix__nr_cells(&t->fs),
+					   x->model[0].lines_per_window, 100 * fa_analysis__gain(x));
+	}
+	return printed;
+}
+
+static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < nr_cpus && n < (int)size - 8; cpu++) {
+		int end = cpu;
+
+		if (!test_bit(cpu, cpus))
+			continue;
+		while (end + 1 < nr_cpus && test_bit(end + 1, cpus))
+			end++;
+		n += scnprintf(buf + n, size - n, "%s%d", n ? "," : "", cpu);
+		if (end > cpu)
+			n += scnprintf(buf + n, size - n, "-%d", end);
+		cpu = end;
+	}
+	if (!n)
+		scnprintf(buf, size, "-");
+	return n;
+}
+
+/*
+ * A field is shown when it has its share of the samples, or when the code
+ * context says it is accessed by the code that was sampled: then its CPUs
+ * and class are those the code says, marked so.
+ */
+static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
+				const struct fa_report_opts *o)
+{
+	const struct fa_type *t = te->t;
+	const struct fa_struct *st = te->st;
+	size_t printed = fprintf(fp, "\n  Fields (by offset, current layout):\n");
+	char readers[64], writers[64];
+	bool by_code = false;
+
+	printed += fprintf(fp, "  %-28s %5s %4s %4s %8s %8s %6s %6s %-9s %-9s %s\n", "# Field",
+			   "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%", "Readers",
+			   "Writers", "Class");
+	for (int i = 0; i < st->nr_leaves; i++) {
+		int f = st->leaves[i];
+		const struct fa_field_stats *fs = &t->stats[f];
+		const struct fa_field_info *fi = &an->classes.fields[f];
+		u8 cls = an->classes.field_cls[f];
+		double share = t->weight ? 100 * fs->weight / t->weight : 0;
+		bool coded = fi->by_code && fs->loads + fs->stores + fs->rmws + fs->other <
+					    FA_MIN_SAMPLES;
+
+		if (share < o->percent_limit && cls == FA_CLASS_COLD)
+			continue;
+		if (!share && cls == FA_CLASS_COLD)
+			continue;
+		by_code |= coded;
+		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));
+		cpus_scnprintf(fi->writers, t->cfg.nr_cpus, writers, sizeof(writers));
+		printed += fprintf(fp, "  %-28s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
+				   st->fields[f].name, st->fields[f].offset, st->fields[f].size,
+				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
+				   fs->stores + fs->rmws, fs->hitm, share, readers, writers,
+				   fa_class__name(cls), coded ? " (code)" : "");
+	}
+	if (by_code)
+		printed += fprintf(fp, "  (code): too few samples of its own; the sampled code that accesses it gives its CPUs and class\n");
+	return printed;
+}
+
+static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
+			       const struct fa_report_opts *o)
+{
+	const struct fa_struct *st = te->st;
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(an->affinity, &cells);
+	size_t printed;
+
+	if (n < 0)
+		return 0;
+	printed = fprintf(fp, "\n  Top co-access pairs (%s method: %s):\n",
+			  fa_method__name(an->method), an->why);
+	if (!n)
+		printed += fprintf(fp, "    none: no two fields were seen together\n");
+	for (int k = 0; k < n && k < o->top_pairs; k++)
+		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n", st->fields[cells[k].i].name,
+				   st->fields[cells[k].j].name,
+				   an->affinity->total ? 100 * cells[k].w / an->affinity->total : 0);
+	free(cells);
+	return printed;
+}
+
+/* The functions accessing a field, as c2c shows the code of a cache line */
+static size_t fa_report__sites(FILE *fp, struct fa_type_entry *te, int field)
+{
+	struct fa_site *sites;
+	int n = fa_type_entry__sites(te, field, &sites);
+	size_t printed = 0;
+
+	for (int k = 0; k < n && k < 3; k++)
+		printed += fprintf(fp, "        %-32s %7" PRIu64 " loads %7" PRIu64 " stores\n",
+				   sites[k].sym, sites[k].loads, sites[k].stores);
+	if (n > 0)
+		free(sites);
+	return printed;
+}
+
+static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
+				       struct fa_analysis *an)
+{
+	const struct fa_type *t = te->t;
+	const struct fa_struct *st = te->st;
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(&t->fs, &cells);
+	size_t printed;
+	int shown = 0;
+
+	if (n < 0)
+		return 0;
+	printed = fprintf(fp, "\n  False sharing (a field written on one CPU, another field of its cache line\n"
+			      "  accessed on another CPU just after):\n");
+	for (int k = 0; k < n && shown < 8; k++) {
+		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
+		double share = t->fs.total ? 100 * cells[k].w / t->fs.total : 0;
+		char wcpus[64], rcpus[64];
+
+		if (share < 1)
+			break;
+		cpus_scnprintf(t->stats[cells[k].i].writers, t->cfg.nr_cpus, wcpus, sizeof(wcpus));
+		cpus_scnprintf(t->stats[cells[k].j].readers, t->cfg.nr_cpus, rcpus, sizeof(rcpus));
+		printed += fprintf(fp, "    %s (written on CPU %s) -> %s (read on CPU %s): %.1f%%%s\n",
+				   w->name, wcpus, r->name, rcpus, share,
+				   fa_layout__line(&an->suggested, st, cells[k].i) ==
+				   fa_layout__line(&an->suggested, st, cells[k].j) ?
+				   "" : ", separated in the suggestion");
+		printed += fa_report__sites(fp, te, cells[k].i);
+		printed += fa_report__sites(fp, te, cells[k].j);
+		shown++;
+	}
+	if (!shown)
+		printed += fprintf(fp, "    none seen\n");
+	free(cells);
+	return printed;
+}
+
+static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
+{
+	const struct fa_struct *st = te->st;
+	size_t printed = fprintf(fp, "\n  Clusters (hottest first):\n");
+	double total = 0;
+
+	for (int u = 0; u < an->classes.nr_units; u++)
+		total += an->classes.units[u].weight;
+
+	for (int k = 0; k < an->clusters.nr; k++) {
+		const struct fa_cluster *c = &an->clusters.clusters[k];
+
+		printed += fprintf(fp, "    [%d] %3u bytes %5.1f%%  ", k, c->size,
+				   total ? 100 * c->weight / total : 0);
+		for (int i = 0; i < c->nr; i++)
+			printed += fprintf(fp, "%s%s", i ? " " : "",
+					   st->fields[st->units[c->units[i]].field].name);
+		printed += fprintf(fp, "\n");
+	}
+	return printed;
+}
+
+static size_t fa_report__cost(FILE *fp, struct fa_analysis *an, const struct fa_report_opts *o)
+{
+	const struct fa_cost *m = an->model, *r = an->replay;
+	size_t printed = fprintf(fp, "\n  Predicted cost               current  suggested\n");
+
+	printed += fprintf(fp, "    cache lines per window    %9.2f  %9.2f\n",
+			   m[0].lines_per_window, m[1].lines_per_window);
+	printed += fprintf(fp, "    transfers per window      %9.2f  %9.2f\n",
+			   m[0].xfers_per_window, m[1].xfers_per_window);
+	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
+			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);
+	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
+			   o->xfer_cost, m[0].total, m[1].total,
+			   m[0].total > 0 ? 100 * (m[1].total - m[0].total) / m[0].total : 0);
+	printed += fprintf(fp, "    replay of %" PRIu64 " accesses: lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
+			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
+			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
+	return printed;
+}
+
+static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
+				 const struct fa_report_opts *o)
+{
+	size_t printed = fprintf(fp, "\n  Current layout:\n\n");
+
+	printed += fa_layout__fprintf(&an->current, te->st, fp);
+	if (!an->changed) {
+		printed += fprintf(fp, "\n  Suggested layout: keep the current one%s\n",
+				   an->kept ? " (the clustered one would cost more)" : "");
+		return printed;
+	}
+	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n\n",
+			   (int)an->suggested.size - (int)an->current.size);
+	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
+	if (o->emit_c) {
+		printed += fprintf(fp, "\n  As C:\n\n");
+		printed += fa_layout__fprintf_c(&an->suggested, te->st, &an->classes, fp);
+	}
+	return printed;
+}
+
+/* Everything about one struct type */
+size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
+		       const struct fa_report_opts *o)
+{
+	const struct fa_type *t = te->t;
+	char title[256];
+	size_t printed;
+
+	snprintf(title, sizeof(title), "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " instance%s",
+		 te->name, te->size, t->nr_accesses, t->nr_instances,
+		 t->nr_instances == 1 ? "" : "s");
+	printed = banner(fp, title);
+	if (t->misaligned)
+		printed += fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
+				   t->misaligned, t->nr_instances);
+	printed += fa_report__fields(fp, te, an, o);
+	printed += fa_report__pairs(fp, te, an, o);
+	printed += fa_report__false_sharing(fp, te, an);
+	printed += fa_report__clusters(fp, te, an);
+	printed += fa_report__layouts(fp, te, an, o);
+	printed += fa_report__cost(fp, an, o);
+	return printed;
+}
