@@ -81,6 +81,7 @@ struct perf_affinity {
 	int			 method;
 	bool			 force;
 	bool			 stats_only;
+	bool			 use_stdio;
 	bool			 dump_raw;
 	bool			 no_skid;
 };
@@ -519,6 +520,8 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	if (aff->stats_only) {
 		fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
 		fa_attr_stats__fprintf(&a->stats, stdout);
+		if (verbose > 0)
+			fa_attr__fprintf_fail_sites(a, 20, stdout);
 		goto out;
 	}
 	fa_report__struct_table(stdout, a, an, &aff->ropts);
@@ -566,6 +569,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
 	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
 		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface"),
 	OPT_BOOLEAN(0, "stats", &aff->stats_only,
 		    "print the decoding and attribution statistics only"),
 	OPT_STRING(0, "method", &aff->method_str, "auto|window|code",

@@ -152,6 +152,9 @@ static void x86_insn__address(struct x86_insn *x, struct insn_mem_operand *op)
 	op->base = base >= 0 ? x86_gpr[base] : base;
 	op->index = index >= 0 ? x86_gpr[index] : INSN_ACCESS_REG_NONE;
 	op->flags |= x->seg;
+	/* rsp and rbp: stack slots, unless rbp is a general register */
+	if (base == 4 || base == 5)
+		op->flags |= INSN_ACCESS_F_FRAME;
 }
 
 /*

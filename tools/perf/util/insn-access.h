@@ -51,6 +51,7 @@ enum insn_access_result {
 #define INSN_ACCESS_F_LOCK	(1 << 4)	/* atomic: lock prefix or xchg */
 #define INSN_ACCESS_F_BITOFF	(1 << 5)	/* bt* with a register bit offset */
 #define INSN_ACCESS_F_ABS	(1 << 6)	/* absolute address (moffs) */
+#define INSN_ACCESS_F_FRAME	(1 << 7)	/* based on the stack or frame pointer */
 
 /* Control transfers */
 enum insn_access_branch {

@@ -13,13 +13,15 @@
  *   lwtstate, read under a reference, shares line 1 with it.  Every CPU takes
  *   a reference, reads the fields and drops the reference.
  *
- *   perf test -w lockshare|refshare [<msecs> [addr]]
+ *   perf test -w lockshare|refshare [<msecs> [addr] [global]]
  *
  * 'addr' prints the addresses of the object's fields and of the functions
- * that access it, the ground truth for tests.
+ * that access it, the ground truth for tests.  'global' uses a static
+ * variable (in .bss) instead of an allocated object.
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,17 @@ static const struct field_addr refshare_fields[] = {
 
 static int done;
 static unsigned long sink;
+static struct lockshare_rq lockshare_global __aligned(64);
+static struct refshare_dst refshare_global __aligned(64);
+
+static bool has_arg(int argc, const char **argv, const char *arg)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], arg))
+			return true;
+	}
+	return false;
+}
 
 static noinline void lockshare_switch(struct lockshare_rq *rq)
 {
@@ -229,7 +242,8 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 static int lockshare(int argc, const char **argv)
 {
 	void *(*fn[NR_WORKERS])(void *) = { lockshare_writer, lockshare_reader };
-	struct lockshare_rq *rq = aligned_alloc(64, sizeof(*rq));
+	bool global = has_arg(argc, argv, "global");
+	struct lockshare_rq *rq = global ? &lockshare_global : aligned_alloc(64, sizeof(*rq));
 	int err;
 
 	if (!rq)
@@ -237,7 +251,7 @@ static int lockshare(int argc, const char **argv)
 	memset(rq, 0, sizeof(*rq));
 	rq->nr_running = 2;
 	rq->online = 1;
-	if (argc > 1 && !strcmp(argv[1], "addr")) {
+	if (has_arg(argc, argv, "addr")) {
 		const struct func_addr funcs[] = {
 			{ "lockshare_switch", lockshare_switch },
 			{ "lockshare_read", lockshare_read },
@@ -247,14 +261,16 @@ static int lockshare(int argc, const char **argv)
 		print_fields("lockshare_rq", rq, sizeof(*rq), lockshare_fields, funcs);
 	}
 	err = run_workers(argc, argv, fn, rq);
-	free(rq);
+	if (!global)
+		free(rq);
 	return err;
 }
 
 static int refshare(int argc, const char **argv)
 {
 	void *(*fn[NR_WORKERS])(void *) = { refshare_worker, refshare_worker };
-	struct refshare_dst *dst = aligned_alloc(64, sizeof(*dst));
+	bool global = has_arg(argc, argv, "global");
+	struct refshare_dst *dst = global ? &refshare_global : aligned_alloc(64, sizeof(*dst));
 	int err;
 
 	if (!dst)
@@ -262,7 +278,7 @@ static int refshare(int argc, const char **argv)
 	memset(dst, 0, sizeof(*dst));
 	dst->dev = dst;
 	dst->header_len = 14;
-	if (argc > 1 && !strcmp(argv[1], "addr")) {
+	if (has_arg(argc, argv, "addr")) {
 		const struct func_addr funcs[] = {
 			{ "refshare_use", refshare_use },
 			{ NULL, NULL },
@@ -271,7 +287,8 @@ static int refshare(int argc, const char **argv)
 		print_fields("refshare_dst", dst, sizeof(*dst), refshare_fields, funcs);
 	}
 	err = run_workers(argc, argv, fn, dst);
-	free(dst);
+	if (!global)
+		free(dst);
 	return err;
 }
 

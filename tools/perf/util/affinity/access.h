@@ -30,6 +30,7 @@ enum fa_op {
 #define FA_ACC_LOCK	(1 << 2)	/* atomic */
 #define FA_ACC_STRING	(1 << 3)	/* one element of a string operation */
 #define FA_ACC_KERNEL	(1 << 4)	/* kernel mode */
+#define FA_ACC_FRAME	(1 << 5)	/* based on the stack or frame pointer */
 
 /**
  * struct fa_access - A memory access

@@ -23,6 +23,7 @@
 #include "../hashmap.h"
 #include "../insn-access.h"
 #include "../map.h"
+#include "../maps.h"
 #include "../map_symbol.h"
 #include "../sample.h"
 #include "../strbuf.h"
@@ -57,13 +58,15 @@ struct fa_func {
 
 static const char * const fa_attr_fail_names[FA_ATTR_MAX] = {
 	[FA_ATTR_NO_SYM]	= "instruction in no symbol",
-	[FA_ATTR_NO_DBGINFO]	= "no debug info",
+	[FA_ATTR_NO_DBGINFO]	= "no debug info for the code",
+	[FA_ATTR_ASM]		= "code written in assembly",
 	[FA_ATTR_NO_INSN]	= "function not disassembled",
 	[FA_ATTR_NO_MEM_OP]	= "no memory operand",
 	[FA_ATTR_NO_VAR]	= "no variable for the address",
 	[FA_ATTR_NO_TYPE]	= "no type (void *, char *)",
 	[FA_ATTR_BAD_OFFSET]	= "offset outside the type",
 	[FA_ATTR_STACK]		= "stack",
+	[FA_ATTR_TLS]		= "TLS or per-CPU variable",
 	[FA_ATTR_NOT_STRUCT]	= "no struct",
 	[FA_ATTR_PADDING]	= "padding",
 	[FA_ATTR_TP_TYPE]	= "tracepoint type or field unknown",
@@ -83,12 +86,13 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->vars = fa_dso_map__new();
 	a->debuginfo = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
+	a->fail_sites = fa_u64_map__new();
 	if (only_types) {
 		a->only = strlist__new(only_types, NULL);
 		if (!a->only)
 			return -ENOMEM;
 	}
-	return a->memo && a->vars && a->debuginfo && a->funcs ? 0 : -ENOMEM;
+	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites ? 0 : -ENOMEM;
 }
 
 static void fa_type_entry__delete(struct fa_type_entry *te)
@@ -138,6 +142,11 @@ void fa_attr__exit(struct fa_attr *a)
 	fa_map__free_values(a->vars);
 	fa_map__free_values(a->debuginfo);
 	fa_map__free_values(a->funcs);
+	if (a->fail_sites) {
+		hashmap__for_each_entry(a->fail_sites, cur, bkt)
+			dso__put(((struct fa_fail_site *)cur->pvalue)->dso);
+	}
+	fa_map__free_values(a->fail_sites);
 	for (int i = 0; i < a->nr_types; i++)
 		fa_type_entry__delete(a->types[i]);
 	zfree(&a->types);
@@ -220,7 +229,8 @@ static s8 fa_attr__reason(const struct annotated_data_stat *before)
 {
 	const struct annotated_data_stat *now = &ann_data_stat;
 
-	if (now->no_dbginfo > before->no_dbginfo)
+	/* no compilation unit has the code: it was built without -g */
+	if (now->no_dbginfo > before->no_dbginfo || now->no_cuinfo > before->no_cuinfo)
 		return FA_ATTR_NO_DBGINFO;
 	if (now->no_sym > before->no_sym)
 		return FA_ATTR_NO_SYM;
@@ -228,11 +238,23 @@ static s8 fa_attr__reason(const struct annotated_data_stat *before)
 		return FA_ATTR_NO_INSN;
 	if (now->no_mem_ops > before->no_mem_ops || now->no_reg > before->no_reg)
 		return FA_ATTR_NO_MEM_OP;
-	if (now->no_cuinfo > before->no_cuinfo || now->no_var > before->no_var)
+	if (now->no_var > before->no_var)
 		return FA_ATTR_NO_VAR;
 	if (now->bad_offset > before->bad_offset)
 		return FA_ATTR_BAD_OFFSET;
 	return FA_ATTR_NO_TYPE;
+}
+
+static bool fa_attr__is_asm(struct fa_attr *a, struct map *map, u64 offset)
+{
+	struct dso *dso = map__dso(map);
+	struct debuginfo *di = fa_attr__debuginfo(a, dso);
+
+	if (!di)
+		return false;
+	if (dso__adjust_symbols(dso))
+		offset = fa_dwarf__vaddr(di->dbg, offset);
+	return fa_dwarf__is_asm(di->dbg, offset);
 }
 
 /* The data type the instruction at @ip accesses, memoized per DSO and offset */
@@ -255,15 +277,43 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 				    &offset);
 	if (!adt) {
 		m->reason = fa_attr__reason(&before);
+		if (m->reason != FA_ATTR_NO_DBGINFO && fa_attr__is_asm(a, ms->map, m->key.offset))
+			m->reason = FA_ATTR_ASM;
 	} else if (adt == &stackop_type || adt == &canary_type) {
 		m->reason = FA_ATTR_STACK;
 	} else {
 		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size);
 		m->offset = offset;
-		if (!m->te || !m->te->st)
+		if (!m->te || !m->te->st) {
 			m->reason = FA_ATTR_NOT_STRUCT;
+		}
 	}
 	return m;
+}
+
+/*
+ * The symbol at a data address.  The end of a DSO's .bss is anonymous
+ * memory right after its last file mapping: look it up in that DSO.
+ */
+static struct symbol *fa_thread__find_data_symbol(struct thread *thread, u8 cpumode, u64 addr,
+						  struct addr_location *al)
+{
+	struct map *prev;
+
+	if (thread__find_symbol(thread, cpumode, addr, al) || !al->map ||
+	    !is_anon_memory(dso__long_name(map__dso(al->map))))
+		return al->sym;
+	prev = maps__find(al->maps, map__start(al->map) - 1);
+	if (!prev || map__end(prev) != map__start(al->map) ||
+	    is_anon_memory(dso__long_name(map__dso(prev)))) {
+		map__put(prev);
+		return NULL;
+	}
+	map__put(al->map);
+	al->map = prev;
+	al->addr = map__map_ip(prev, addr);
+	al->sym = map__find_symbol(prev, al->addr);
+	return al->sym;
 }
 
 /* A global or static variable of struct type at the data address, if any */
@@ -275,26 +325,35 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 	struct strbuf name;
 	bool created;
 	u32 size;
+	int err;
 
 	addr_location__init(&al);
-	if (!thread__find_symbol(thread, cpumode, addr, &al) || !al.sym ||
+	if (!fa_thread__find_data_symbol(thread, cpumode, addr, &al) ||
 	    al.sym->type != STT_OBJECT)
 		goto out;
 	m = fa_attr__findnew(a->vars, map__dso(al.map), al.sym->start, sizeof(*m), &created);
 	if (m && created) {
 		struct debuginfo *di = fa_attr__debuginfo(a, map__dso(al.map));
 
-		m->reason = FA_ATTR_NOT_STRUCT;
 		strbuf_init(&name, 64);
-		if (di && !fa_dwarf__var_type(di->dbg, al.sym->name, &name, &size)) {
+		err = -ENOENT;
+		if (di) {
+			u64 vaddr = al.sym->start;
+
+			if (dso__adjust_symbols(map__dso(al.map)))
+				vaddr = fa_dwarf__vaddr(di->dbg, vaddr);
+			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size);
+		}
+		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
+		if (!err) {
 			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size);
-			if (m->te && m->te->st)
-				m->reason = -1;
+			m->reason = m->te && m->te->st ? -1 : FA_ATTR_NOT_STRUCT;
 		}
 		strbuf_release(&name);
 	}
 	*offset = al.addr - al.sym->start;
-	if (m && (m->reason >= 0 || *offset < 0 || (u32)*offset >= m->te->size))
+	/* a variable, but not of a struct type: the instruction cannot say better */
+	if (m && m->reason < 0 && (*offset < 0 || (u32)*offset >= m->te->size))
 		m = NULL;
 out:
 	addr_location__exit(&al);
@@ -304,6 +363,76 @@ out:
 static void fa_attr__fail(struct fa_attr *a, int reason)
 {
 	a->stats.failed[reason]++;
+}
+
+/* Count a failure for its function too, for --stats -v */
+static void fa_attr__fail_at(struct fa_attr *a, int reason, struct addr_location *al)
+{
+	u64 key = (u64)reason << 56 ^ (u64)(unsigned long)al->sym;
+	struct fa_fail_site *fs;
+
+	fa_attr__fail(a, reason);
+	if (!al->map || !al->sym)
+		return;
+	fs = fa_u64_map__findnew(a->fail_sites, key, sizeof(*fs));
+	if (!fs)
+		return;		/* only the detail is lost */
+	if (!fs->dso) {
+		fs->dso = dso__get(map__dso(al->map));
+		fs->sym = al->sym->name;
+		fs->reason = reason;
+	}
+	fs->count++;
+}
+
+static int fa_fail_site__cmp(const void *a, const void *b)
+{
+	const struct fa_fail_site *fa = *(const struct fa_fail_site **)a;
+	const struct fa_fail_site *fb = *(const struct fa_fail_site **)b;
+
+	return fa->count > fb->count ? -1 : fa->count < fb->count;
+}
+
+/**
+ * fa_attr__fprintf_fail_sites - The @max functions with the most accesses
+ * that could not be attributed, and why
+ */
+size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp)
+{
+	size_t n = hashmap__size(a->fail_sites), k = 0, printed;
+	struct fa_fail_site **sites = calloc(n + 1, sizeof(*sites));
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!sites)
+		return 0;
+	hashmap__for_each_entry(a->fail_sites, cur, bkt)
+		sites[k++] = cur->pvalue;
+	qsort(sites, n, sizeof(*sites), fa_fail_site__cmp);
+	printed = fprintf(fp, "\n  Not attributed, by function:\n");
+	for (k = 0; k < n && (int)k < max; k++)
+		printed += fprintf(fp, "  %8" PRIu64 "  %-28s %s %s\n", sites[k]->count,
+				   fa_attr_fail__name(sites[k]->reason), dso__short_name(sites[k]->dso),
+				   sites[k]->sym);
+	free(sites);
+	return printed;
+}
+
+/* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
+#define FA_X86_CANARY	0x28
+
+/*
+ * Data-type profiling found no type: say why better where the operand does.
+ * Stack slots and the canary only have a type when a local variable lives
+ * there.
+ */
+static int fa_access__fail_reason(const struct fa_access *acc, int reason)
+{
+	if (acc->flags & FA_ACC_SEG)
+		return acc->addr == FA_X86_CANARY ? FA_ATTR_STACK : FA_ATTR_TLS;
+	if (acc->flags & FA_ACC_FRAME)
+		return FA_ATTR_STACK;
+	return reason;
 }
 
 /* Identity of an instance: its base in its address space */
@@ -446,13 +575,17 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	if (!(acc->flags & FA_ACC_SEG))
 		var = fa_attr__var(a, al->thread, sample->cpumode, acc->addr, &var_off);
 	insn = fa_attr__insn(a, &ms, acc->ip, al->thread, sample->cpumode, evsel);
-	if (var && insn && insn->reason < 0) {
+	if (var && var->reason < 0 && insn && insn->reason < 0) {
 		if (insn->te == var->te && insn->offset == var_off)
 			a->stats.agree++;
 		else
 			a->stats.disagree++;
 	}
-	if (var) {
+	if (var && var->reason == FA_ATTR_NOT_STRUCT) {
+		fa_attr__fail_at(a, var->reason, al);
+		return 0;
+	}
+	if (var && var->reason < 0) {
 		/* the data address is exact */
 		te = var->te;
 		offset = var_off;
@@ -461,7 +594,8 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 		te = insn->te;
 		offset = insn->offset;
 	} else {
-		fa_attr__fail(a, insn ? insn->reason : FA_ATTR_NO_SYM);
+		fa_attr__fail_at(a, fa_access__fail_reason(acc, insn ? insn->reason :
+								   FA_ATTR_NO_SYM), al);
 		return 0;
 	}
 	if (!fa_attr__wanted(a, te->name)) {
@@ -470,7 +604,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	}
 	field = fa_struct__find_leaf(te->st, offset);
 	if (field < 0) {
-		fa_attr__fail(a, FA_ATTR_PADDING);
+		fa_attr__fail_at(a, FA_ATTR_PADDING, al);
 		return 0;
 	}
 	base = acc->addr - acc->index_off - offset;
@@ -606,7 +740,7 @@ out_enomem:
 
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 {
-	u64 failed = 0;
+	u64 failed = 0, data, typed;
 	size_t printed = 0;
 	char label[64];
 
@@ -621,11 +755,18 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += STAT_LINE(fp, "  both ways, same field", st->agree);
 	printed += STAT_LINE(fp, "  both ways, other field", st->disagree);
 	printed += STAT_LINE(fp, "Not attributed", failed);
+	/* what data-type profiling can do: accesses off the stack by code with DWARF */
+	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
+	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -
+	       st->failed[FA_ATTR_ASM];
+	typed = st->resolved + st->failed[FA_ATTR_NOT_STRUCT];
 	for (int i = 0; i < FA_ATTR_MAX; i++) {
 		if (!st->failed[i])
 			continue;
 		scnprintf(label, sizeof(label), "  %s", fa_attr_fail__name(i));
 		printed += STAT_LINE(fp, label, st->failed[i]);
 	}
+	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
+			   data ? 100.0 * typed / data : 0);
 	return printed;
 }

@@ -26,6 +26,7 @@
 #include "type.h"
 
 struct addr_location;
+struct dso;
 struct evsel;
 struct fa_access;
 struct fa_struct;
@@ -37,12 +38,14 @@ struct strlist;
 enum fa_attr_fail {
 	FA_ATTR_NO_SYM,		/* the instruction is in no symbol */
 	FA_ATTR_NO_DBGINFO,	/* no debug info for its DSO */
+	FA_ATTR_ASM,		/* written in assembly: no variables */
 	FA_ATTR_NO_INSN,	/* its function was not disassembled */
 	FA_ATTR_NO_MEM_OP,	/* no memory operand found in it */
 	FA_ATTR_NO_VAR,		/* no variable for its address register */
 	FA_ATTR_NO_TYPE,	/* a void * or char *: the type is not known */
 	FA_ATTR_BAD_OFFSET,	/* offset outside the type */
-	FA_ATTR_STACK,		/* a stack slot, canary, push or pop */
+	FA_ATTR_STACK,		/* a stack slot or the stack canary */
+	FA_ATTR_TLS,		/* fs:/gs: relative: a TLS or per-CPU variable */
 	FA_ATTR_NOT_STRUCT,	/* a type, but no struct (int, pointer, ...) */
 	FA_ATTR_PADDING,	/* an offset in padding */
 	FA_ATTR_TP_TYPE,	/* a tracepoint's type or field is not known */
@@ -88,12 +91,22 @@ struct fa_type_entry {
 	struct hashmap		*sites;	/* struct fa_site by field and function */
 };
 
+/* Where accesses could not be attributed: a function and the reason */
+struct fa_fail_site {
+	u64		 key;
+	struct dso	*dso;
+	const char	*sym;
+	u64		 count;
+	int		 reason;
+};
+
 struct fa_attr {
 	struct fa_config	  cfg;
 	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
 	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */
 	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
+	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
 	struct fa_type_entry	**types;
 	int			  nr_types;
 	struct fa_attr_stats	  stats;
@@ -111,5 +124,6 @@ int fa_attr__code_context(struct fa_attr *a);
 int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
+size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp);
 
 #endif /* __PERF_AFFINITY_ATTR_H */

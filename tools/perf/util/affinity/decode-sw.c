@@ -309,8 +309,33 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 			acc[i].flags |= FA_ACC_LOCK;
 		if (op->flags & INSN_ACCESS_F_STRING)
 			acc[i].flags |= FA_ACC_STRING;
+		if (op->flags & INSN_ACCESS_F_FRAME)
+			acc[i].flags |= FA_ACC_FRAME;
 	}
 	return min(insn->nr_ops, (u8)FA_DECODE_MAX_ACC);
+}
+
+/* The red zone below the stack pointer, and how far up frames are looked for */
+#define FA_RED_ZONE	128
+#define FA_STACK_SPAN	(128 * 1024)
+
+/*
+ * Accesses near the stack pointer are to the stack, whatever register
+ * they are based on: string operations on locals, pointers to locals of
+ * callers.
+ */
+static void fa_access__mark_stack(struct fa_access *acc, int n, struct regs_dump *regs,
+				  const char *arch)
+{
+	u64 sp;
+
+	if (perf_reg_value(&sp, regs, perf_arch_reg_sp(arch)))
+		return;
+	for (int i = 0; i < n; i++) {
+		if (!(acc[i].flags & FA_ACC_SEG) && acc[i].addr + FA_RED_ZONE >= sp &&
+		    acc[i].addr < sp + FA_STACK_SPAN)
+			acc[i].flags |= FA_ACC_FRAME;
+	}
 }
 
 /* A software sample: decode the instruction at its IP with its registers. */
@@ -354,8 +379,10 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		goto out_drop;
 	}
 	n = fa_access__from_insn(insn, ip, regs, skid, acc);
-	if (n > 0)
+	if (n > 0) {
+		fa_access__mark_stack(acc, n, regs, dec->arch);
 		return n;
+	}
 	reason = FA_DROP_NO_REG;
 out_drop:
 	fa_decoder__drop(dec, reason);

@@ -126,6 +126,8 @@ static int fa_decoder__mem(struct fa_decoder *dec, struct perf_sample *sample,
 			acc->op = insn->ops[0].op;
 		if (insn->ops[0].flags & INSN_ACCESS_F_LOCK)
 			acc->flags |= FA_ACC_LOCK;
+		if (insn->ops[0].flags & INSN_ACCESS_F_FRAME)
+			acc->flags |= FA_ACC_FRAME;
 	}
 	return 1;
 }

@@ -493,7 +493,21 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 }
 
 /* A global variable (with a location) named @name among the top level DIEs */
-static bool fa_die__find_var(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+/* Whether the location of variable @die is the fixed address @addr */
+static bool fa_die__at_addr(Dwarf_Die *die, u64 addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr;
+	size_t nexpr;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &expr, &nexpr) != 0 || nexpr < 1)
+		return false;
+	return expr[0].atom == DW_OP_addr && expr[0].number == addr;
+}
+
+/* The variable @name at @addr among the children of @scope */
+static bool fa_die__find_var(Dwarf_Die *scope, const char *name, u64 addr, Dwarf_Die *out)
 {
 	Dwarf_Die child;
 
@@ -502,7 +516,7 @@ static bool fa_die__find_var(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 	do {
 		const char *n;
 
-		if (dwarf_tag(&child) != DW_TAG_variable || !dwarf_hasattr(&child, DW_AT_location))
+		if (dwarf_tag(&child) != DW_TAG_variable || !fa_die__at_addr(&child, addr))
 			continue;
 		n = dwarf_diename(&child);
 		if (!n) {
@@ -523,13 +537,50 @@ static bool fa_die__find_var(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 }
 
 /**
+ * fa_dwarf__vaddr - The link time address of a file offset in a loaded segment
+ *
+ * perf keeps the symbols of ELF DSOs as file offsets (symbol-elf.c); DWARF
+ * has link time addresses, and segments differ in the difference.
+ */
+u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return offset;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		/* up to p_memsz: .bss is after the end of the file part */
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    offset >= ph.p_offset && offset < ph.p_offset + ph.p_memsz)
+			return offset + ph.p_vaddr - ph.p_offset;
+	}
+	return offset;
+}
+
+/* Whether the code at @vaddr was written in assembly: no variables to find */
+bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
+{
+	Dwarf_Die cu;
+
+	return dwarf_addrdie(dbg, vaddr, &cu) && dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
+}
+
+/**
  * fa_dwarf__var_type - The struct type of a global or static variable
+ * @var: Its name
+ * @addr: Its address, as in the ELF symbol table (static variables of
+ *        different compilation units may share a name)
  * @type_name: Result: "struct foo" (as fa_struct__from_dwarf() takes it)
  * @size: Result: its size
  *
- * Return: 0, or -ENOENT if there is no such variable or it is no struct.
+ * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
+ * struct.
  */
-int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u32 *size)
+int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
+		       u32 *size)
 {
 	Dwarf_Off off = 0, next;
 	size_t header_size;
@@ -538,7 +589,8 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u3
 	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		if (dwarf_offdie(dbg, off + header_size, &cu) && fa_die__find_var(&cu, var, &die))
+		if (dwarf_offdie(dbg, off + header_size, &cu) &&
+		    fa_die__find_var(&cu, var, addr, &die))
 			goto found;
 		off = next;
 	}
@@ -546,7 +598,7 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u3
 found:
 	if (!die_get_real_type(&die, &real) || !fa_die__is_record(dwarf_tag(&real)) ||
 	    !dwarf_diename(&real))
-		return -ENOENT;
+		return -ENOTSUP;
 	strbuf_addf(type_name, "%s %s", dwarf_tag(&real) == DW_TAG_union_type ? "union" :
 		    dwarf_tag(&real) == DW_TAG_class_type ? "class" : "struct",
 		    dwarf_diename(&real));

@@ -115,7 +115,10 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 #include <elfutils/libdw.h>
 struct strbuf;
 struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size);
-int fa_dwarf__var_type(Dwarf *dbg, const char *var, struct strbuf *type_name, u32 *size);
+u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
+bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
+int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
+		       u32 *size);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */
