@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analyze.h"
 #include "fields.h"
+#include "refine.h"
 #include "type.h"
 
 const char *fa_method__name(int method)
@@ -49,16 +50,13 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
 	a->affinity = method == FA_METHOD_CODE ? code : &t->co;
 }
 
-static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
+static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
+			      const struct fa_cost_model *model, double xfer_cost)
 {
-	struct fa_cost_model model;
-	bool aligned = a->suggested.align >= t->cfg.line_size;
+	bool aligned;
 
-	if (fa_cost_model__init(&model, t, xfer_cost))
-		return -ENOMEM;
-	fa_cost_model__eval(&model, &a->current, &a->model[0]);
-	fa_cost_model__eval(&model, &a->suggested, &a->model[1]);
-	fa_cost_model__exit(&model);
+	fa_cost_model__eval(model, &a->current, &a->model[0]);
+	fa_cost_model__eval(model, &a->suggested, &a->model[1]);
 	/* never advise a layout that costs more than the one there is */
 	if (a->model[1].total > a->model[0].total) {
 		fa_layout__exit(&a->suggested);
@@ -66,13 +64,28 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t, double x
 			return -ENOMEM;
 		a->model[1] = a->model[0];
 		a->kept = true;
-		aligned = false;
 	}
+	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
 	if (fa_cost__replay(t, &a->current, false, xfer_cost, &a->replay[0]) ||
 	    fa_cost__replay(t, &a->suggested, aligned, xfer_cost, &a->replay[1]))
 		return -ENOMEM;
 	return 0;
+}
+
+/* Cluster, lay out, then improve the layout under the cost model */
+static int fa_analysis__suggest(struct fa_analysis *a, struct fa_type *t,
+				const struct fa_cost_model *model)
+{
+	const struct fa_struct *st = t->st;
+
+	if (fa_matrix__init(&a->unit_affinity) ||
+	    fa_units__affinity(st, a->affinity, &a->unit_affinity) ||
+	    fa_clusters__build(&a->clusters, st, &a->classes, &a->unit_affinity,
+			       t->cfg.line_size) ||
+	    fa_layout__suggest(&a->suggested, st, &a->classes, &a->clusters, t->cfg.line_size))
+		return -ENOMEM;
+	return fa_layout__refine(&a->suggested, st, &a->classes, model);
 }
 
 /**
@@ -84,21 +97,22 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t, double x
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
 		     int method, double xfer_cost)
 {
+	struct fa_cost_model model;
+	int err = -ENOMEM;
+
 	memset(a, 0, sizeof(*a));
 	fa_type__flush(t);
 	fa_analysis__method(a, t, code, method);
-	if (fa_classes__init(&a->classes, t) || fa_matrix__init(&a->unit_affinity) ||
-	    fa_units__affinity(t->st, a->affinity, &a->unit_affinity) ||
-	    fa_clusters__build(&a->clusters, t->st, &a->classes, &a->unit_affinity,
-			       t->cfg.line_size) ||
-	    fa_layout__current(&a->current, t->st, t->cfg.line_size) ||
-	    fa_layout__suggest(&a->suggested, t->st, &a->classes, &a->clusters,
-			       t->cfg.line_size) ||
-	    fa_analysis__costs(a, t, xfer_cost)) {
-		fa_analysis__exit(a);
+	if (fa_cost_model__init(&model, t, xfer_cost))
 		return -ENOMEM;
-	}
-	return 0;
+	if (!fa_classes__init(&a->classes, t) &&
+	    !fa_layout__current(&a->current, t->st, t->cfg.line_size) &&
+	    !fa_analysis__suggest(a, t, &model))
+		err = fa_analysis__costs(a, t, &model, xfer_cost);
+	fa_cost_model__exit(&model);
+	if (err)
+		fa_analysis__exit(a);
+	return err;
 }
 
 void fa_analysis__exit(struct fa_analysis *a)

@@ -78,13 +78,13 @@ void fa_cost_model__exit(struct fa_cost_model *m)
 	zfree(&m->units);
 }
 
-/* Distinct cache lines of @nr units under @l, into @lines; returns how many. */
-static int fa_units__lines(const struct fa_layout *l, const u16 *units, int nr, u32 *lines)
+/* Distinct cache lines of @nr units, into @lines; returns how many. */
+static int fa_units__lines(const u32 *line_of, const u16 *units, int nr, u32 *lines)
 {
 	int n = 0;
 
 	for (int k = 0; k < nr; k++) {
-		u32 line = l->offset[units[k]] / l->line_size;
+		u32 line = line_of[units[k]];
 		int i;
 
 		for (i = 0; i < n && lines[i] != line; i++)
@@ -97,19 +97,20 @@ static int fa_units__lines(const struct fa_layout *l, const u16 *units, int nr, 
 
 /* Whether the unit of a move set shares a line with a unit written before it */
 static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_cost_set *set,
-			       const struct fa_layout *l)
+			       const u32 *line_of)
 {
-	u32 line = l->offset[m->units[set->first]] / l->line_size;
+	u32 line = line_of[m->units[set->first]];
 
 	for (int k = 1; k <= set->nr_w; k++) {
-		if (l->offset[m->units[set->first + k]] / l->line_size == line)
+		if (line_of[m->units[set->first + k]] == line)
 			return true;
 	}
 	return false;
 }
 
 /**
- * fa_cost_model__eval - The cost of layout @l
+ * fa_cost_model__eval_lines - The cost of the layout that puts unit u on
+ * cache line @line_of[u]
  * @cost: Result details, may be NULL
  *
  * Lines: the distinct lines of the units every window touched in every
@@ -118,8 +119,8 @@ static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_co
  *
  * Return: the total cost (lower is better).
  */
-double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
-			   struct fa_cost *cost)
+double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
+				 struct fa_cost *cost)
 {
 	struct fa_cost c = { .windows = m->nr_windows, .accesses = m->t->nr_accesses, };
 	double lines = 0, xfers = 0;
@@ -128,11 +129,11 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
 	for (int s = 0; s < m->nr_window_sets; s++) {
 		const struct fa_cost_set *set = &m->sets[s];
 
-		lines += (double)set->count * fa_units__lines(l, m->units + set->first, set->nr,
-							      touched);
+		lines += (double)set->count * fa_units__lines(line_of, m->units + set->first,
+							      set->nr, touched);
 	}
 	for (int s = m->nr_window_sets; s < m->nr_sets; s++) {
-		if (fa_cost_set__moves(m, &m->sets[s], l))
+		if (fa_cost_set__moves(m, &m->sets[s], line_of))
 			xfers += m->sets[s].count;
 	}
 	if (m->nr_windows) {
@@ -145,6 +146,17 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
 	if (cost)
 		*cost = c;
 	return c.total;
+}
+
+/* The cost of layout @l (see fa_cost_model__eval_lines()) */
+double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
+			   struct fa_cost *cost)
+{
+	u32 line_of[l->nr_units + 1];
+
+	for (int u = 0; u < l->nr_units; u++)
+		line_of[u] = l->offset[u] / l->line_size;
+	return fa_cost_model__eval_lines(m, line_of, cost);
 }
 
 /*

@@ -62,6 +62,8 @@ int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double
 void fa_cost_model__exit(struct fa_cost_model *m);
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost);
+double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
+				 struct fa_cost *cost);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool aligned_bases,
 		    double xfer_cost, struct fa_cost *cost);
 

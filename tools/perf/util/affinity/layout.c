@@ -256,6 +256,64 @@ static void fa_packer__offsets(struct fa_packer *p, struct fa_layout *l)
 }
 
 /**
+ * fa_layout__from_groups - The layout with every group of units in lines of its own
+ * @group: The group of every unit, 0 to @nr_groups - 1
+ *
+ * For evaluating other layouts than the suggested one (benchmarks, exact
+ * search): groups in order, units of a group by decreasing alignment.
+ */
+int fa_layout__from_groups(struct fa_layout *l, const struct fa_struct *st, const int *group,
+			   int nr_groups, u32 line_size)
+{
+	struct fa_packer p = {
+		.st = st, .line_size = line_size, .nr_bins = nr_groups,
+		.bins = calloc(nr_groups + 1, sizeof(*p.bins)),
+	};
+	int err = -ENOMEM;
+
+	if (!p.bins || fa_layout__alloc(l, st->nr_units, line_size))
+		goto out;
+	for (int u = 0; u < st->nr_units; u++) {
+		if (group[u] < 0 || group[u] >= nr_groups) {
+			err = -EINVAL;
+			goto out;
+		}
+		if (fa_bin__add(&p.bins[group[u]], &u, 1))
+			goto out;
+	}
+	fa_packer__offsets(&p, l);
+	fa_layout__sort(l);
+	err = 0;
+out:
+	for (int i = 0; p.bins && i < nr_groups; i++)
+		free(p.bins[i].units);
+	free(p.bins);
+	if (err)
+		fa_layout__exit(l);
+	return err;
+}
+
+/**
+ * fa_layout__from_offsets - The layout with the units at @offset (by unit)
+ */
+int fa_layout__from_offsets(struct fa_layout *l, const struct fa_struct *st, const u32 *offset,
+			    u32 line_size)
+{
+	u32 end = 0;
+
+	if (fa_layout__alloc(l, st->nr_units, line_size))
+		return -ENOMEM;
+	for (int u = 0; u < st->nr_units; u++) {
+		l->offset[u] = offset[u];
+		end = max(end, offset[u] + st->units[u].size);
+	}
+	l->align = st->align;
+	l->size = roundup(end, st->align);
+	fa_layout__sort(l);
+	return 0;
+}
+
+/**
  * fa_layout__suggest - Lay the clusters out in cache lines
  *
  * Hottest clusters first; a cluster goes into the first line that has room

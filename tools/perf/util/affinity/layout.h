@@ -39,6 +39,10 @@ struct fa_layout {
 int fa_layout__current(struct fa_layout *l, const struct fa_struct *st, u32 line_size);
 int fa_layout__suggest(struct fa_layout *l, const struct fa_struct *st,
 		       const struct fa_classes *c, const struct fa_clusters *cl, u32 line_size);
+int fa_layout__from_groups(struct fa_layout *l, const struct fa_struct *st, const int *group,
+			   int nr_groups, u32 line_size);
+int fa_layout__from_offsets(struct fa_layout *l, const struct fa_struct *st, const u32 *offset,
+			    u32 line_size);
 int fa_layout__copy(struct fa_layout *dst, const struct fa_layout *src);
 void fa_layout__exit(struct fa_layout *l);
 u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *st, int field);

@@ -3,79 +3,89 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <linux/compiler.h>
-#include <linux/err.h>
 #include <linux/zalloc.h>
 #include "matrix.h"
-#include "../hashmap.h"
 
-/* The cell is the key: hashmap keys are longs, too small for (i, j) on 32-bit. */
-static size_t fa_cell__hash(long key, void *ctx __maybe_unused)
+#define FA_MATRIX_MIN	64
+
+static size_t fa_cell__slot(const struct fa_matrix *m, u32 i, u32 j)
 {
-	const struct fa_cell *c = (const struct fa_cell *)key;
-
-	return (size_t)(((u64)c->i << 32 | c->j) * 0x9E3779B97F4A7C15ULL >> 16);
-}
-
-static bool fa_cell__equal(long a, long b, void *ctx __maybe_unused)
-{
-	const struct fa_cell *ca = (const struct fa_cell *)a;
-	const struct fa_cell *cb = (const struct fa_cell *)b;
-
-	return ca->i == cb->i && ca->j == cb->j;
+	return (size_t)((((u64)i << 32 | j) * 0x9E3779B97F4A7C15ULL) >> 32) & m->mask;
 }
 
 int fa_matrix__init(struct fa_matrix *m)
 {
 	m->total = 0;
-	m->map = hashmap__new(fa_cell__hash, fa_cell__equal, NULL);
-	if (IS_ERR(m->map)) {
-		int err = PTR_ERR(m->map);
-
-		m->map = NULL;
-		return err;
-	}
-	return 0;
+	m->nr = 0;
+	m->mask = FA_MATRIX_MIN - 1;
+	m->cells = calloc(FA_MATRIX_MIN, sizeof(*m->cells));
+	return m->cells ? 0 : -ENOMEM;
 }
 
 void fa_matrix__exit(struct fa_matrix *m)
 {
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	if (!m->map)
-		return;
-	hashmap__for_each_entry(m->map, cur, bkt)
-		free(cur->pvalue);
-	hashmap__free(m->map);
-	m->map = NULL;
+	zfree(&m->cells);
+	m->nr = 0;
 }
 
+/* The slot of (i, j), or the free one where it would go */
+static struct fa_cell *fa_matrix__slot(const struct fa_matrix *m, u32 i, u32 j)
+{
+	size_t k = fa_cell__slot(m, i, j);
+
+	while (m->cells[k].w != 0 && (m->cells[k].i != i || m->cells[k].j != j))
+		k = (k + 1) & m->mask;
+	return &m->cells[k];
+}
+
+/* Twice the slots when half are used */
+static int fa_matrix__grow(struct fa_matrix *m)
+{
+	struct fa_cell *old = m->cells;
+	size_t slots = m->mask + 1;
+
+	m->cells = calloc(slots * 2, sizeof(*m->cells));
+	if (!m->cells) {
+		m->cells = old;
+		return -ENOMEM;
+	}
+	m->mask = slots * 2 - 1;
+	for (size_t k = 0; k < slots; k++) {
+		if (old[k].w != 0)
+			*fa_matrix__slot(m, old[k].i, old[k].j) = old[k];
+	}
+	free(old);
+	return 0;
+}
+
+/* Add @w > 0 to cell (@i, @j) */
 int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w)
 {
-	struct fa_cell key = { .i = i, .j = j, }, *c;
+	struct fa_cell *c;
 
+	if (w <= 0)
+		return 0;
 	m->total += w;
-	if (hashmap__find(m->map, &key, &c)) {
+	c = fa_matrix__slot(m, i, j);
+	if (c->w != 0) {
 		c->w += w;
 		return 0;
 	}
-	c = malloc(sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	*c = key;
-	c->w = w;
-	if (hashmap__add(m->map, c, c)) {
-		free(c);
-		return -ENOMEM;
+	if ((m->nr + 1) * 2 > m->mask + 1) {
+		if (fa_matrix__grow(m))
+			return -ENOMEM;
+		c = fa_matrix__slot(m, i, j);
 	}
+	c->i = i;
+	c->j = j;
+	c->w = w;
+	m->nr++;
 	return 0;
 }
 
 double fa_matrix__get(const struct fa_matrix *m, u32 i, u32 j)
 {
-	struct fa_cell key = { .i = i, .j = j, }, *c;
-
-	return hashmap__find(m->map, &key, &c) ? c->w : 0;
+	return m->cells ? fa_matrix__slot(m, i, j)->w : 0;
 }
 
 double fa_matrix__get_sym(const struct fa_matrix *m, u32 i, u32 j)
@@ -85,7 +95,7 @@ double fa_matrix__get_sym(const struct fa_matrix *m, u32 i, u32 j)
 
 size_t fa_matrix__nr_cells(const struct fa_matrix *m)
 {
-	return m->map ? hashmap__size(m->map) : 0;
+	return m->nr;
 }
 
 static int fa_cell__cmp_weight(const void *a, const void *b)
@@ -107,15 +117,14 @@ static int fa_cell__cmp_weight(const void *a, const void *b)
  */
 int fa_matrix__cells(const struct fa_matrix *m, struct fa_cell **cells)
 {
-	struct hashmap_entry *cur;
-	size_t bkt, n = 0;
+	size_t n = 0;
 
-	*cells = calloc(fa_matrix__nr_cells(m) + 1, sizeof(**cells));
+	*cells = calloc(m->nr + 1, sizeof(**cells));
 	if (!*cells)
 		return -ENOMEM;
-	if (m->map) {
-		hashmap__for_each_entry(m->map, cur, bkt)
-			(*cells)[n++] = *(struct fa_cell *)cur->pvalue;
+	for (size_t k = 0; m->cells && k <= m->mask; k++) {
+		if (m->cells[k].w != 0)
+			(*cells)[n++] = m->cells[k];
 	}
 	qsort(*cells, n, sizeof(**cells), fa_cell__cmp_weight);
 	return n;

@@ -3,13 +3,14 @@
  * A sparse matrix of weights between fields: only the pairs that were seen
  * take memory.  Ordered (i, j) cells; symmetric users add both ways or use
  * fa_matrix__get_sym().
+ *
+ * Every access adds to several cells: an open addressing hash table of the
+ * cells themselves, probed linearly, keeps that to one cache miss.
  */
 #ifndef __PERF_AFFINITY_MATRIX_H
 #define __PERF_AFFINITY_MATRIX_H
 
 #include <linux/types.h>
-
-struct hashmap;
 
 struct fa_cell {
 	u32	i;
@@ -18,7 +19,9 @@ struct fa_cell {
 };
 
 struct fa_matrix {
-	struct hashmap	*map;
+	struct fa_cell	*cells;		/* w == 0: a free slot */
+	size_t		 nr;
+	size_t		 mask;		/* slots - 1, a power of two */
 	double		 total;
 };
 
