@@ -4,6 +4,8 @@
 #
 #   make              install build deps, unpack the kernel source, overlay,
 #                     patch and build build/perf
+#   make demo         build, record the bundled false sharing workloads and
+#                     print perf affinity's report and layout advice
 #   make test         build, then run the perf affinity test suites
 #   make series       write the work as a git format-patch series (build/series)
 #   make series-check also build every patch of the series on its own
@@ -39,13 +41,13 @@ DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
 
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS
 
-.PHONY: FORCE all deps perf test series series-check clean distclean help
+.PHONY: FORCE all deps perf demo test series series-check clean distclean help
 
 all: perf
 	@echo "perf is at $(PERF)"
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps: $(BUILD)/.deps
 
@@ -74,6 +76,9 @@ perf: $(PRISTINE)/.stamp
 		  echo "perf build failed, see $(BUILD)/perf-build.log"; exit 1; }
 	@ln -sf obj/perf $(PERF)
 	@sh mk/man.sh
+
+demo: perf
+	@sh mk/demo.sh
 
 test: perf
 	@sh mk/run-tests.sh

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -50,6 +51,8 @@
 #include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/util.h"
+#include "ui/progress.h"
+#include "ui/ui.h"
 
 /* x86-64 general purpose registers: the inputs of any memory operand */
 #define AFFINITY_X86_REGS "ax,bx,cx,dx,si,di,bp,sp,ip,r8,r9,r10,r11,r12,r13,r14,r15"
@@ -78,6 +81,13 @@ struct perf_affinity {
 	const char		*types;
 	const char		*method_str;
 	const char		*scope_str;
+	const char		*sort_str;
+	const char		*time_str;
+	struct perf_time_interval *ptime_range;
+	int			 range_num;
+	const char		*cpu_list;
+	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
+	u64			 nr_filtered;
 	int			 method;
 	bool			 force;
 	bool			 stats_only;
@@ -348,6 +358,19 @@ static void perf_affinity__dump_header(struct perf_affinity *aff, FILE *fp)
 		"pid", "tid", "ip", "addr", "size", "op", "src", "flags", "symbol");
 }
 
+/* --time and --cpu */
+static bool perf_affinity__skip_sample(struct perf_affinity *aff, struct perf_sample *sample)
+{
+	if ((aff->ptime_range &&
+	     perf_time__ranges_skip_sample(aff->ptime_range, aff->range_num, sample->time)) ||
+	    (aff->cpu_list && (sample->cpu >= MAX_NR_CPUS ||
+			       !test_bit(sample->cpu, aff->cpu_bitmap)))) {
+		aff->nr_filtered++;
+		return true;
+	}
+	return false;
+}
+
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event __maybe_unused,
 				struct perf_sample *sample, struct evsel *evsel,
@@ -358,9 +381,17 @@ static int process_sample_event(const struct perf_tool *tool,
 	struct addr_location al;
 	int n;
 
+	if (perf_affinity__skip_sample(aff, sample))
+		return 0;
 	addr_location__init(&al);
 	if (machine__resolve(machine, &al, sample) < 0)
 		pr_debug("problem processing sample at %#" PRIx64 ", skipping it\n", sample->ip);
+	/* --comms, --pid, --tid, --dsos */
+	if (al.filtered) {
+		aff->nr_filtered++;
+		addr_location__exit(&al);
+		return 0;
+	}
 
 	n = fa_decoder__decode(&aff->decoder, evsel, sample, &al, acc);
 	for (int i = 0; aff->dump_raw && i < n; i++)
@@ -404,6 +435,18 @@ static u32 perf_env__l1d_line_size(struct perf_env *env)
 	return 0;
 }
 
+static const char *fa_scope__name(int scope)
+{
+	switch (scope) {
+	case FA_SCOPE_THREAD:
+		return "per thread";
+	case FA_SCOPE_INSTANCE:
+		return "per instance";
+	default:
+		return "per CPU";
+	}
+}
+
 static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_session *session,
 					FILE *fp)
 {
@@ -416,10 +459,15 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	fprintf(fp, "# cache line size: %u bytes (%s)\n", aff->cfg.line_size,
 		line && line == aff->cfg.line_size ? "recorded" :
 		line ? "--cacheline-size, recorded differs" : "not recorded, this machine's");
-	fprintf(fp, "# windows: %s of %s\n",
-		aff->cfg.scope == FA_SCOPE_THREAD ? "per thread" :
-		aff->cfg.scope == FA_SCOPE_INSTANCE ? "per instance" : "per CPU",
-		aff->cfg.window_ns ? "a time" : "accesses");
+	if (aff->cfg.window_ns)
+		fprintf(fp, "# windows: %s, %" PRIu64 " ns\n", fa_scope__name(aff->cfg.scope),
+			aff->cfg.window_ns);
+	else
+		fprintf(fp, "# windows: %s, %d accesses\n", fa_scope__name(aff->cfg.scope),
+			aff->cfg.window);
+	if (aff->nr_filtered)
+		fprintf(fp, "# %" PRIu64 " samples filtered out (--time, --cpu, --comms, --pid, --tid, --dsos)\n",
+			aff->nr_filtered);
 	fprintf(fp, "#\n");
 }
 
@@ -455,6 +503,13 @@ static int parse_method(struct perf_affinity *aff)
 		return -EINVAL;
 	}
 	aff->method = aff->method_str ? i : FA_METHOD_AUTO;
+	if (aff->sort_str) {
+		aff->ropts.sort = fa_sort__parse(aff->sort_str);
+		if (aff->ropts.sort < 0) {
+			pr_err("--sort %s: use %s\n", aff->sort_str, fa_sort__keys());
+			return -EINVAL;
+		}
+	}
 	for (i = 0; aff->scope_str && i < (int)ARRAY_SIZE(scopes); i++) {
 		if (!strcmp(aff->scope_str, scopes[i]))
 			break;
@@ -471,6 +526,42 @@ static int parse_method(struct perf_affinity *aff)
 	}
 	return 0;
 }
+
+/* --cpu and --time need the session: its CPUs and its time span */
+static int perf_affinity__filters(struct perf_affinity *aff, struct perf_session *session)
+{
+	int size;
+
+	if (aff->cpu_list &&
+	    perf_session__cpu_bitmap(session, aff->cpu_list, aff->cpu_bitmap))
+		return -EINVAL;
+	if (aff->time_str &&
+	    perf_time__parse_for_ranges(aff->time_str, session, &aff->ptime_range, &size,
+					&aff->range_num) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * perf's stdio has no progress bar; the report prints nothing until the
+ * samples are processed, so show how far it is on a terminal's stderr.
+ */
+static void stdio_progress__update(struct ui_progress *p)
+{
+	if (p->total)
+		fprintf(stderr, "\r%s %3d%%", p->title, (int)(100 * p->curr / p->total));
+}
+
+static void stdio_progress__finish(void)
+{
+	/* clear the line, for the output that follows */
+	fprintf(stderr, "\r\033[K");
+}
+
+static struct ui_progress_ops stdio_progress__ops = {
+	.update = stdio_progress__update,
+	.finish = stdio_progress__finish,
+};
 
 /* What the recording says, unless the user said otherwise */
 static int perf_affinity__config(struct perf_affinity *aff, struct perf_session *session)
@@ -495,25 +586,41 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 	return 0;
 }
 
+/* Analyze every struct type that has accesses, with progress */
+static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis *an, u64 *total)
+{
+	struct fa_attr *a = &aff->attr;
+	struct ui_progress prog;
+	int err = 0;
+
+	*total = 0;
+	if (aff->method != FA_METHOD_WINDOW)
+		err = fa_attr__code_context(a);
+	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
+	for (int i = 0; !err && i < a->nr_types; i++) {
+		if (a->types[i]->t) {
+			err = fa_analysis__run(&an[i], a->types[i]->t, &a->types[i]->code,
+					       aff->method, aff->ropts.xfer_cost);
+			*total += a->types[i]->t->nr_accesses;
+		}
+		ui_progress__update(&prog, 1);
+	}
+	ui_progress__finish();
+	return err;
+}
+
 /* Analyze and print every struct type */
 static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
 {
 	struct fa_attr *a = &aff->attr;
 	struct fa_analysis *an = calloc(a->nr_types + 1, sizeof(*an));
-	u64 total = 0;
-	int err = 0;
+	int *order = calloc(a->nr_types + 1, sizeof(*order));
+	int err = -ENOMEM, n;
+	u64 total;
 
-	if (!an)
-		return -ENOMEM;
-	if (aff->method != FA_METHOD_WINDOW)
-		err = fa_attr__code_context(a);
-	for (int i = 0; !err && i < a->nr_types; i++) {
-		if (a->types[i]->t) {
-			err = fa_analysis__run(&an[i], a->types[i]->t, &a->types[i]->code,
-					       aff->method, aff->ropts.xfer_cost);
-			total += a->types[i]->t->nr_accesses;
-		}
-	}
+	if (!an || !order)
+		goto out;
+	err = perf_affinity__analyze(aff, an, &total);
 	if (err)
 		goto out;
 	perf_affinity__print_header(aff, session, stdout);
@@ -524,20 +631,24 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 			fa_attr__fprintf_fail_sites(a, 20, stdout);
 		goto out;
 	}
-	fa_report__struct_table(stdout, a, an, &aff->ropts);
-	for (int i = 0; i < a->nr_types; i++) {
-		struct fa_type_entry *te = a->types[i];
-
-		if (te->t && 100.0 * te->t->nr_accesses >= aff->ropts.percent_limit * total)
-			fa_report__type(stdout, te, &an[i], &aff->ropts);
+	if (!aff->field_sep)
+		fa_report__summary(stdout, &aff->decoder.stats, a);
+	fa_report__struct_table(stdout, a, an, total, &aff->ropts);
+	n = fa_report__order(a, an, aff->ropts.sort, order);
+	for (int k = 0; k < n; k++) {
+		if (fa_report__shown(a->types[order[k]], total, &aff->ropts))
+			fa_report__type(stdout, a->types[order[k]], &an[order[k]], &aff->ropts);
 	}
-	if (!total)
+	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
+		printf("\nNo sample is left after filtering\n");
+	else if (!total)
 		printf("\nNo access was attributed to a struct field: see perf affinity report --stats\n");
 out:
-	for (int i = 0; i < a->nr_types; i++) {
+	for (int i = 0; an && i < a->nr_types; i++) {
 		if (a->types[i]->t)
 			fa_analysis__exit(&an[i]);
 	}
+	free(order);
 	free(an);
 	return err;
 }
@@ -580,6 +691,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_U64(0, "window-ns", &aff->cfg.window_ns, "or: the time of a window, in ns"),
 	OPT_UINTEGER(0, "cacheline-size", &aff->cfg.line_size,
 		     "cache line size (default: the recording machine's)"),
+	OPT_STRING('s', "sort", &aff->sort_str, "key",
+		   "sort the struct table by: accesses (default), stores, hitm, fs, gain, size, name"),
 	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
 	OPT_CALLBACK(0, "percent-limit", &aff->ropts.percent_limit, "percent",
 		     "hide structs and fields with fewer accesses, in percent (default 1)",
@@ -588,6 +701,21 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		    "print every decoded memory access, one per line"),
 	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
 			   "separator for the columns of --dump-raw-accesses"),
+	OPT_STRING(0, "time", &aff->time_str, "str",
+		   "only samples in this time span (start,stop; see perf report --time)"),
+	OPT_STRING('C', "cpu", &aff->cpu_list, "cpu", "only samples of these CPUs"),
+	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
+		   "only samples of these processes"),
+	OPT_STRING(0, "tid", &symbol_conf.tid_list_str, "tid[,tid...]",
+		   "only samples of these threads"),
+	OPT_STRING('c', "comms", &symbol_conf.comm_list_str, "comm[,comm...]",
+		   "only samples of these commands"),
+	OPT_STRING('d', "dsos", &symbol_conf.dso_list_str, "dso[,dso...]",
+		   "only samples of code in these DSOs"),
+	OPT_CALLBACK(0, "symfs", NULL, "directory",
+		     "look for files with symbols relative to this directory",
+		     symbol__config_symfs),
+	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
 	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
 		    "never attribute a software sample to the instruction before its IP"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
@@ -631,6 +759,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		goto out_session;
 	err = perf_affinity__config(aff, session);
 	if (!err)
+		err = perf_affinity__filters(aff, session);
+	if (!err)
 		err = fa_decoder__init(&aff->decoder, &session->header.env,
 				       &session->machines.host);
 	if (!err)
@@ -640,17 +770,23 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->decoder.no_skid = aff->no_skid;
 	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
 
-	setup_pager();
-	if (aff->dump_raw)
+	/* the pager only once there is output: the progress is on stderr */
+	if (aff->dump_raw) {
+		setup_pager();
 		perf_affinity__dump_header(aff, stdout);
+	} else if (!use_browser && !quiet && isatty(STDERR_FILENO)) {
+		ui_progress__ops = &stdio_progress__ops;
+	}
 	err = perf_session__process_events(session);
 	if (err) {
 		pr_err("failed to process the samples of %s\n", data.path);
 		goto out_attr;
 	}
+	setup_pager();
 	if (!aff->dump_raw || aff->stats_only)
 		err = perf_affinity__output(aff, session);
 out_attr:
+	zfree(&aff->ptime_range);
 	fa_attr__exit(&aff->attr);
 	fa_decoder__exit(&aff->decoder);
 out_session:

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
+#include "access.h"
 #include "analyze.h"
 #include "attr.h"
+#include "decode.h"
 #include "fields.h"
 #include "report.h"
 #include "type.h"
@@ -43,28 +45,134 @@ static u64 fa_type__stores(const struct fa_type *t)
 	return n;
 }
 
-/**
- * fa_report__struct_table - One line per struct type, most accessed first
- * @an: The analyses, in the order of @a's types (NULL entries are skipped)
- */
-size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			       const struct fa_report_opts *o)
+static const char * const fa_sort_keys[] = {
+	[FA_SORT_ACCESSES]	= "accesses",
+	[FA_SORT_STORES]	= "stores",
+	[FA_SORT_HITM]		= "hitm",
+	[FA_SORT_FS]		= "fs",
+	[FA_SORT_GAIN]		= "gain",
+	[FA_SORT_SIZE]		= "size",
+	[FA_SORT_NAME]		= "name",
+};
+
+/* enum fa_sort of a --sort key, or -1 */
+int fa_sort__parse(const char *key)
 {
-	size_t printed = banner(fp, "Struct Table");
-	int order[a->nr_types + 1], n = 0;
+	for (int i = 0; i < FA_SORT_MAX; i++) {
+		if (!strcmp(key, fa_sort_keys[i]))
+			return i;
+	}
+	return -1;
+}
+
+const char *fa_sort__keys(void)
+{
+	return "accesses, stores, hitm, fs, gain, size or name";
+}
+
+/* Is struct @a shown before struct @b in the struct table? */
+static bool fa_report__before(struct fa_type_entry *a, const struct fa_analysis *xa,
+			      struct fa_type_entry *b, const struct fa_analysis *xb, int sort)
+{
+	double va, vb;
+
+	switch (sort) {
+	case FA_SORT_STORES:
+		va = fa_type__stores(a->t);
+		vb = fa_type__stores(b->t);
+		break;
+	case FA_SORT_HITM:
+		va = a->t->hitm;
+		vb = b->t->hitm;
+		break;
+	case FA_SORT_FS:
+		va = fa_matrix__nr_cells(&a->t->fs);
+		vb = fa_matrix__nr_cells(&b->t->fs);
+		break;
+	case FA_SORT_GAIN:
+		va = fa_analysis__gain(xa);
+		vb = fa_analysis__gain(xb);
+		break;
+	case FA_SORT_SIZE:
+		va = a->size;
+		vb = b->size;
+		break;
+	case FA_SORT_NAME:
+		return strcmp(a->name, b->name) < 0;
+	default:
+		va = vb = 0;
+		break;
+	}
+	if (va != vb)
+		return va > vb;
+	/* then the most accessed first, whatever the key */
+	return a->t->nr_accesses > b->t->nr_accesses;
+}
+
+/**
+ * fa_report__order - The struct types that have accesses, in report order
+ * @an: The analyses, in the order of @a's types
+ * @order: Gets the indexes of the types, @a->nr_types at most
+ *
+ * Returns how many types there are in @order.
+ */
+int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *order)
+{
+	int n = 0;
 
 	for (int i = 0; i < a->nr_types; i++) {
 		int k;
 
 		if (!a->types[i]->t)
 			continue;
-		/* insertion sort by accesses, descending */
-		for (k = n; k > 0 && a->types[order[k - 1]]->t->nr_accesses <
-				      a->types[i]->t->nr_accesses; k--)
+		/* insertion sort: there are few types */
+		for (k = n; k > 0 && fa_report__before(a->types[i], &an[i],
+						       a->types[order[k - 1]],
+						       &an[order[k - 1]], sort); k--)
 			order[k] = order[k - 1];
 		order[k] = i;
 		n++;
 	}
+	return n;
+}
+
+/* Does a struct type get a line in the table and a section of its own? */
+bool fa_report__shown(const struct fa_type_entry *te, u64 total, const struct fa_report_opts *o)
+{
+	return te->t && te->t->nr_accesses &&
+	       100.0 * te->t->nr_accesses >= o->percent_limit * total;
+}
+
+static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
+				     const struct fa_analysis *x, const struct fa_report_opts *o)
+{
+	const struct fa_type *t = te->t;
+
+	if (o->sep)
+		return fprintf(fp, "%s%s%u%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%zu%s%.2f%s%.1f\n",
+			       te->name, o->sep, te->size, o->sep, t->nr_accesses,
+			       o->sep, fa_type__stores(t), o->sep, t->hitm, o->sep,
+			       fa_matrix__nr_cells(&t->fs), o->sep,
+			       x->model[0].lines_per_window, o->sep,
+			       100 * fa_analysis__gain(x));
+	return fprintf(fp, "  %-30s %6u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %8zu %9.2f %6.1f%%\n",
+		       te->name, te->size, t->nr_accesses, fa_type__stores(t),
+		       t->hitm, fa_matrix__nr_cells(&t->fs),
+		       x->model[0].lines_per_window, 100 * fa_analysis__gain(x));
+}
+
+/**
+ * fa_report__struct_table - One line per struct type, in --sort order
+ * @an: The analyses, in the order of @a's types (NULL entries are skipped)
+ * @total: Accesses attributed to all types, for --percent-limit
+ */
+size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
+			       u64 total, const struct fa_report_opts *o)
+{
+	size_t printed = banner(fp, "Struct Table");
+	int order[a->nr_types + 1], n, hidden = 0;
+
+	n = fa_report__order(a, an, o->sort, order);
 	if (o->sep)
 		printed += fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%slines_per_window%sgain\n",
 				   o->sep, o->sep, o->sep, o->sep, o->sep, o->sep, o->sep);
@@ -73,23 +181,77 @@ size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *
 				   "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win",
 				   "Gain");
 	for (int k = 0; k < n; k++) {
-		struct fa_type_entry *te = a->types[order[k]];
-		const struct fa_analysis *x = &an[order[k]];
-		const struct fa_type *t = te->t;
-
-		if (o->sep)
-			printed += fprintf(fp, "%s%s%u%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%zu%s%.2f%s%.1f\n",
-					   te->name, o->sep, te->size, o->sep, t->nr_accesses,
-					   o->sep, fa_type__stores(t), o->sep, t->hitm, o->sep,
-					   fa_matrix__nr_cells(&t->fs), o->sep,
-					   x->model[0].lines_per_window, o->sep,
-					   100 * fa_analysis__gain(x));
-		else
-			printed += fprintf(fp, "  %-30s %6u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %8zu %9.2f %6.1f%%\n",
-					   te->name, te->size, t->nr_accesses, fa_type__stores(t),
-					   t->hitm, fa_matrix__nr_cells(&t->fs),
-					   x->model[0].lines_per_window, 100 * fa_analysis__gain(x));
+		if (!fa_report__shown(a->types[order[k]], total, o)) {
+			hidden++;
+			continue;
+		}
+		printed += fa_report__struct_line(fp, a->types[order[k]], &an[order[k]], o);
 	}
+	if (hidden && !o->sep)
+		printed += fprintf(fp, "  (%d more struct%s below --percent-limit %g%%)\n", hidden,
+				   hidden == 1 ? "" : "s", o->percent_limit);
+	return printed;
+}
+
+#define SUMMARY_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
+
+/* The attributed loads, stores and HITMs of all types */
+static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *hitm)
+{
+	*loads = *stores = *hitm = 0;
+	for (int i = 0; i < a->nr_types; i++) {
+		const struct fa_type *t = a->types[i]->t;
+
+		if (!t)
+			continue;
+		for (int k = 0; k < t->st->nr_leaves; k++) {
+			const struct fa_field_stats *fs = &t->stats[t->st->leaves[k]];
+
+			*loads += fs->loads + fs->other;
+			*stores += fs->stores + fs->rmws;
+		}
+		*hitm += t->hitm;
+	}
+}
+
+/**
+ * fa_report__summary - What the samples gave, as c2c's Trace Event Information
+ * @ds: What decoding made of the samples
+ * @a: What attribution made of the accesses
+ *
+ * Return: the number of characters printed.
+ */
+size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a)
+{
+	static const char * const src_label[FA_SRC_MAX] = {
+		[FA_SRC_MEM] = "  memory sampling PMU",
+		[FA_SRC_SW]  = "  software address sampling",
+		[FA_SRC_TP]  = "  field labelled tracepoints",
+	};
+	const struct fa_attr_stats *st = &a->stats;
+	u64 samples = ds->other, loads, stores, hitm;
+	size_t printed = banner(fp, "Memory Access Information");
+	int types = 0;
+
+	for (int i = 0; i < FA_SRC_MAX; i++)
+		samples += ds->samples[i];
+	for (int i = 0; i < a->nr_types; i++)
+		types += a->types[i]->t != NULL;
+	fa_attr__op_totals(a, &loads, &stores, &hitm);
+
+	printed += SUMMARY_LINE(fp, "Samples", samples);
+	for (int i = 0; i < FA_SRC_MAX; i++) {
+		if (ds->samples[i])
+			printed += SUMMARY_LINE(fp, src_label[i], ds->samples[i]);
+	}
+	printed += SUMMARY_LINE(fp, "Memory accesses decoded", st->accesses);
+	printed += SUMMARY_LINE(fp, "Attributed to struct fields", st->resolved);
+	printed += SUMMARY_LINE(fp, "  loads", loads);
+	printed += SUMMARY_LINE(fp, "  stores and read-modify-writes", stores);
+	printed += SUMMARY_LINE(fp, "  HITM (data source)", hitm);
+	printed += SUMMARY_LINE(fp, "  by the data address (variables)", st->by_address);
+	printed += SUMMARY_LINE(fp, "Not attributed (see --stats)", st->accesses - st->resolved);
+	printed += SUMMARY_LINE(fp, "Struct types", types);
 	return printed;
 }
 

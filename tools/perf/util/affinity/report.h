@@ -5,21 +5,41 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/types.h>
 
 struct fa_analysis;
 struct fa_attr;
+struct fa_decode_stats;
 struct fa_type_entry;
+
+/* --sort keys of the struct table */
+enum fa_sort {
+	FA_SORT_ACCESSES,
+	FA_SORT_STORES,
+	FA_SORT_HITM,
+	FA_SORT_FS,		/* false sharing pairs */
+	FA_SORT_GAIN,		/* predicted gain of the suggestion */
+	FA_SORT_SIZE,
+	FA_SORT_NAME,
+	FA_SORT_MAX,
+};
 
 struct fa_report_opts {
 	int		 top_pairs;	/* co-access pairs shown per struct */
 	double		 percent_limit;	/* hide fields below this share of accesses */
 	double		 xfer_cost;
+	int		 sort;		/* enum fa_sort of the struct table */
 	bool		 emit_c;	/* also print the suggestion as C */
 	const char	*sep;		/* -x: plain separated fields */
 };
 
+int fa_sort__parse(const char *key);
+const char *fa_sort__keys(void);
+int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *order);
+bool fa_report__shown(const struct fa_type_entry *te, u64 total, const struct fa_report_opts *o);
+size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
 size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			       const struct fa_report_opts *o);
+			       u64 total, const struct fa_report_opts *o);
 size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 		       const struct fa_report_opts *o);
 double fa_analysis__gain(const struct fa_analysis *an);
