@@ -1,0 +1,107 @@
+#!/bin/bash
+# perf affinity report summary, sorting and filters
+# SPDX-License-Identifier: GPL-2.0
+#
+# The summary agrees with --stats, --sort orders the struct table, bad
+# keys are refused with one line, and --cpu, --comms and --time filter
+# the samples the way perf report does.
+
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+errout=$(mktemp /tmp/__perf_test.err.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${result}" "${errout}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+if [ "$(uname -m)" != x86_64 ] || [ "$(nproc)" -lt 2 ]; then
+	echo "[Skip] needs software address sampling (x86-64) and two CPUs"
+	cleanup
+	exit 2
+fi
+
+# The value of a 'label : value' line of the report
+value() {
+	awk -F: -v l="$1" '$1 ~ "^ *" l " *$" { print $2 + 0; exit }' "${result}"
+}
+
+# The struct names of the struct table, in order
+struct_names() {
+	awk '/^  Struct Table/ { t = 1; next }
+	     t && /^# Struct/ { s = 1; next }
+	     s && /^$/ { exit }
+	     s && /^  [^(]/ { $1 = $1; sub(/ [0-9].*/, ""); print }' "${result}"
+}
+
+if ! perf affinity record -o "${perfdata}" -- perf test -w lockshare 1000 > /dev/null 2>&1; then
+	fail "perf affinity record"
+	cleanup
+	exit 1
+fi
+
+echo "the summary agrees with --stats"
+perf affinity report -i "${perfdata}" --stats > "${result}" 2>&1
+stats_acc=$(awk -F: '/^  Accesses / { print $2 + 0; exit }' "${result}")
+stats_attr=$(value "Attributed to a struct field")
+perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1 || fail "report exited with $?"
+grep -q "Memory Access Information" "${result}" || fail "no summary block"
+[ "$(value "Memory accesses decoded")" = "${stats_acc}" ] ||
+	fail "summary accesses $(value "Memory accesses decoded") != --stats ${stats_acc}"
+[ "$(value "Attributed to struct fields")" = "${stats_attr}" ] ||
+	fail "summary attributed $(value "Attributed to struct fields") != --stats ${stats_attr}"
+loads=$(value "loads")
+stores=$(value "stores and read-modify-writes")
+[ $((loads + stores)) -le "${stats_attr}" ] && [ "${stores}" -gt 0 ] ||
+	fail "loads ${loads} + stores ${stores} do not add up to at most ${stats_attr}"
+
+echo "--sort"
+perf affinity report -i "${perfdata}" --stdio --percent-limit 0 --sort name > "${result}" 2>&1
+struct_names > "${errout}"
+[ "$(wc -l < "${errout}")" -ge 1 ] || fail "--sort name: no struct in the table"
+# the loader's structs are sampled in most runs, not all
+LC_ALL=C sort -c "${errout}" 2> /dev/null || fail "--sort name: not sorted by name"
+perf affinity report -i "${perfdata}" --stdio --percent-limit 0 > "${result}" 2>&1
+[ "$(struct_names | head -1)" = "struct lockshare_rq" ] ||
+	fail "by accesses, struct lockshare_rq is not first"
+grep -q "more struct.* below --percent-limit" "${result}" &&
+	fail "--percent-limit 0 hides structs"
+if perf affinity report -i "${perfdata}" --stdio --sort bogus > "${result}" 2> "${errout}"; then
+	fail "--sort bogus accepted"
+fi
+[ "$(wc -l < "${errout}")" -eq 1 ] && grep -q "^--sort bogus: use " "${errout}" ||
+	fail "--sort bogus: not a one line error: $(head -3 "${errout}")"
+
+echo "--cpu: the lock is written on the first CPU only"
+# the workload runs its writer on the first CPU it may use
+cpu0=$(awk '/^Cpus_allowed_list/ { sub(/[,-].*/, "", $2); print $2 }' /proc/self/status)
+others=$(perf affinity report -i "${perfdata}" --stdio -C "$((cpu0 + 1))" 2>&1 | tee "${result}" |
+	 awk '/^  struct lockshare_rq/ { print $5; exit }')
+grep -q "samples filtered out" "${result}" || fail "-C: no samples filtered out"
+[ "${others:-x}" = 0 ] || fail "-C $((cpu0 + 1)): lock stores ${others:-none}, expected 0"
+
+echo "--comms, --time"
+perf affinity report -i "${perfdata}" --stdio --comms no-such-comm > "${result}" 2>&1 ||
+	fail "--comms exited with $?"
+grep -q "No sample is left after filtering" "${result}" || fail "--comms: samples left"
+all=$(perf affinity report -i "${perfdata}" --stdio 2>&1 | awk -F: '/^  Samples / { print $2 + 0 }')
+part=$(perf affinity report -i "${perfdata}" --stdio --time 0%-50% 2>&1 |
+       awk -F: '/^  Samples / { print $2 + 0 }')
+[ "${part:-0}" -gt 0 ] && [ "${part}" -lt "${all}" ] ||
+	fail "--time 0%-50%: ${part} of ${all} samples"
+
+cleanup
+exit $err
