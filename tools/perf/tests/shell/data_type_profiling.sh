@@ -5,7 +5,9 @@
 # 'perf report -s type,typeoff' and 'perf annotate --data-type' disassemble
 # every sampled function, including ld.so's; resolving their call targets
 # used to free the DSO's map and crash perf.  The debug info must be that of
-# the binary recorded, even when the file has been replaced since.
+# the binary recorded, even when the file has been replaced since.  Pointers
+# that the compiler describes as a register plus an offset (container_of()
+# of a list node) point to the container.
 
 set -e
 
@@ -83,6 +85,62 @@ else
 		--stdio > "${result}" 2>&1 || true
 	if ! grep -q "struct lockshare_rq +0[x0-9a-f]* (clock)" "${result}"; then
 		echo "[Fail] the debug info of the replaced binary was used"
+		err=1
+	fi
+fi
+
+echo "perf report -s type,typeoff of container_of() pointers"
+cat > "${bindir}/walk.c" <<'PROG'
+#include <stdlib.h>
+#include <time.h>
+struct list_head { struct list_head *next, *prev; };
+struct item { long key; long hits; char name[16]; struct list_head node; long value; };
+static struct list_head head = { &head, &head };
+
+__attribute__((noinline)) long walk(struct list_head *h)
+{
+	long sum = 0;
+
+	for (struct list_head *p = h->next; p != h; p = p->next) {
+		struct item *it = (struct item *)((char *)p - __builtin_offsetof(struct item, node));
+
+		sum += it->key + it->value;
+		it->hits++;
+	}
+	return sum;
+}
+
+int main(void)
+{
+	time_t end = time(NULL) + 1;
+	long sum = 0;
+
+	for (int i = 0; i < 256; i++) {
+		struct item *it = calloc(1, sizeof(*it));
+
+		it->key = i;
+		it->node.next = head.next;
+		it->node.prev = &head;
+		head.next->prev = &it->node;
+		head.next = &it->node;
+	}
+	while (time(NULL) <= end)
+		sum += walk(&head);
+	return sum == 42;
+}
+PROG
+if ! command -v cc > /dev/null || ! cc -g -O2 -o "${bindir}/walk" "${bindir}/walk.c"; then
+	echo "[Skip] no C compiler"
+elif ! readelf --debug-dump=loc "${bindir}/walk" 2>/dev/null | grep -q 'DW_OP_breg.*DW_OP_stack_value'; then
+	echo "[Skip] the compiler does not describe 'it' as a register plus an offset"
+elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/walk" > /dev/null 2>&1; then
+	echo "[Fail] perf record of the list walk"
+	err=1
+else
+	perf report -i "${perfdata}" -s type,typeoff --stdio > "${result}" 2>&1 || true
+	if ! grep -q "struct item +0x8 (hits)" "${result}"; then
+		echo "[Fail] it->hits, at -0x18 from the list node, is not attributed to struct item"
+		grep -v '^#' "${result}" | head -5
 		err=1
 	fi
 fi
