@@ -328,7 +328,7 @@ static void fa_access__fprintf(const struct fa_access *acc, struct addr_location
 	if (acc->flags & FA_ACC_KERNEL)
 		n += scnprintf(flags + n, sizeof(flags) - n, "%sk", n ? "," : "");
 	if (!n)
-		strcpy(flags, "-");
+		scnprintf(flags, sizeof(flags), "-");
 
 	if (sep) {
 		fprintf(fp, "%s%s%u%s%u%s%u%s%#" PRIx64 "%s%#" PRIx64 "%s%u%s%s%s%s%s%s%s%s",
@@ -466,8 +466,8 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 		fprintf(fp, "# windows: %s, %d accesses\n", fa_scope__name(aff->cfg.scope),
 			aff->cfg.window);
 	if (aff->nr_filtered)
-		fprintf(fp, "# %" PRIu64 " samples filtered out (--time, --cpu, --comms, --pid, --tid, --dsos)\n",
-			aff->nr_filtered);
+		fprintf(fp, "# %" PRIu64 " samples filtered out (%s)\n", aff->nr_filtered,
+			"--time, --cpu, --comms, --pid, --tid, --dsos");
 	fprintf(fp, "#\n");
 }
 
@@ -490,7 +490,9 @@ static int parse_method(struct perf_affinity *aff)
 		[FA_METHOD_AUTO] = "auto", [FA_METHOD_WINDOW] = "window", [FA_METHOD_CODE] = "code",
 	};
 	static const char * const scopes[] = {
-		[FA_SCOPE_CPU] = "cpu", [FA_SCOPE_THREAD] = "thread", [FA_SCOPE_INSTANCE] = "instance",
+		[FA_SCOPE_CPU] = "cpu",
+		[FA_SCOPE_THREAD] = "thread",
+		[FA_SCOPE_INSTANCE] = "instance",
 	};
 	int i;
 

@@ -95,6 +95,7 @@ cat > "${bindir}/walk.c" <<'PROG'
 #include <time.h>
 struct list_head { struct list_head *next, *prev; };
 struct item { long key; long hits; char name[16]; struct list_head node; long value; };
+#define container_of(p, type, member) ((type *)((char *)(p) - __builtin_offsetof(type, member)))
 static struct list_head head = { &head, &head };
 
 __attribute__((noinline)) long walk(struct list_head *h)
@@ -102,7 +103,7 @@ __attribute__((noinline)) long walk(struct list_head *h)
 	long sum = 0;
 
 	for (struct list_head *p = h->next; p != h; p = p->next) {
-		struct item *it = (struct item *)((char *)p - __builtin_offsetof(struct item, node));
+		struct item *it = container_of(p, struct item, node);
 
 		sum += it->key + it->value;
 		it->hits++;
@@ -131,9 +132,11 @@ int main(void)
 PROG
 if ! command -v cc > /dev/null || ! cc -g -O2 -o "${bindir}/walk" "${bindir}/walk.c"; then
 	echo "[Skip] no C compiler"
-elif ! readelf --debug-dump=loc "${bindir}/walk" 2>/dev/null | grep -q 'DW_OP_breg.*DW_OP_stack_value'; then
+elif ! readelf --debug-dump=loc "${bindir}/walk" 2>/dev/null |
+		grep -q 'DW_OP_breg.*DW_OP_stack_value'; then
 	echo "[Skip] the compiler does not describe 'it' as a register plus an offset"
-elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/walk" > /dev/null 2>&1; then
+elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/walk" \
+		> /dev/null 2>&1; then
 	echo "[Fail] perf record of the list walk"
 	err=1
 else

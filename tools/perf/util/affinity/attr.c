@@ -210,10 +210,12 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 		return NULL;
 	a->types = types;
 	te = zalloc(sizeof(*te));
-	if (!te || fa_matrix__init(&te->code) || !(te->name = strdup(name)) ||
-	    !(te->sites = fa_u64_map__new())) {
-		if (te)
-			fa_type_entry__delete(te);
+	if (!te)
+		return NULL;
+	te->name = strdup(name);
+	te->sites = fa_u64_map__new();
+	if (fa_matrix__init(&te->code) || !te->name || !te->sites) {
+		fa_type_entry__delete(te);
 		return NULL;
 	}
 	di = fa_attr__debuginfo(a, dso);
@@ -284,9 +286,8 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 	} else {
 		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size);
 		m->offset = offset;
-		if (!m->te || !m->te->st) {
+		if (!m->te || !m->te->st)
 			m->reason = FA_ATTR_NOT_STRUCT;
-		}
 	}
 	return m;
 }
@@ -412,8 +413,8 @@ size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp)
 	printed = fprintf(fp, "\n  Not attributed, by function:\n");
 	for (k = 0; k < n && (int)k < max; k++)
 		printed += fprintf(fp, "  %8" PRIu64 "  %-28s %s %s\n", sites[k]->count,
-				   fa_attr_fail__name(sites[k]->reason), dso__short_name(sites[k]->dso),
-				   sites[k]->sym);
+				   fa_attr_fail__name(sites[k]->reason),
+				   dso__short_name(sites[k]->dso), sites[k]->sym);
 	free(sites);
 	return printed;
 }

@@ -148,13 +148,13 @@ static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
 {
 	const struct fa_type *t = te->t;
 
-	if (o->sep)
+	const char *s = o->sep;
+
+	if (s)
 		return fprintf(fp, "%s%s%u%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%zu%s%.2f%s%.1f\n",
-			       te->name, o->sep, te->size, o->sep, t->nr_accesses,
-			       o->sep, fa_type__stores(t), o->sep, t->hitm, o->sep,
-			       fa_matrix__nr_cells(&t->fs), o->sep,
-			       x->model[0].lines_per_window, o->sep,
-			       100 * fa_analysis__gain(x));
+			       te->name, s, te->size, s, t->nr_accesses, s, fa_type__stores(t),
+			       s, t->hitm, s, fa_matrix__nr_cells(&t->fs), s,
+			       x->model[0].lines_per_window, s, 100 * fa_analysis__gain(x));
 	return fprintf(fp, "  %-30s %6u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %8zu %9.2f %6.1f%%\n",
 		       te->name, te->size, t->nr_accesses, fa_type__stores(t),
 		       t->hitm, fa_matrix__nr_cells(&t->fs),
@@ -174,8 +174,9 @@ size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *
 
 	n = fa_report__order(a, an, o->sort, order);
 	if (o->sep)
-		printed += fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%slines_per_window%sgain\n",
-				   o->sep, o->sep, o->sep, o->sep, o->sep, o->sep, o->sep);
+		printed += fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%s%s%sgain\n",
+				   o->sep, o->sep, o->sep, o->sep, o->sep, o->sep,
+				   "lines_per_window", o->sep);
 	else
 		printed += fprintf(fp, "%-32s %6s %9s %9s %7s %8s %9s %7s\n", "# Struct", "Size",
 				   "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win",
