@@ -14,6 +14,10 @@ perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
 addrs=$(mktemp /tmp/__perf_test.addrs.XXXXX)
 result=$(mktemp /tmp/__perf_test.result.XXXXX)
 tracefs=/sys/kernel/tracing
+# a fresh machine may have tracefs unmounted: root can mount it
+if [ ! -d "${tracefs}/events" ] && [ "$(id -u)" = 0 ] && grep -qw tracefs /proc/filesystems; then
+	mount -t tracefs nodev "${tracefs}" 2> /dev/null
+fi
 [ -d "${tracefs}/events" ] || tracefs=/sys/kernel/debug/tracing
 
 cleanup() {
