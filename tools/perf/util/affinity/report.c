@@ -31,7 +31,7 @@ double fa_analysis__gain(const struct fa_analysis *an)
 	return 1 - an->model[1].total / an->model[0].total;
 }
 
-static u64 fa_type__stores(const struct fa_type *t)
+u64 fa_type__stores(const struct fa_type *t)
 {
 	u64 n = 0;
 
@@ -41,6 +41,37 @@ static u64 fa_type__stores(const struct fa_type *t)
 		n += fs->stores + fs->rmws;
 	}
 	return n;
+}
+
+/**
+ * fa_report__type_shown - Whether a struct type has its share of the
+ * accesses attributed to all types (--percent-limit)
+ */
+bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
+			   double percent_limit)
+{
+	u64 total = 0;
+
+	if (!te->t)
+		return false;
+	for (int i = 0; i < a->nr_types; i++)
+		total += a->types[i]->t ? a->types[i]->t->nr_accesses : 0;
+	return 100.0 * te->t->nr_accesses >= percent_limit * total;
+}
+
+/*
+ * A field is shown when it has its share of the samples, or when the code
+ * context says it is accessed by the code that was sampled: then its CPUs
+ * and class are those the code says, marked so.
+ */
+bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			    double percent_limit)
+{
+	double share = t->weight ? 100 * t->stats[field].weight / t->weight : 0;
+
+	if (an->classes.field_cls[field] != FA_CLASS_COLD)
+		return true;
+	return share && share >= percent_limit;
 }
 
 /**
@@ -115,11 +146,7 @@ static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, siz
 	return n;
 }
 
-/*
- * A field is shown when it has its share of the samples, or when the code
- * context says it is accessed by the code that was sampled: then its CPUs
- * and class are those the code says, marked so.
- */
+/* The fields --percent-limit leaves, marked when the code gave their class */
 static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				const struct fa_report_opts *o)
 {
@@ -141,9 +168,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 		bool coded = fi->by_code && fs->loads + fs->stores + fs->rmws + fs->other <
 					    FA_MIN_SAMPLES;
 
-		if (share < o->percent_limit && cls == FA_CLASS_COLD)
-			continue;
-		if (!share && cls == FA_CLASS_COLD)
+		if (!fa_report__field_shown(t, an, f, o->percent_limit))
 			continue;
 		by_code |= coded;
 		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));

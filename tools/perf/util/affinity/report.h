@@ -5,9 +5,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/types.h>
 
 struct fa_analysis;
 struct fa_attr;
+struct fa_type;
 struct fa_type_entry;
 
 struct fa_report_opts {
@@ -23,5 +25,10 @@ size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *
 size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 		       const struct fa_report_opts *o);
 double fa_analysis__gain(const struct fa_analysis *an);
+u64 fa_type__stores(const struct fa_type *t);
+bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
+			   double percent_limit);
+bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			    double percent_limit);
 
 #endif /* __PERF_AFFINITY_REPORT_H */
