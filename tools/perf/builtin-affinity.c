@@ -525,6 +525,10 @@ static int perf_affinity__open_outputs(struct perf_affinity *aff)
 		pr_err("--json and --heatmap cannot both go to standard output\n");
 		return -EINVAL;
 	}
+	if ((aff->json_name || aff->heatmap_name) && aff->dump_raw && !aff->stats_only) {
+		pr_err("--dump-raw-accesses makes no report for --json or --heatmap\n");
+		return -EINVAL;
+	}
 	return perf_affinity__open_output(&aff->json_fp, aff->json_name, "json") ?:
 	       perf_affinity__open_output(&aff->heatmap_fp, aff->heatmap_name, "heatmap");
 }
