@@ -30,6 +30,8 @@
 #include "util/affinity/analyze.h"
 #include "util/affinity/attr.h"
 #include "util/affinity/decode.h"
+#include "util/affinity/heatmap.h"
+#include "util/affinity/json.h"
 #include "util/affinity/report.h"
 #include "util/affinity/type.h"
 #include "util/annotate.h"
@@ -88,6 +90,10 @@ struct perf_affinity {
 	const char		*cpu_list;
 	DECLARE_BITMAP(cpu_bitmap, MAX_NR_CPUS);
 	u64			 nr_filtered;
+	const char		*json_name;
+	const char		*heatmap_name;
+	FILE			*json_fp;
+	FILE			*heatmap_fp;
 	int			 method;
 	bool			 force;
 	bool			 stats_only;
@@ -611,6 +617,87 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	return err;
 }
 
+/* --json and --heatmap: '-' is standard output, instead of the stdio report */
+static int perf_affinity__open_output(FILE **fp, const char *name, const char *opt)
+{
+	char sbuf[STRERR_BUFSIZE];
+	int err;
+
+	if (!name)
+		return 0;
+	*fp = strcmp(name, "-") ? fopen(name, "w") : stdout;
+	if (*fp)
+		return 0;
+	err = errno;
+	pr_err("--%s %s: %s\n", opt, name, str_error_r(err, sbuf, sizeof(sbuf)));
+	return -err;
+}
+
+/* Before the samples are read: a wrong path must not cost a long report first */
+static int perf_affinity__open_outputs(struct perf_affinity *aff)
+{
+	if (aff->json_name && aff->heatmap_name && !strcmp(aff->json_name, "-") &&
+	    !strcmp(aff->heatmap_name, "-")) {
+		pr_err("--json and --heatmap cannot both go to standard output\n");
+		return -EINVAL;
+	}
+	if ((aff->json_name || aff->heatmap_name) && aff->dump_raw && !aff->stats_only) {
+		pr_err("--dump-raw-accesses makes no report for --json or --heatmap\n");
+		return -EINVAL;
+	}
+	return perf_affinity__open_output(&aff->json_fp, aff->json_name, "json") ?:
+	       perf_affinity__open_output(&aff->heatmap_fp, aff->heatmap_name, "heatmap");
+}
+
+/* Close them, or on @err remove them: half a document is worse than none */
+static int perf_affinity__close_output(FILE **fp, const char *name, int err)
+{
+	char sbuf[STRERR_BUFSIZE];
+
+	if (!*fp || *fp == stdout)
+		return err;
+	if ((ferror(*fp) | fclose(*fp)) && !err) {
+		err = -EIO;
+		pr_err("%s: %s\n", name, str_error_r(errno ?: EIO, sbuf, sizeof(sbuf)));
+	}
+	*fp = NULL;
+	if (err)
+		unlink(name);
+	return err;
+}
+
+static int perf_affinity__close_outputs(struct perf_affinity *aff, int err)
+{
+	err = perf_affinity__close_output(&aff->json_fp, aff->json_name, err);
+	return perf_affinity__close_output(&aff->heatmap_fp, aff->heatmap_name, err);
+}
+
+static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_session *session,
+					struct fa_analysis *an)
+{
+	struct perf_env *env = &session->header.env;
+	u32 recorded = perf_env__l1d_line_size(env);
+	struct fa_json_header h = {
+		.hostname		= env->hostname,
+		.arch			= env->arch,
+		.perf_version		= perf_version_string,
+		.nr_cpus		= env->nr_cpus_avail,
+		.recorded_line_size	= recorded,
+		.line_size_source	= recorded == aff->cfg.line_size ? "recorded" :
+					  !recorded && aff->cfg.line_size == (u32)cacheline_size() ?
+					  "this-machine" : "option",
+		.method			= aff->method,
+		.types			= aff->types,
+		.decode			= &aff->decoder.stats,
+	};
+
+	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, an, &aff->ropts))
+		return -ENOMEM;
+	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, &aff->attr, an, &aff->ropts))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Analyze and print every struct type */
 static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
 {
@@ -625,6 +712,9 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	err = perf_affinity__analyze(aff, an, &total);
 	if (err)
 		goto out;
+	err = perf_affinity__write_outputs(aff, session, an);
+	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
+		goto out;
 	perf_affinity__print_header(aff, session, stdout);
 	if (aff->stats_only) {
 		fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
@@ -635,10 +725,10 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	}
 	if (!aff->field_sep)
 		fa_report__summary(stdout, &aff->decoder.stats, a);
-	fa_report__struct_table(stdout, a, an, total, &aff->ropts);
+	fa_report__struct_table(stdout, a, an, &aff->ropts);
 	n = fa_report__order(a, an, aff->ropts.sort, order);
 	for (int k = 0; k < n; k++) {
-		if (fa_report__shown(a->types[order[k]], total, &aff->ropts))
+		if (fa_report__type_shown(a, a->types[order[k]], aff->ropts.percent_limit))
 			fa_report__type(stdout, a->types[order[k]], &an[order[k]], &aff->ropts);
 	}
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
@@ -696,6 +786,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING('s', "sort", &aff->sort_str, "key",
 		   "sort the struct table by: accesses (default), stores, hitm, fs, gain, size, name"),
 	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
+	OPT_STRING(0, "json", &aff->json_name, "file",
+		   "also write the report as JSON to this file ('-': only that, to stdout)"),
+	OPT_STRING(0, "heatmap", &aff->heatmap_name, "file",
+		   "write the co-access matrices as an SVG image to this file"),
 	OPT_CALLBACK(0, "percent-limit", &aff->ropts.percent_limit, "percent",
 		     "hide structs and fields with fewer accesses, in percent (default 1)",
 		     parse_percent),
@@ -737,9 +831,9 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	if (argc)
 		usage_with_options(affinity_report_usage, options);
 	aff->ropts.sep = aff->field_sep;
-	err = parse_method(aff);
+	err = parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (err)
-		return err;
+		goto out;
 
 	data.path = aff->input_name ?: "perf.data";
 	data.force = aff->force;
@@ -795,7 +889,7 @@ out_session:
 	perf_session__delete(session);
 	annotation_options__exit();
 out:
-	return err;
+	return perf_affinity__close_outputs(aff, err);
 }
 
 int cmd_affinity(int argc, const char **argv)

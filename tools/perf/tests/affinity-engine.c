@@ -4,6 +4,8 @@
  * co-access, windows per scope, classes, clustering under constraints,
  * layouts, the cost of layouts, and printing them as pahole does.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "affinity/access.h"
 #include "affinity/analyze.h"
 #include "affinity/fields.h"
+#include "affinity/json.h"
 #include "affinity/type.h"
 #include "debug.h"
 #include "tests.h"
@@ -332,6 +335,57 @@ static int test__affinity_pahole_format(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* Quotes, controls, bytes that are no UTF-8 (a lone 0xff, an overlong 0xe0 0x80 0x80) */
+static const char json_input[] = "q\"b\\\n\t\x01\xff\xc3\xa9\xe0\x80\x80";
+
+static const char json_expected[] =
+"{\n"
+"  \"s\": \"q\\\"b\\\\\\n\\t\\u0001\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffd\",\n"
+"  \"nan\": null,\n"
+"  \"inf\": null,\n"
+"  \"x\": 0.5,\n"
+"  \"a\": [-1, 18446744073709551615, null, true, {\"k\": []}],\n"
+"  \"null\": null,\n"
+"  \"empty\": []\n"
+"}\n";
+
+static int test__affinity_json_valid(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_json j;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+
+	T("memstream", fp);
+	fa_json__init(&j, fp);
+	fa_json__begin_object(&j, NULL, /*flat=*/false);
+	fa_json__string(&j, "s", json_input);
+	fa_json__double(&j, "nan", NAN);
+	fa_json__double(&j, "inf", -INFINITY);
+	fa_json__double(&j, "x", 0.5);
+	fa_json__begin_array(&j, "a", /*flat=*/true);
+	fa_json__int(&j, NULL, -1);
+	fa_json__u64(&j, NULL, UINT64_MAX);
+	fa_json__null(&j, NULL);
+	fa_json__bool(&j, NULL, true);
+	fa_json__begin_object(&j, NULL, /*flat=*/false);
+	fa_json__begin_array(&j, "k", /*flat=*/false);
+	fa_json__end_array(&j);
+	fa_json__end_object(&j);
+	fa_json__end_array(&j);
+	fa_json__string(&j, "null", NULL);
+	fa_json__begin_array(&j, "empty", /*flat=*/false);
+	fa_json__end_array(&j);
+	fa_json__end_object(&j);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("escaped, NaN and infinity null, nested", !strcmp(buf, json_expected));
+	T("bytes counted", j.printed == size);
+	free(buf);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -341,6 +395,7 @@ static struct test_case tests__affinity_engine[] = {
 		  affinity_code_classes),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
+	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),
 	{	.name = NULL, }
 };
 

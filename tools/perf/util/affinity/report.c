@@ -33,7 +33,7 @@ double fa_analysis__gain(const struct fa_analysis *an)
 	return 1 - an->model[1].total / an->model[0].total;
 }
 
-static u64 fa_type__stores(const struct fa_type *t)
+u64 fa_type__stores(const struct fa_type *t)
 {
 	u64 n = 0;
 
@@ -43,6 +43,37 @@ static u64 fa_type__stores(const struct fa_type *t)
 		n += fs->stores + fs->rmws;
 	}
 	return n;
+}
+
+/**
+ * fa_report__type_shown - Whether a struct type has its share of the
+ * accesses attributed to all types (--percent-limit)
+ */
+bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
+			   double percent_limit)
+{
+	u64 total = 0;
+
+	if (!te->t)
+		return false;
+	for (int i = 0; i < a->nr_types; i++)
+		total += a->types[i]->t ? a->types[i]->t->nr_accesses : 0;
+	return 100.0 * te->t->nr_accesses >= percent_limit * total;
+}
+
+/*
+ * A field is shown when it has its share of the samples, or when the code
+ * context says it is accessed by the code that was sampled: then its CPUs
+ * and class are those the code says, marked so.
+ */
+bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			    double percent_limit)
+{
+	double share = t->weight ? 100 * t->stats[field].weight / t->weight : 0;
+
+	if (an->classes.field_cls[field] != FA_CLASS_COLD)
+		return true;
+	return share && share >= percent_limit;
 }
 
 static const char * const fa_sort_keys[] = {
@@ -136,13 +167,6 @@ int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *o
 	return n;
 }
 
-/* Does a struct type get a line in the table and a section of its own? */
-bool fa_report__shown(const struct fa_type_entry *te, u64 total, const struct fa_report_opts *o)
-{
-	return te->t && te->t->nr_accesses &&
-	       100.0 * te->t->nr_accesses >= o->percent_limit * total;
-}
-
 static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
 				     const struct fa_analysis *x, const struct fa_report_opts *o)
 {
@@ -164,10 +188,9 @@ static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
 /**
  * fa_report__struct_table - One line per struct type, in --sort order
  * @an: The analyses, in the order of @a's types (NULL entries are skipped)
- * @total: Accesses attributed to all types, for --percent-limit
  */
 size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			       u64 total, const struct fa_report_opts *o)
+			       const struct fa_report_opts *o)
 {
 	size_t printed = banner(fp, "Struct Table");
 	int order[a->nr_types + 1], n, hidden = 0;
@@ -182,7 +205,7 @@ size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *
 				   "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win",
 				   "Gain");
 	for (int k = 0; k < n; k++) {
-		if (!fa_report__shown(a->types[order[k]], total, o)) {
+		if (!fa_report__type_shown(a, a->types[order[k]], o->percent_limit)) {
 			hidden++;
 			continue;
 		}
@@ -278,11 +301,7 @@ static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, siz
 	return n;
 }
 
-/*
- * A field is shown when it has its share of the samples, or when the code
- * context says it is accessed by the code that was sampled: then its CPUs
- * and class are those the code says, marked so.
- */
+/* The fields --percent-limit leaves, marked when the code gave their class */
 static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				const struct fa_report_opts *o)
 {
@@ -304,9 +323,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 		bool coded = fi->by_code && fs->loads + fs->stores + fs->rmws + fs->other <
 					    FA_MIN_SAMPLES;
 
-		if (share < o->percent_limit && cls == FA_CLASS_COLD)
-			continue;
-		if (!share && cls == FA_CLASS_COLD)
+		if (!fa_report__field_shown(t, an, f, o->percent_limit))
 			continue;
 		by_code |= coded;
 		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));

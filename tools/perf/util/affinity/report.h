@@ -10,6 +10,7 @@
 struct fa_analysis;
 struct fa_attr;
 struct fa_decode_stats;
+struct fa_type;
 struct fa_type_entry;
 
 /* --sort keys of the struct table */
@@ -36,12 +37,16 @@ struct fa_report_opts {
 int fa_sort__parse(const char *key);
 const char *fa_sort__keys(void);
 int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *order);
-bool fa_report__shown(const struct fa_type_entry *te, u64 total, const struct fa_report_opts *o);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
 size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			       u64 total, const struct fa_report_opts *o);
+			       const struct fa_report_opts *o);
 size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 		       const struct fa_report_opts *o);
 double fa_analysis__gain(const struct fa_analysis *an);
+u64 fa_type__stores(const struct fa_type *t);
+bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
+			   double percent_limit);
+bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			    double percent_limit);
 
 #endif /* __PERF_AFFINITY_REPORT_H */

@@ -1,0 +1,87 @@
+#!/bin/bash
+# perf affinity report --json and --heatmap
+# SPDX-License-Identifier: GPL-2.0
+#
+# Record the lockshare workload with software address sampling, write the
+# report as JSON and as a heatmap and check them (lib/affinity_json_check.py):
+# the JSON against its schema (lib/affinity_schema.json) and for the lock
+# and its false sharing, field indexes and layouts; the heatmap as XML that
+# shows the fields, cells and cache lines of the JSON.  Then the options:
+# '-' is standard output instead of the stdio report, -T and unwritable
+# files.
+
+shelldir=$(dirname "$0")
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+json=$(mktemp /tmp/__perf_test.json.XXXXX)
+svg=$(mktemp /tmp/__perf_test.svg.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${json}" "${svg}" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+skip() {
+	echo "[Skip] $1"
+	cleanup
+	exit 2
+}
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+[ "$(uname -m)" = x86_64 ] || skip "software address sampling decodes x86-64 code only"
+[ "$(nproc)" -ge 2 ] || skip "false sharing needs two CPUs"
+command -v python3 > /dev/null || skip "no python3"
+python3 -c 'import jsonschema' 2> /dev/null || skip "no python3 jsonschema module"
+
+if ! perf affinity record --sw -o "${perfdata}" -- perf test -w lockshare 1000 \
+		> /dev/null 2>&1; then
+	fail "perf affinity record -- perf test -w lockshare"
+	cleanup
+	exit 1
+fi
+
+echo "--json and --heatmap files, with the stdio report"
+if ! perf affinity report -i "${perfdata}" --stdio --json "${json}" --heatmap "${svg}" \
+		> "${result}" 2>&1; then
+	fail "perf affinity report --json --heatmap"
+else
+	grep -q "Struct Table" "${result}" || fail "no stdio report next to --json FILE"
+	python3 "${shelldir}/lib/affinity_json_check.py" "${shelldir}/lib/affinity_schema.json" \
+		"${json}" "${svg}" || err=1
+fi
+
+echo "--json -: the JSON on standard output, and nothing else"
+if ! perf affinity report -i "${perfdata}" --json - -T lockshare_rq > "${result}" 2> /dev/null; then
+	fail "perf affinity report --json -"
+elif ! python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+sys.exit([t["name"] for t in doc["types"]] != ["struct lockshare_rq"])' "${result}"; then
+	fail "--json - -T lockshare_rq: not JSON of struct lockshare_rq alone"
+fi
+
+echo "unwritable files: one line, non-zero exit"
+for opt in --json --heatmap; do
+	if perf affinity report -i "${perfdata}" "${opt}" /nonexistent/x > /dev/null \
+			2> "${result}"; then
+		fail "${opt} /nonexistent/x succeeded"
+	elif [ "$(wc -l < "${result}")" -ne 1 ] ||
+	     ! grep -q -- "${opt} /nonexistent/x" "${result}"; then
+		fail "${opt} /nonexistent/x: not one line naming the file: $(cat "${result}")"
+	fi
+done
+
+cleanup
+exit $err

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf affinity report --heatmap: the co-access matrix of every reported
+ * struct type as a self-contained SVG image, fields on both axes in layout
+ * order with the cache line boundaries drawn, the current layout next to
+ * the suggested one.
+ */
+#ifndef __PERF_AFFINITY_HEATMAP_H
+#define __PERF_AFFINITY_HEATMAP_H
+
+#include <stdio.h>
+
+struct fa_analysis;
+struct fa_attr;
+struct fa_report_opts;
+
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
+			   const struct fa_report_opts *o);
+
+#endif /* __PERF_AFFINITY_HEATMAP_H */

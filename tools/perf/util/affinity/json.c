@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity report --json (see json.h): a small JSON writer, then the
+ * report: header, statistics, and per struct type its fields, co-access,
+ * false sharing, clusters, layouts and costs.
+ *
+ * Fields are referred to by their index in the type's "fields" array, the
+ * index of the field table of the engine (struct fa_struct), so that
+ * co-access cells, pairs, clusters and layouts all use the same numbers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "analyze.h"
+#include "attr.h"
+#include "decode.h"
+#include "fields.h"
+#include "json.h"
+#include "report.h"
+#include "type.h"
+
+void fa_json__init(struct fa_json *j, FILE *fp)
+{
+	memset(j, 0, sizeof(*j));
+	j->fp = fp;
+}
+
+/* The length of the valid UTF-8 sequence at @s, or 0 */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	u32 cp = s[0] & (0x7f >> n);
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		/* also stops at the terminating NUL */
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/**
+ * fa_json__fprintf_str - Print @str as a JSON string
+ *
+ * Bytes that are not UTF-8 become U+FFFD: names come from debug info and
+ * host names, and one bad byte must not make the whole document invalid.
+ */
+size_t fa_json__fprintf_str(FILE *fp, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t printed = fprintf(fp, "\"");
+
+	while (*s) {
+		int n;
+
+		if (*s == '"' || *s == '\\') {
+			printed += fprintf(fp, "\\%c", *s++);
+		} else if (*s < 0x20) {
+			const char *esc = *s == '\n' ? "\\n" : *s == '\t' ? "\\t" :
+					  *s == '\r' ? "\\r" : *s == '\b' ? "\\b" :
+					  *s == '\f' ? "\\f" : NULL;
+
+			printed += esc ? fprintf(fp, "%s", esc) : fprintf(fp, "\\u%04x", *s);
+			s++;
+		} else if (*s < 0x80) {
+			printed += fprintf(fp, "%c", *s++);
+		} else if (utf8_len(s)) {
+			n = utf8_len(s);
+			printed += fwrite(s, 1, n, fp);
+			s += n;
+		} else {
+			printed += fprintf(fp, "\\ufffd");
+			s++;
+		}
+	}
+	return printed + fprintf(fp, "\"");
+}
+
+/* Before a value: the comma, a new line and indent or a space, the key */
+static void fa_json__member(struct fa_json *j, const char *key)
+{
+	int d = j->depth - 1;
+
+	if (d < 0)
+		return;
+	if (j->nr[d]++)
+		j->printed += fprintf(j->fp, ",%s", j->flat[d] ? " " : "");
+	if (!j->flat[d])
+		j->printed += fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+	if (key) {
+		j->printed += fa_json__fprintf_str(j->fp, key);
+		j->printed += fprintf(j->fp, ": ");
+	}
+}
+
+static void fa_json__open(struct fa_json *j, const char *key, bool flat, char c)
+{
+	fa_json__member(j, key);
+	j->printed += fprintf(j->fp, "%c", c);
+	/* the report nests a fixed, small depth */
+	if (j->depth >= FA_JSON_MAX_DEPTH)
+		return;
+	/* what is inside a one line container is on that line too */
+	j->flat[j->depth] = flat || (j->depth && j->flat[j->depth - 1]);
+	j->nr[j->depth++] = 0;
+}
+
+static void fa_json__close(struct fa_json *j, char c)
+{
+	int d = --j->depth;
+
+	if (!j->flat[d] && j->nr[d])
+		j->printed += fprintf(j->fp, "\n%*s", 2 * d, "");
+	j->printed += fprintf(j->fp, "%c%s", c, d ? "" : "\n");
+}
+
+void fa_json__begin_object(struct fa_json *j, const char *key, bool flat)
+{
+	fa_json__open(j, key, flat, '{');
+}
+
+void fa_json__end_object(struct fa_json *j)
+{
+	fa_json__close(j, '}');
+}
+
+void fa_json__begin_array(struct fa_json *j, const char *key, bool flat)
+{
+	fa_json__open(j, key, flat, '[');
+}
+
+void fa_json__end_array(struct fa_json *j)
+{
+	fa_json__close(j, ']');
+}
+
+void fa_json__string(struct fa_json *j, const char *key, const char *str)
+{
+	if (!str) {
+		fa_json__null(j, key);
+		return;
+	}
+	fa_json__member(j, key);
+	j->printed += fa_json__fprintf_str(j->fp, str);
+}
+
+void fa_json__u64(struct fa_json *j, const char *key, u64 val)
+{
+	fa_json__member(j, key);
+	j->printed += fprintf(j->fp, "%" PRIu64, val);
+}
+
+void fa_json__int(struct fa_json *j, const char *key, int val)
+{
+	fa_json__member(j, key);
+	j->printed += fprintf(j->fp, "%d", val);
+}
+
+/* JSON has no NaN nor infinity: those are null */
+void fa_json__double(struct fa_json *j, const char *key, double val)
+{
+	fa_json__member(j, key);
+	if (isfinite(val))
+		j->printed += fprintf(j->fp, "%.10g", val);
+	else
+		j->printed += fprintf(j->fp, "null");
+}
+
+void fa_json__bool(struct fa_json *j, const char *key, bool val)
+{
+	fa_json__member(j, key);
+	j->printed += fprintf(j->fp, "%s", val ? "true" : "false");
+}
+
+void fa_json__null(struct fa_json *j, const char *key)
+{
+	fa_json__member(j, key);
+	j->printed += fprintf(j->fp, "null");
+}
+
+/*
+ * The report.  Keys of the statistics are stable identifiers, not the
+ * text --stats prints, so that they can be relied on.
+ */
+static const char * const fa_json_drop_keys[FA_DROP_MAX] = {
+	[FA_DROP_NO_MEM]	= "no_mem_operand",
+	[FA_DROP_STACK]		= "stack_only",
+	[FA_DROP_VSIB]		= "gather_scatter",
+	[FA_DROP_DECODE]	= "not_decoded",
+	[FA_DROP_NO_MAP]	= "no_map",
+	[FA_DROP_NO_CODE]	= "no_code",
+	[FA_DROP_NO_REGS]	= "no_regs",
+	[FA_DROP_NO_REG]	= "no_reg",
+	[FA_DROP_ARCH]		= "arch",
+	[FA_DROP_NO_ADDR]	= "no_addr",
+	[FA_DROP_TP_FORMAT]	= "tp_format",
+};
+
+static const char * const fa_json_fail_keys[FA_ATTR_MAX] = {
+	[FA_ATTR_NO_SYM]	= "no_sym",
+	[FA_ATTR_NO_DBGINFO]	= "no_debuginfo",
+	[FA_ATTR_ASM]		= "asm",
+	[FA_ATTR_NO_INSN]	= "no_insn",
+	[FA_ATTR_NO_MEM_OP]	= "no_mem_operand",
+	[FA_ATTR_NO_VAR]	= "no_var",
+	[FA_ATTR_NO_TYPE]	= "no_type",
+	[FA_ATTR_BAD_OFFSET]	= "bad_offset",
+	[FA_ATTR_STACK]		= "stack",
+	[FA_ATTR_TLS]		= "tls",
+	[FA_ATTR_NOT_STRUCT]	= "not_struct",
+	[FA_ATTR_PADDING]	= "padding",
+	[FA_ATTR_TP_TYPE]	= "tp_type",
+	[FA_ATTR_FILTERED]	= "filtered",
+};
+
+static const char * const fa_json_kind_names[] = {
+	[FA_FIELD_SCALAR]	= "scalar",
+	[FA_FIELD_ARRAY]	= "array",
+	[FA_FIELD_UNION]	= "union",
+	[FA_FIELD_STRUCT]	= "struct",
+	[FA_FIELD_BITFIELD]	= "bitfield",
+	[FA_FIELD_BITGROUP]	= "bitgroup",
+	[FA_FIELD_FLEX]		= "flex",
+};
+
+static const char *fa_scope__name(int scope)
+{
+	switch (scope) {
+	case FA_SCOPE_THREAD:
+		return "thread";
+	case FA_SCOPE_INSTANCE:
+		return "instance";
+	case FA_SCOPE_CPU:
+	default:
+		return "cpu";
+	}
+}
+
+static void fa_json__per_source(struct fa_json *j, const char *key, const u64 *count)
+{
+	fa_json__begin_object(j, key, /*flat=*/true);
+	for (int s = 0; s < FA_SRC_MAX; s++)
+		fa_json__u64(j, fa_source__name(s), count[s]);
+	fa_json__end_object(j);
+}
+
+static void fa_json__decode_stats(struct fa_json *j, const struct fa_decode_stats *st)
+{
+	fa_json__per_source(j, "samples", st->samples);
+	fa_json__begin_object(j, "decode", /*flat=*/false);
+	fa_json__per_source(j, "accesses", st->accesses);
+	fa_json__begin_object(j, "dropped", /*flat=*/false);
+	for (int i = 0; i < FA_DROP_MAX; i++)
+		fa_json__u64(j, fa_json_drop_keys[i] ?: "other", st->dropped[i]);
+	fa_json__end_object(j);
+	fa_json__u64(j, "skid", st->skid);
+	fa_json__u64(j, "seg", st->seg);
+	fa_json__u64(j, "string", st->string);
+	fa_json__u64(j, "unknown_op", st->unknown_op);
+	fa_json__u64(j, "kernel", st->kernel);
+	fa_json__u64(j, "allocs", st->allocs);
+	fa_json__u64(j, "frees", st->frees);
+	fa_json__u64(j, "other_events", st->other);
+	fa_json__end_object(j);
+}
+
+static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *st)
+{
+	fa_json__begin_object(j, "attribution", /*flat=*/false);
+	fa_json__u64(j, "accesses", st->accesses);
+	fa_json__u64(j, "resolved", st->resolved);
+	fa_json__u64(j, "by_address", st->by_address);
+	fa_json__u64(j, "agree", st->agree);
+	fa_json__u64(j, "disagree", st->disagree);
+	fa_json__begin_object(j, "failed", /*flat=*/false);
+	for (int i = 0; i < FA_ATTR_MAX; i++)
+		fa_json__u64(j, fa_json_fail_keys[i] ?: "other", st->failed[i]);
+	fa_json__end_object(j);
+	fa_json__end_object(j);
+}
+
+static void fa_json__header(struct fa_json *j, const struct fa_json_header *h,
+			    const struct fa_attr *a, const struct fa_report_opts *o)
+{
+	fa_json__begin_object(j, "header", /*flat=*/false);
+	fa_json__string(j, "perf_version", h->perf_version);
+	fa_json__string(j, "hostname", h->hostname);
+	fa_json__string(j, "arch", h->arch);
+	fa_json__int(j, "nr_cpus", h->nr_cpus);
+	fa_json__begin_object(j, "cacheline", /*flat=*/true);
+	fa_json__u64(j, "size", a->cfg.line_size);
+	fa_json__string(j, "source", h->line_size_source);
+	if (h->recorded_line_size)
+		fa_json__u64(j, "recorded", h->recorded_line_size);
+	else
+		fa_json__null(j, "recorded");
+	fa_json__end_object(j);
+	fa_json__begin_object(j, "options", /*flat=*/false);
+	fa_json__string(j, "method", fa_method__name(h->method));
+	fa_json__string(j, "scope", fa_scope__name(a->cfg.scope));
+	fa_json__int(j, "window", a->cfg.window);
+	fa_json__u64(j, "window_ns", a->cfg.window_ns);
+	fa_json__double(j, "xfer_cost", o->xfer_cost);
+	fa_json__double(j, "percent_limit", o->percent_limit);
+	fa_json__string(j, "types", h->types);
+	fa_json__end_object(j);
+	fa_json__decode_stats(j, h->decode);
+	fa_json__attr_stats(j, &a->stats);
+	fa_json__end_object(j);
+}
+
+static void fa_json__cpus(struct fa_json *j, const char *key, const unsigned long *cpus,
+			  int nr_cpus)
+{
+	fa_json__begin_array(j, key, /*flat=*/true);
+	for (int cpu = 0; cpus && cpu < nr_cpus; cpu++) {
+		if (test_bit(cpu, cpus))
+			fa_json__int(j, NULL, cpu);
+	}
+	fa_json__end_array(j);
+}
+
+/* What the accesses say of a leaf field, as the stdio field table has it */
+static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
+				 const struct fa_analysis *an, int f,
+				 const struct fa_report_opts *o)
+{
+	const struct fa_field_stats *fs = &t->stats[f];
+	const struct fa_field_info *fi = &an->classes.fields[f];
+
+	fa_json__u64(j, "loads", fs->loads + fs->other);
+	fa_json__u64(j, "stores", fs->stores + fs->rmws);
+	fa_json__u64(j, "rmws", fs->rmws);
+	fa_json__u64(j, "hitm", fs->hitm);
+	fa_json__u64(j, "peer", fs->peer);
+	fa_json__double(j, "weight", fs->weight);
+	fa_json__double(j, "share", t->weight ? 100 * fs->weight / t->weight : 0);
+	fa_json__cpus(j, "readers", fi->readers, t->cfg.nr_cpus);
+	fa_json__cpus(j, "writers", fi->writers, t->cfg.nr_cpus);
+	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));
+	fa_json__bool(j, "by_code", fi->by_code &&
+		      fs->loads + fs->stores + fs->rmws + fs->other < FA_MIN_SAMPLES);
+	fa_json__bool(j, "reported", fa_report__field_shown(t, an, f, o->percent_limit));
+}
+
+static void fa_json__field(struct fa_json *j, const struct fa_type *t,
+			   const struct fa_analysis *an, int f, const struct fa_report_opts *o)
+{
+	const struct fa_field *fd = &t->st->fields[f];
+
+	fa_json__begin_object(j, NULL, /*flat=*/true);
+	fa_json__int(j, "index", f);
+	fa_json__string(j, "name", fd->name);
+	fa_json__string(j, "type", fd->type);
+	fa_json__string(j, "suffix", fd->suffix);
+	fa_json__string(j, "kind", fd->kind < ARRAY_SIZE(fa_json_kind_names) ?
+			fa_json_kind_names[fd->kind] : NULL);
+	fa_json__int(j, "depth", fd->depth);
+	if (fd->parent >= 0)
+		fa_json__int(j, "parent", fd->parent);
+	else
+		fa_json__null(j, "parent");
+	fa_json__u64(j, "offset", fd->offset);
+	fa_json__u64(j, "size", fd->size);
+	fa_json__u64(j, "line", fd->offset / t->cfg.line_size);
+	if (fd->kind == FA_FIELD_BITFIELD) {
+		fa_json__begin_object(j, "bitfield", /*flat=*/true);
+		fa_json__u64(j, "bit_offset", fd->bit_offset);
+		fa_json__u64(j, "bit_size", fd->bit_size);
+		fa_json__int(j, "group", fd->group);
+		fa_json__end_object(j);
+	} else {
+		fa_json__null(j, "bitfield");
+	}
+	fa_json__bool(j, "leaf", fd->leaf);
+	if (fd->leaf)
+		fa_json__field_stats(j, t, an, f, o);
+	fa_json__end_object(j);
+}
+
+/* Symmetric co-access of @an's method: cells (i < j), heaviest first */
+static int fa_json__coaccess(struct fa_json *j, const struct fa_analysis *an)
+{
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(an->affinity, &cells);
+
+	if (n < 0)
+		return n;
+	fa_json__begin_object(j, "coaccess", /*flat=*/false);
+	fa_json__string(j, "method", fa_method__name(an->method));
+	fa_json__double(j, "total", an->affinity->total);
+	fa_json__begin_array(j, "cells", /*flat=*/false);
+	for (int k = 0; k < n; k++) {
+		fa_json__begin_array(j, NULL, /*flat=*/true);
+		fa_json__int(j, NULL, min(cells[k].i, cells[k].j));
+		fa_json__int(j, NULL, max(cells[k].i, cells[k].j));
+		fa_json__double(j, NULL, cells[k].w);
+		fa_json__end_array(j);
+	}
+	fa_json__end_array(j);
+	fa_json__end_object(j);
+	free(cells);
+	return 0;
+}
+
+static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
+				  const struct fa_analysis *an)
+{
+	const struct fa_struct *st = t->st;
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(&t->fs, &cells);
+
+	if (n < 0)
+		return n;
+	fa_json__begin_array(j, "false_sharing", /*flat=*/false);
+	for (int k = 0; k < n; k++) {
+		int w = cells[k].i, r = cells[k].j;
+
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__int(j, "writer", w);
+		fa_json__int(j, "reader", r);
+		fa_json__double(j, "weight", cells[k].w);
+		fa_json__double(j, "share", t->fs.total ? 100 * cells[k].w / t->fs.total : 0);
+		fa_json__cpus(j, "writer_cpus", t->stats[w].writers, t->cfg.nr_cpus);
+		fa_json__cpus(j, "reader_cpus", t->stats[r].readers, t->cfg.nr_cpus);
+		fa_json__bool(j, "separated", fa_layout__line(&an->suggested, st, w) !=
+			      fa_layout__line(&an->suggested, st, r));
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+	free(cells);
+	return 0;
+}
+
+static void fa_json__clusters(struct fa_json *j, const struct fa_struct *st,
+			      const struct fa_analysis *an)
+{
+	double total = 0;
+
+	for (int u = 0; u < an->classes.nr_units; u++)
+		total += an->classes.units[u].weight;
+	fa_json__begin_array(j, "clusters", /*flat=*/false);
+	for (int k = 0; k < an->clusters.nr; k++) {
+		const struct fa_cluster *c = &an->clusters.clusters[k];
+
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__begin_array(j, "fields", /*flat=*/true);
+		for (int i = 0; i < c->nr; i++) {
+			const struct fa_unit *unit = &st->units[c->units[i]];
+
+			for (int f = unit->field; f < unit->field + unit->nr_fields; f++)
+				fa_json__int(j, NULL, f);
+		}
+		fa_json__end_array(j);
+		fa_json__u64(j, "size", c->size);
+		fa_json__double(j, "weight", c->weight);
+		fa_json__double(j, "share", total ? 100 * c->weight / total : 0);
+		fa_json__double(j, "affinity", c->affinity);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+}
+
+/*
+ * The top-level members of @l in offset order, as pahole prints them: the
+ * fields of the @k-th unit by offset.  Start with @k 0 and @f -1.
+ */
+static bool fa_layout__next_member(const struct fa_layout *l, const struct fa_struct *st,
+				   int *k, int *f)
+{
+	if (*f >= 0) {
+		const struct fa_unit *unit = &st->units[l->order[*k]];
+
+		if (*f + 1 < unit->field + unit->nr_fields) {
+			(*f)++;
+			return true;
+		}
+		(*k)++;
+	}
+	for (; *k < l->nr_units; (*k)++) {
+		if (st->units[l->order[*k]].nr_fields) {
+			*f = st->units[l->order[*k]].field;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void fa_json__holes(struct fa_json *j, const struct fa_layout *l,
+			   const struct fa_struct *st)
+{
+	u32 end = 0;
+	int k = 0, f = -1;
+
+	fa_json__begin_array(j, "holes", /*flat=*/false);
+	while (fa_layout__next_member(l, st, &k, &f)) {
+		u32 off = fa_layout__field_offset(l, st, f);
+
+		if (off > end) {
+			fa_json__begin_object(j, NULL, /*flat=*/true);
+			fa_json__u64(j, "offset", end);
+			fa_json__u64(j, "size", off - end);
+			fa_json__end_object(j);
+		}
+		end = max(end, off + st->fields[f].size);
+	}
+	fa_json__end_array(j);
+	fa_json__u64(j, "padding", l->size > end ? l->size - end : 0);
+}
+
+static void fa_json__layout(struct fa_json *j, const char *key, const struct fa_layout *l,
+			    const struct fa_struct *st)
+{
+	int k = 0, f = -1;
+
+	fa_json__begin_object(j, key, /*flat=*/false);
+	fa_json__u64(j, "size", l->size);
+	fa_json__u64(j, "align", l->align);
+	fa_json__u64(j, "cachelines", DIV_ROUND_UP(l->size, l->line_size));
+	fa_json__begin_array(j, "members", /*flat=*/false);
+	while (fa_layout__next_member(l, st, &k, &f)) {
+		u32 off = fa_layout__field_offset(l, st, f);
+
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__int(j, "field", f);
+		fa_json__u64(j, "offset", off);
+		fa_json__u64(j, "size", st->fields[f].size);
+		fa_json__u64(j, "line", off / l->line_size);
+		fa_json__bool(j, "line_start", f == st->units[l->order[k]].field &&
+			      l->line_start[l->order[k]]);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+	fa_json__holes(j, l, st);
+	fa_json__end_object(j);
+}
+
+static void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c)
+{
+	fa_json__begin_object(j, key, /*flat=*/true);
+	fa_json__double(j, "lines_per_window", c->lines_per_window);
+	fa_json__double(j, "xfers_per_window", c->xfers_per_window);
+	fa_json__double(j, "xfers_per_kacc", c->xfers_per_kacc);
+	fa_json__double(j, "total", c->total);
+	fa_json__u64(j, "windows", c->windows);
+	fa_json__u64(j, "accesses", c->accesses);
+	fa_json__end_object(j);
+}
+
+static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
+{
+	fa_json__begin_object(j, "cost", /*flat=*/false);
+	fa_json__begin_object(j, "model", /*flat=*/false);
+	fa_json__cost(j, "current", &an->model[0]);
+	fa_json__cost(j, "suggested", &an->model[1]);
+	fa_json__end_object(j);
+	fa_json__begin_object(j, "replay", /*flat=*/false);
+	fa_json__cost(j, "current", &an->replay[0]);
+	fa_json__cost(j, "suggested", &an->replay[1]);
+	fa_json__end_object(j);
+	fa_json__double(j, "gain", 100 * fa_analysis__gain(an));
+	fa_json__end_object(j);
+}
+
+static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
+			 const struct fa_analysis *an, const struct fa_report_opts *o)
+{
+	const struct fa_type *t = te->t;
+	int err;
+
+	fa_json__begin_object(j, NULL, /*flat=*/false);
+	fa_json__string(j, "name", te->name);
+	fa_json__u64(j, "size", te->size);
+	fa_json__u64(j, "accesses", t->nr_accesses);
+	fa_json__u64(j, "stores", fa_type__stores(t));
+	fa_json__u64(j, "hitm", t->hitm);
+	fa_json__double(j, "weight", t->weight);
+	fa_json__u64(j, "instances", t->nr_instances);
+	fa_json__u64(j, "misaligned_instances", t->misaligned);
+	fa_json__string(j, "method", fa_method__name(an->method));
+	fa_json__string(j, "method_reason", an->why);
+	fa_json__begin_array(j, "fields", /*flat=*/false);
+	for (int f = 0; f < t->st->nr_fields; f++)
+		fa_json__field(j, t, an, f, o);
+	fa_json__end_array(j);
+	err = fa_json__coaccess(j, an) ?: fa_json__false_sharing(j, t, an);
+	if (err)
+		return err;
+	fa_json__clusters(j, t->st, an);
+	fa_json__bool(j, "changed", an->changed);
+	fa_json__bool(j, "kept_current", an->kept);
+	fa_json__layout(j, "current", &an->current, t->st);
+	fa_json__layout(j, "suggested", &an->suggested, t->st);
+	fa_json__costs(j, an);
+	fa_json__end_object(j);
+	return 0;
+}
+
+/* Type indexes by accesses, most first, as the struct table lists them */
+static int *fa_json__type_order(struct fa_attr *a, int *nr)
+{
+	int *order = calloc(a->nr_types + 1, sizeof(*order));
+
+	*nr = 0;
+	for (int i = 0; order && i < a->nr_types; i++) {
+		int k;
+
+		if (!a->types[i]->t)
+			continue;
+		for (k = *nr; k > 0 && a->types[order[k - 1]]->t->nr_accesses <
+				       a->types[i]->t->nr_accesses; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+		(*nr)++;
+	}
+	return order;
+}
+
+/**
+ * fa_json__fprintf - Print the analysis of every struct type as JSON
+ * @h: The recording and the statistics of decoding
+ * @a: The attributed accesses and their types
+ * @an: The analyses, in the order of @a's types
+ * @o: --percent-limit leaves out types as in the stdio report
+ *
+ * Return: the number of bytes printed; 0 if memory ran out, with an
+ * incomplete document printed.
+ */
+size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr *a,
+			struct fa_analysis *an, const struct fa_report_opts *o)
+{
+	struct fa_json j;
+	int nr, *order = fa_json__type_order(a, &nr);
+	int err = 0;
+
+	if (!order)
+		return 0;
+	fa_json__init(&j, fp);
+	fa_json__begin_object(&j, NULL, /*flat=*/false);
+	fa_json__int(&j, "schema_version", FA_JSON_SCHEMA_VERSION);
+	fa_json__header(&j, h, a, o);
+	fa_json__begin_array(&j, "types", /*flat=*/false);
+	for (int k = 0; !err && k < nr; k++) {
+		struct fa_type_entry *te = a->types[order[k]];
+
+		if (fa_report__type_shown(a, te, o->percent_limit))
+			err = fa_json__type(&j, te, &an[order[k]], o);
+	}
+	free(order);
+	if (err)
+		return 0;
+	fa_json__end_array(&j);
+	fa_json__end_object(&j);
+	return j.printed;
+}
