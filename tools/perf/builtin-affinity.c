@@ -53,6 +53,7 @@
 #include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/util.h"
+#include "ui/browsers/affinity.h"
 #include "ui/progress.h"
 #include "ui/ui.h"
 
@@ -98,6 +99,7 @@ struct perf_affinity {
 	bool			 force;
 	bool			 stats_only;
 	bool			 use_stdio;
+	bool			 use_tui;
 	bool			 dump_raw;
 	bool			 no_skid;
 };
@@ -715,6 +717,12 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	err = perf_affinity__write_outputs(aff, session, an);
 	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
 		goto out;
+	if (use_browser == 1) {
+		err = fa_report__browse(a, an, total, &aff->ropts);
+		goto out;
+	}
+	/* only now: the progress of the analysis is on stderr */
+	setup_pager();
 	perf_affinity__print_header(aff, session, stdout);
 	if (aff->stats_only) {
 		fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
@@ -765,6 +773,22 @@ static void perf_affinity__tool_init(struct perf_affinity *aff)
 	aff->tool.ordering_requires_timestamps = true;
 }
 
+/*
+ * The TUI by default on a terminal, as perf c2c report; output made to be
+ * read by scripts or counted (--stats, -x, raw accesses) stays stdio.
+ */
+static void perf_affinity__setup_browser(struct perf_affinity *aff)
+{
+	bool to_stdout = (aff->json_name && !strcmp(aff->json_name, "-")) ||
+			 (aff->heatmap_name && !strcmp(aff->heatmap_name, "-"));
+
+	if (aff->use_stdio || aff->stats_only || aff->dump_raw || aff->field_sep || to_stdout)
+		use_browser = 0;
+	else if (aff->use_tui)
+		use_browser = 1;
+	setup_browser(/*fallback_to_pager=*/false);
+}
+
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -773,6 +797,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
 		   "only these struct types ('struct rq' or rq)"),
 	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface"),
+	OPT_BOOLEAN(0, "tui", &aff->use_tui, "use the TUI interface (default on a terminal)"),
 	OPT_BOOLEAN(0, "stats", &aff->stats_only,
 		    "print the decoding and attribution statistics only"),
 	OPT_STRING(0, "method", &aff->method_str, "auto|window|code",
@@ -866,6 +891,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->decoder.no_skid = aff->no_skid;
 	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
 
+	perf_affinity__setup_browser(aff);
 	/* the pager only once there is output: the progress is on stderr */
 	if (aff->dump_raw) {
 		setup_pager();
@@ -878,7 +904,6 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		pr_err("failed to process the samples of %s\n", data.path);
 		goto out_attr;
 	}
-	setup_pager();
 	if (!aff->dump_raw || aff->stats_only)
 		err = perf_affinity__output(aff, session);
 out_attr:

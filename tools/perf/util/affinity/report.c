@@ -167,8 +167,9 @@ int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *o
 	return n;
 }
 
-static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
-				     const struct fa_analysis *x, const struct fa_report_opts *o)
+/* One struct type's line of the struct table */
+size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *x,
+			      const struct fa_report_opts *o)
 {
 	const struct fa_type *t = te->t;
 
@@ -185,6 +186,17 @@ static size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te,
 		       x->model[0].lines_per_window, 100 * fa_analysis__gain(x));
 }
 
+/* The column header of the struct table, as wide as fa_report__struct_line() */
+size_t fa_report__struct_header(FILE *fp, const struct fa_report_opts *o)
+{
+	if (o->sep)
+		return fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%s%s%sgain\n",
+			       o->sep, o->sep, o->sep, o->sep, o->sep, o->sep,
+			       "lines_per_window", o->sep);
+	return fprintf(fp, "%-32s %6s %9s %9s %7s %8s %9s %7s\n", "# Struct", "Size",
+		       "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win", "Gain");
+}
+
 /**
  * fa_report__struct_table - One line per struct type, in --sort order
  * @an: The analyses, in the order of @a's types (NULL entries are skipped)
@@ -196,14 +208,7 @@ size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *
 	int order[a->nr_types + 1], n, hidden = 0;
 
 	n = fa_report__order(a, an, o->sort, order);
-	if (o->sep)
-		printed += fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%s%s%sgain\n",
-				   o->sep, o->sep, o->sep, o->sep, o->sep, o->sep,
-				   "lines_per_window", o->sep);
-	else
-		printed += fprintf(fp, "%-32s %6s %9s %9s %7s %8s %9s %7s\n", "# Struct", "Size",
-				   "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win",
-				   "Gain");
+	printed += fa_report__struct_header(fp, o);
 	for (int k = 0; k < n; k++) {
 		if (!fa_report__type_shown(a, a->types[order[k]], o->percent_limit)) {
 			hidden++;
@@ -477,26 +482,66 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	return printed;
 }
 
+/* The title of a struct type's report: name, size, accesses, instances */
+int fa_report__title(struct fa_type_entry *te, char *buf, size_t size)
+{
+	const struct fa_type *t = te->t;
+
+	return scnprintf(buf, size, "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " instance%s",
+			 te->name, te->size, t->nr_accesses, t->nr_instances,
+			 t->nr_instances == 1 ? "" : "s");
+}
+
+static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
+{
+	const struct fa_type *t = te->t;
+
+	if (!t->misaligned)
+		return 0;
+	return fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
+		       t->misaligned, t->nr_instances);
+}
+
+/**
+ * fa_report__section - One section of a struct type's report
+ * @section: enum fa_report_section
+ *
+ * The TUI shows the sections on screens of their own, so they are printed
+ * one by one, by the same code as the stdio report.
+ */
+size_t fa_report__section(FILE *fp, int section, struct fa_type_entry *te,
+			  struct fa_analysis *an, const struct fa_report_opts *o)
+{
+	switch (section) {
+	case FA_REPORT_ALIGNMENT:
+		return fa_report__alignment(fp, te);
+	case FA_REPORT_FIELDS:
+		return fa_report__fields(fp, te, an, o);
+	case FA_REPORT_PAIRS:
+		return fa_report__pairs(fp, te, an, o);
+	case FA_REPORT_FALSE_SHARING:
+		return fa_report__false_sharing(fp, te, an);
+	case FA_REPORT_CLUSTERS:
+		return fa_report__clusters(fp, te, an);
+	case FA_REPORT_LAYOUTS:
+		return fa_report__layouts(fp, te, an, o);
+	case FA_REPORT_COST:
+		return fa_report__cost(fp, an, o);
+	default:
+		return 0;
+	}
+}
+
 /* Everything about one struct type */
 size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 		       const struct fa_report_opts *o)
 {
-	const struct fa_type *t = te->t;
 	char title[256];
 	size_t printed;
 
-	snprintf(title, sizeof(title), "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " instance%s",
-		 te->name, te->size, t->nr_accesses, t->nr_instances,
-		 t->nr_instances == 1 ? "" : "s");
+	fa_report__title(te, title, sizeof(title));
 	printed = banner(fp, title);
-	if (t->misaligned)
-		printed += fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
-				   t->misaligned, t->nr_instances);
-	printed += fa_report__fields(fp, te, an, o);
-	printed += fa_report__pairs(fp, te, an, o);
-	printed += fa_report__false_sharing(fp, te, an);
-	printed += fa_report__clusters(fp, te, an);
-	printed += fa_report__layouts(fp, te, an, o);
-	printed += fa_report__cost(fp, an, o);
+	for (int s = 0; s < FA_REPORT_MAX; s++)
+		printed += fa_report__section(fp, s, te, an, o);
 	return printed;
 }

@@ -1,0 +1,128 @@
+#!/bin/bash
+# perf affinity report TUI
+# SPDX-License-Identifier: GPL-2.0
+#
+# Browse a recording of the lockshare workload as a user would, in a
+# detached tmux session of a fixed size: the struct table, ENTER for the
+# fields of the struct, 'l' for its layouts, ESC back, 'q' to quit; check
+# what each screen shows and that perf exits with 0.
+
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+screen=$(mktemp /tmp/__perf_test.screen.XXXXX)
+status=$(mktemp /tmp/__perf_test.status.XXXXX)
+# a server of our own: nothing of the user's tmux is touched
+tmux_sock="perf_affinity_tui_$$"
+
+cleanup() {
+	tmux -L "${tmux_sock}" kill-server > /dev/null 2>&1
+	rm -f "${perfdata}" "${perfdata}.old" "${screen}" "${status}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+skip() {
+	echo "[Skip] $1"
+	cleanup
+	exit 2
+}
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+if ! command -v tmux > /dev/null; then
+	skip "tmux is not installed"
+fi
+if ! perf version --build-options | grep -q 'libslang: \[ on'; then
+	skip "perf is built without slang: no TUI"
+fi
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "software address sampling is x86-64 only"
+fi
+
+# Capture the screen until it shows $1, for up to 30 seconds
+wait_screen() {
+	for _ in $(seq 60); do
+		tmux -L "${tmux_sock}" capture-pane -p -t affinity > "${screen}" 2> /dev/null
+		grep -q -- "$1" "${screen}" && return 0
+		sleep 0.5
+	done
+	fail "the screen does not show '$1'"
+	echo "---- the screen ----"
+	cat "${screen}"
+	return 1
+}
+
+expect() {
+	grep -q -- "$1" "${screen}" || fail "$2: no '$1' on the screen"
+}
+
+send() {
+	tmux -L "${tmux_sock}" send-keys -t affinity "$1"
+}
+
+if ! perf affinity record -o "${perfdata}" -- perf test -w lockshare 1000 > /dev/null 2>&1; then
+	fail "perf affinity record"
+	cleanup
+	exit 1
+fi
+
+perf=$(command -v perf)
+tmux -L "${tmux_sock}" -f /dev/null new-session -d -s affinity -x 160 -y 50 \
+	"TERM=xterm-256color '${perf}' affinity report -i '${perfdata}'; echo \$? > '${status}'"
+
+echo "the struct table"
+if wait_screen "struct lockshare_rq"; then
+	expect "perf affinity report: " "title"
+	expect "Accesses .* FS pairs" "column header"
+	expect "ENTER fields" "key help"
+	expect "h/? help" "key help"
+	expect "q quit" "key help"
+fi
+
+echo "ENTER: the fields"
+send Enter
+if wait_screen "Fields (by offset"; then
+	expect "^struct lockshare_rq: 72 bytes" "title"
+	grep -q "^  lock .* \(write-hot\|shared-written\)" "${screen}" ||
+		fail "fields: no lock field classified as written"
+	expect "^  clock .* read-mostly" "fields"
+	expect "lock (written on CPU .*-> clock (read on CPU" "false sharing"
+	expect "ENTER/l layout" "key help"
+fi
+
+echo "l: the layouts and their cost"
+send l
+if wait_screen "Predicted cost"; then
+	expect "/\* --- cacheline 1 boundary (64 bytes) --- \*/" "layout"
+	expect "total (lines + .* -[0-9.]*%" "cost"
+	expect "Suggested layout" "layout"
+	expect "ESC/LEFT back" "key help"
+fi
+
+echo "ESC: back to the fields"
+send Escape
+wait_screen "Fields (by offset" > /dev/null
+
+echo "q: quit"
+send q
+for _ in $(seq 60); do
+	[ -s "${status}" ] && break
+	sleep 0.5
+done
+if [ ! -s "${status}" ]; then
+	fail "perf did not exit on 'q'"
+elif [ "$(cat "${status}")" != 0 ]; then
+	fail "perf exited with $(cat "${status}")"
+fi
+
+cleanup
+exit $err
