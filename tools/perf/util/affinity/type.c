@@ -210,9 +210,17 @@ static u64 fa_sample__scope_key(const struct fa_type *t, const struct fa_sample 
 	}
 }
 
-static int u16_cmp(const void *a, const void *b)
+/* Insertion sort: a set has a few units, qsort() costs more than sorting them */
+static void fa_units__sort(u16 *units, int nr)
 {
-	return *(const u16 *)a - *(const u16 *)b;
+	for (int i = 1; i < nr; i++) {
+		u16 u = units[i];
+		int j;
+
+		for (j = i; j > 0 && units[j - 1] > u; j--)
+			units[j] = units[j - 1];
+		units[j] = u;
+	}
 }
 
 /* When @cpu last touched @inst (0: never); then set it to @now. */
@@ -258,28 +266,40 @@ static int fa_inst__written(const struct fa_type *t, const struct fa_inst *inst,
 	return n;
 }
 
+/* Units of a set: a window's, or an access's and those written before it */
+#define FA_SET_MAX_UNITS	(FA_MAX_WINDOW + 1 + FA_INST_WRITES)
+
 static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *units, int nr,
 				int nr_w, double weight)
 {
-	struct fa_set *set, *found;
+	/* the key on the stack: most sets were seen before, only new ones are allocated */
+	u64 buf[DIV_ROUND_UP(sizeof(struct fa_set) + FA_SET_MAX_UNITS * sizeof(u16), sizeof(u64))];
+	struct fa_set *key = (struct fa_set *)buf, *set;
+	size_t size = sizeof(*key) + (nr + nr_w) * sizeof(u16);
 
-	qsort(units, nr, sizeof(u16), u16_cmp);
-	qsort(units + nr, nr_w, sizeof(u16), u16_cmp);
-	set = malloc(sizeof(*set) + (nr + nr_w) * sizeof(u16));
+	fa_units__sort(units, nr);
+	fa_units__sort(units + nr, nr_w);
+	key->nr = nr;
+	key->nr_w = nr_w;
+	memcpy(key->units, units, (nr + nr_w) * sizeof(u16));
+	if (hashmap__find(map, key, &set)) {
+		set->count++;
+		set->weight += weight;
+		return;
+	}
+	if (hashmap__size(map) >= FA_MAX_SETS) {
+		t->sets_dropped++;
+		return;
+	}
+	set = malloc(size);
 	if (!set) {
 		t->sets_dropped++;
 		return;
 	}
-	set->nr = nr;
-	set->nr_w = nr_w;
+	memcpy(set, key, size);
 	set->count = 1;
 	set->weight = weight;
-	memcpy(set->units, units, (nr + nr_w) * sizeof(u16));
-	if (hashmap__find(map, set, &found)) {
-		found->count++;
-		found->weight += weight;
-		free(set);
-	} else if (hashmap__size(map) >= FA_MAX_SETS || hashmap__add(map, set, set)) {
+	if (hashmap__add(map, set, set)) {
 		t->sets_dropped++;
 		free(set);
 	}
