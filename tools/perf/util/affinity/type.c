@@ -357,12 +357,16 @@ static void fa_type__add_to_set(struct fa_type *t, struct fa_window *w,
 /* Pair the access with the distinct fields before it in its window. */
 static int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 {
-	struct fa_window *w = fa_u64_map__findnew(t->windows, fa_sample__scope_key(t, s),
-						  sizeof(*w));
+	u64 key = fa_sample__scope_key(t, s);
+	struct fa_window **slot = &t->window_cache[fa_cache__slot(key)], *w = *slot;
 	int seen[FA_MAX_WINDOW], nr_seen = 0;
 
-	if (!w)
-		return -ENOMEM;
+	if (!w || w->key != key) {
+		w = fa_u64_map__findnew(t->windows, key, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		*slot = w;
+	}
 	if (w->n && s->time >= w->last_time) {
 		u64 gap = s->time - w->last_time;
 
@@ -407,6 +411,7 @@ static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 	struct hashmap_entry *cur, *tmp;
 	size_t bkt;
 
+	memset(t->inst_cache, 0, sizeof(t->inst_cache));
 	hashmap__for_each_entry_safe(t->insts, cur, tmp, bkt) {
 		struct fa_inst *inst = cur->pvalue;
 
@@ -493,13 +498,18 @@ static int fa_write__other(const struct fa_write *w, u32 cpu)
  */
 static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 {
-	struct fa_inst *inst;
+	struct fa_inst *inst, **slot;
 
 	if (hashmap__size(t->insts) >= FA_INST_SWEEP)
 		fa_type__sweep_insts(t, s->time);
-	inst = fa_u64_map__findnew(t->insts, s->instance, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
+	slot = &t->inst_cache[fa_cache__slot(s->instance)];
+	inst = *slot;
+	if (!inst || inst->key != s->instance) {
+		inst = fa_u64_map__findnew(t->insts, s->instance, sizeof(*inst));
+		if (!inst)
+			return -ENOMEM;
+		*slot = inst;
+	}
 	if (!inst->seen) {
 		inst->seen = true;
 		inst->base = s->base;
@@ -531,7 +541,13 @@ static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u
 {
 	u64 *entry;
 
+	if (r->nr_bases && r->last_instance == s->instance) {
+		*index = r->last_index;
+		return 0;
+	}
 	if (hashmap__find(r->instances, &s->instance, &entry)) {
+		r->last_instance = s->instance;
+		r->last_index = entry[1];
 		*index = entry[1];
 		return 0;
 	}
@@ -553,6 +569,8 @@ static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u
 		return -ENOMEM;
 	}
 	r->bases[r->nr_bases] = s->base;
+	r->last_instance = s->instance;
+	r->last_index = r->nr_bases;
 	*index = r->nr_bases++;
 	return 0;
 }
