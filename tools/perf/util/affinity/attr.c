@@ -36,6 +36,7 @@ struct fa_memo {
 	struct fa_dso_key	 key;
 	struct fa_type_entry	*te;
 	int			 offset;
+	int			 field;		/* the leaf at @offset, of an instruction */
 	s8			 reason;	/* enum fa_attr_fail, -1 if attributed */
 };
 
@@ -265,14 +266,21 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 {
 	struct annotated_data_stat before = ann_data_stat;
 	struct annotated_data_type *adt;
-	struct fa_memo *m;
+	struct dso *dso = map__dso(ms->map);
+	u64 map_ip = map__map_ip(ms->map, ip);
+	struct fa_memo **slot = &a->insn_cache[fa_cache__slot(map_ip ^ (unsigned long)dso)];
+	struct fa_memo *m = *slot;
 	bool created;
 	int offset = 0;
 
-	m = fa_attr__findnew(a->memo, map__dso(ms->map), map__map_ip(ms->map, ip), sizeof(*m),
-			     &created);
-	if (!m || !created)
+	if (m && m->key.dso == dso && m->key.offset == map_ip)
 		return m;
+	m = fa_attr__findnew(a->memo, dso, map_ip, sizeof(*m), &created);
+	if (!m || !created) {
+		*slot = m;
+		return m;
+	}
+	*slot = m;
 	m->reason = -1;
 	/* like hist_entry::ip, the address in the map's DSO */
 	adt = symbol__get_data_type(ms, map__map_ip(ms->map, ip), thread, cpumode, evsel,
@@ -288,6 +296,8 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 		m->offset = offset;
 		if (!m->te || !m->te->st)
 			m->reason = FA_ATTR_NOT_STRUCT;
+		else
+			m->field = fa_struct__find_leaf(m->te->st, offset);
 	}
 	return m;
 }
@@ -447,10 +457,14 @@ static int fa_type_entry__site(struct fa_type_entry *te, int field, struct symbo
 			       struct fa_access *acc)
 {
 	u64 key = ((u64)field << 48) ^ (u64)(unsigned long)sym;
-	struct fa_site *site = fa_u64_map__findnew(te->sites, key, sizeof(*site));
+	struct fa_site **slot = &te->site_cache[fa_cache__slot(key)], *site = *slot;
 
-	if (!site)
-		return -ENOMEM;
+	if (!site || site->key != key) {
+		site = fa_u64_map__findnew(te->sites, key, sizeof(*site));
+		if (!site)
+			return -ENOMEM;
+		*slot = site;
+	}
 	site->field = field;
 	site->sym = sym ? sym->name : "[unknown]";
 	if (acc->op & FA_OP_STORE)
@@ -603,7 +617,11 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 		fa_attr__fail(a, FA_ATTR_FILTERED);
 		return 0;
 	}
-	field = fa_struct__find_leaf(te->st, offset);
+	/* the instruction's field is memoized with it */
+	if (insn && insn->reason < 0 && te == insn->te && offset == insn->offset)
+		field = insn->field;
+	else
+		field = fa_struct__find_leaf(te->st, offset);
 	if (field < 0) {
 		fa_attr__fail_at(a, FA_ATTR_PADDING, al);
 		return 0;
@@ -622,14 +640,21 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
 		      struct addr_location *al)
 {
-	struct fa_func *fn;
-	bool created;
+	struct fa_func **slot, *fn;
+	bool created = false;
+	struct dso *dso;
 
 	if (!a->code_context || !al->map || !al->sym)
 		return 0;
-	fn = fa_attr__findnew(a->funcs, map__dso(al->map), al->sym->start, sizeof(*fn), &created);
-	if (!fn)
-		return -ENOMEM;
+	dso = map__dso(al->map);
+	slot = &a->func_cache[fa_cache__slot(al->sym->start ^ (unsigned long)dso)];
+	fn = *slot;
+	if (!fn || fn->key.dso != dso || fn->key.offset != al->sym->start) {
+		fn = fa_attr__findnew(a->funcs, dso, al->sym->start, sizeof(*fn), &created);
+		if (!fn)
+			return -ENOMEM;
+		*slot = fn;
+	}
 	if (created) {
 		fn->map = map__get(al->map);
 		fn->sym = al->sym;

@@ -29,6 +29,9 @@ struct addr_location;
 struct dso;
 struct evsel;
 struct fa_access;
+struct fa_func;
+struct fa_memo;
+struct fa_site;
 struct fa_struct;
 struct hashmap;
 struct machine;
@@ -89,6 +92,7 @@ struct fa_type_entry {
 	struct fa_type		*t;	/* created on its first access */
 	struct fa_matrix	 code;	/* co-access by code context */
 	struct hashmap		*sites;	/* struct fa_site by field and function */
+	struct fa_site		*site_cache[FA_CACHE_SIZE];
 };
 
 /* Where accesses could not be attributed: a function and the reason */
@@ -111,6 +115,9 @@ struct fa_attr {
 	int			  nr_types;
 	struct fa_attr_stats	  stats;
 	struct strlist		 *only;		/* attribute only these types */
+	/* every sample looks these up: recent ones in front of the hash maps */
+	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
+	struct fa_func		 *func_cache[FA_CACHE_SIZE];
 	bool			  code_context;
 };
 

@@ -183,6 +183,9 @@ struct fa_replayer {
 	bool			 aligned;
 	struct hashmap		*lines;
 	struct hashmap		*windows;
+	/* recently used lines and windows: one compare instead of a lookup */
+	struct fa_line_state	*line_cache[FA_CACHE_SIZE];
+	struct fa_replay_window	*window_cache[FA_CACHE_SIZE];
 	u64			 xfers;
 	u64			 accesses;
 	u64			 windows_done;
@@ -225,12 +228,16 @@ static u64 fa_replayer__scope(const struct fa_replayer *r, const struct fa_event
 static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, u64 line)
 {
 	const struct fa_config *cfg = &r->t->cfg;
-	struct fa_replay_window *w = fa_u64_map__findnew(r->windows, fa_replayer__scope(r, e),
-							   sizeof(*w));
+	u64 key = fa_replayer__scope(r, e);
+	struct fa_replay_window **slot = &r->window_cache[fa_cache__slot(key)], *w = *slot;
 	int i;
 
-	if (!w)
-		return -ENOMEM;
+	if (!w || w->key != key) {
+		w = fa_u64_map__findnew(r->windows, key, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		*slot = w;
+	}
 	if (w->accesses && (cfg->window_ns ? e->time - w->start > cfg->window_ns :
 			    w->accesses >= cfg->window))
 		fa_replayer__end_window(r, w);
@@ -249,14 +256,19 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	const struct fa_type *t = r->t;
 	u32 line_size = t->cfg.line_size;
 	u64 base = t->replay.bases[e->instance], line, bit = 1ULL << (e->cpu % 64);
-	struct fa_line_state *ls;
+	struct fa_line_state **slot, *ls;
 
 	if (r->aligned)
 		base -= base % line_size;
 	line = (base + fa_layout__field_offset(r->l, t->st, e->field)) / line_size;
-	ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls));
-	if (!ls)
-		return -ENOMEM;
+	slot = &r->line_cache[fa_cache__slot(line)];
+	ls = *slot;
+	if (!ls || ls->line != line) {
+		ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls));
+		if (!ls)
+			return -ENOMEM;
+		*slot = ls;
+	}
 	if (!ls->holders)		/* a line not seen in this chunk yet */
 		ls->writer = -1;
 	if (!(ls->holders & bit) && ls->writer >= 0 && ls->writer != e->cpu)
@@ -299,6 +311,8 @@ int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool ali
 				fa_replayer__end_window(&r, cur->pvalue);
 			fa_replayer__clear(r.lines);
 			fa_replayer__clear(r.windows);
+			memset(r.line_cache, 0, sizeof(r.line_cache));
+			memset(r.window_cache, 0, sizeof(r.window_cache));
 		}
 		if (fa_replayer__event(&r, &rp->events[i]))
 			goto out;

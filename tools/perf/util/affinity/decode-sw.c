@@ -102,12 +102,18 @@ static bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso)
 static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map *map, u64 ip)
 {
 	struct fa_dso_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
+	struct fa_insn **slot = &dec->insn_cache[fa_cache__slot(key.offset ^
+								 (unsigned long)key.dso)];
 	u8 code[FA_INSN_READ];
-	struct fa_insn *fi;
+	struct fa_insn *fi = *slot;
 	ssize_t n;
 
-	if (hashmap__find(dec->insns, &key, &fi))
+	if (fi && fi->key.dso == key.dso && fi->key.offset == key.offset)
 		return fi;
+	if (hashmap__find(dec->insns, &key, &fi)) {
+		*slot = fi;
+		return fi;
+	}
 
 	fi = zalloc(sizeof(*fi));
 	if (!fi)
@@ -126,6 +132,7 @@ static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map
 		free(fi);
 		return NULL;
 	}
+	*slot = fi;
 	return fi;
 }
 

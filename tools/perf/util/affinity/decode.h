@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "access.h"
+#include "key.h"
 
 struct addr_location;
 struct evsel;
+struct fa_insn;
 struct hashmap;
 struct machine;
 struct perf_env;
@@ -72,6 +74,7 @@ struct fa_decoder {
 	const char		*arch;		/* perf_env__arch() of the recording */
 	struct machine		*machine;
 	struct hashmap		*insns;		/* (dso, offset) -> struct fa_insn */
+	struct fa_insn		*insn_cache[FA_CACHE_SIZE];
 	struct hashmap		*funcs;		/* (dso, start) -> struct fa_func */
 	struct strlist		*names;		/* tracepoint type and field names */
 	struct fa_decode_stats	 stats;

@@ -20,6 +20,18 @@ struct fa_dso_key {
 	u64		 offset;
 };
 
+/*
+ * Every sample looks up its instruction, function, window, instance...:
+ * a small direct mapped cache of the values last found in front of a map
+ * answers most of them with one compare.  The values must outlive it.
+ */
+#define FA_CACHE_SIZE	64	/* a power of two */
+
+static inline size_t fa_cache__slot(u64 key)
+{
+	return key * 0x9E3779B97F4A7C15ULL >> 58 & (FA_CACHE_SIZE - 1);
+}
+
 struct hashmap *fa_u64_map__new(void);
 struct hashmap *fa_dso_map__new(void);
 void *fa_u64_map__findnew(struct hashmap *map, u64 key, size_t size);

@@ -210,9 +210,17 @@ static u64 fa_sample__scope_key(const struct fa_type *t, const struct fa_sample 
 	}
 }
 
-static int u16_cmp(const void *a, const void *b)
+/* Insertion sort: a set has a few units, qsort() costs more than sorting them */
+static void fa_units__sort(u16 *units, int nr)
 {
-	return *(const u16 *)a - *(const u16 *)b;
+	for (int i = 1; i < nr; i++) {
+		u16 u = units[i];
+		int j;
+
+		for (j = i; j > 0 && units[j - 1] > u; j--)
+			units[j] = units[j - 1];
+		units[j] = u;
+	}
 }
 
 /* When @cpu last touched @inst (0: never); then set it to @now. */
@@ -258,28 +266,40 @@ static int fa_inst__written(const struct fa_type *t, const struct fa_inst *inst,
 	return n;
 }
 
+/* Units of a set: a window's, or an access's and those written before it */
+#define FA_SET_MAX_UNITS	(FA_MAX_WINDOW + 1 + FA_INST_WRITES)
+
 static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *units, int nr,
 				int nr_w, double weight)
 {
-	struct fa_set *set, *found;
+	/* the key on the stack: most sets were seen before, only new ones are allocated */
+	u64 buf[DIV_ROUND_UP(sizeof(struct fa_set) + FA_SET_MAX_UNITS * sizeof(u16), sizeof(u64))];
+	struct fa_set *key = (struct fa_set *)buf, *set;
+	size_t size = sizeof(*key) + (nr + nr_w) * sizeof(u16);
 
-	qsort(units, nr, sizeof(u16), u16_cmp);
-	qsort(units + nr, nr_w, sizeof(u16), u16_cmp);
-	set = malloc(sizeof(*set) + (nr + nr_w) * sizeof(u16));
+	fa_units__sort(units, nr);
+	fa_units__sort(units + nr, nr_w);
+	key->nr = nr;
+	key->nr_w = nr_w;
+	memcpy(key->units, units, (nr + nr_w) * sizeof(u16));
+	if (hashmap__find(map, key, &set)) {
+		set->count++;
+		set->weight += weight;
+		return;
+	}
+	if (hashmap__size(map) >= FA_MAX_SETS) {
+		t->sets_dropped++;
+		return;
+	}
+	set = malloc(size);
 	if (!set) {
 		t->sets_dropped++;
 		return;
 	}
-	set->nr = nr;
-	set->nr_w = nr_w;
+	memcpy(set, key, size);
 	set->count = 1;
 	set->weight = weight;
-	memcpy(set->units, units, (nr + nr_w) * sizeof(u16));
-	if (hashmap__find(map, set, &found)) {
-		found->count++;
-		found->weight += weight;
-		free(set);
-	} else if (hashmap__size(map) >= FA_MAX_SETS || hashmap__add(map, set, set)) {
+	if (hashmap__add(map, set, set)) {
 		t->sets_dropped++;
 		free(set);
 	}
@@ -337,12 +357,16 @@ static void fa_type__add_to_set(struct fa_type *t, struct fa_window *w,
 /* Pair the access with the distinct fields before it in its window. */
 static int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 {
-	struct fa_window *w = fa_u64_map__findnew(t->windows, fa_sample__scope_key(t, s),
-						  sizeof(*w));
+	u64 key = fa_sample__scope_key(t, s);
+	struct fa_window **slot = &t->window_cache[fa_cache__slot(key)], *w = *slot;
 	int seen[FA_MAX_WINDOW], nr_seen = 0;
 
-	if (!w)
-		return -ENOMEM;
+	if (!w || w->key != key) {
+		w = fa_u64_map__findnew(t->windows, key, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		*slot = w;
+	}
 	if (w->n && s->time >= w->last_time) {
 		u64 gap = s->time - w->last_time;
 
@@ -387,6 +411,7 @@ static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 	struct hashmap_entry *cur, *tmp;
 	size_t bkt;
 
+	memset(t->inst_cache, 0, sizeof(t->inst_cache));
 	hashmap__for_each_entry_safe(t->insts, cur, tmp, bkt) {
 		struct fa_inst *inst = cur->pvalue;
 
@@ -473,13 +498,18 @@ static int fa_write__other(const struct fa_write *w, u32 cpu)
  */
 static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 {
-	struct fa_inst *inst;
+	struct fa_inst *inst, **slot;
 
 	if (hashmap__size(t->insts) >= FA_INST_SWEEP)
 		fa_type__sweep_insts(t, s->time);
-	inst = fa_u64_map__findnew(t->insts, s->instance, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
+	slot = &t->inst_cache[fa_cache__slot(s->instance)];
+	inst = *slot;
+	if (!inst || inst->key != s->instance) {
+		inst = fa_u64_map__findnew(t->insts, s->instance, sizeof(*inst));
+		if (!inst)
+			return -ENOMEM;
+		*slot = inst;
+	}
 	if (!inst->seen) {
 		inst->seen = true;
 		inst->base = s->base;
@@ -511,7 +541,13 @@ static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u
 {
 	u64 *entry;
 
+	if (r->nr_bases && r->last_instance == s->instance) {
+		*index = r->last_index;
+		return 0;
+	}
 	if (hashmap__find(r->instances, &s->instance, &entry)) {
+		r->last_instance = s->instance;
+		r->last_index = entry[1];
 		*index = entry[1];
 		return 0;
 	}
@@ -533,6 +569,8 @@ static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u
 		return -ENOMEM;
 	}
 	r->bases[r->nr_bases] = s->base;
+	r->last_instance = s->instance;
+	r->last_index = r->nr_bases;
 	*index = r->nr_bases++;
 	return 0;
 }

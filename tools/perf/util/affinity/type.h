@@ -20,9 +20,12 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "key.h"
 #include "matrix.h"
 
+struct fa_inst;
 struct fa_struct;
+struct fa_window;
 struct hashmap;
 
 enum fa_scope {
@@ -124,6 +127,8 @@ struct fa_replay {
 	u64		 nr_chunks_seen;
 	u64		*bases;		/* instance base addresses */
 	struct hashmap	*instances;	/* instance key -> index */
+	u64		 last_instance;	/* the instance of the last event kept */
+	u32		 last_index;
 	u32		 nr_bases;
 	u32		 seed;
 };
@@ -156,6 +161,9 @@ struct fa_type {
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
 	struct hashmap		*code;		/* code key -> struct fa_code */
 	struct fa_replay	 replay;
+	/* recent windows and instances: accesses of a few CPUs interleave */
+	struct fa_window	*window_cache[FA_CACHE_SIZE];
+	struct fa_inst		*inst_cache[FA_CACHE_SIZE];
 	u64			 nr_accesses;
 	double			 weight;
 	u64			 nr_windows;

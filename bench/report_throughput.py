@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Report throughput and peak RSS: perf affinity vs perf c2c vs perf mem.
+
+    python3 bench/report_throughput.py [-d DIR] [-r ROUNDS] PERF [SAMPLES...]
+
+Writes one perf.data per sample count (default 1000000 and 10000000) with
+'perf bench affinity synth' (PEBS-shaped memory samples with HITMs at the
+struct accesses of perf's own false sharing workloads), checks that perf
+affinity attributes them to struct fields, then runs in every round, in
+an order that rotates from round to round:
+
+    perf affinity report --stdio -i F
+    perf c2c report --stdio -i F
+    perf mem report --stdio -i F
+
+with stdout to /dev/null, measuring the wall time and the peak RSS of each
+(wait4()).  Prints the medians and, for each round, the ratios to perf c2c
+report measured in that round, whose medians are the ratio columns.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+TOOLS = [
+    ("affinity", ["affinity", "report", "--stdio"]),
+    ("c2c", ["c2c", "report", "--stdio"]),
+    ("mem", ["mem", "report", "--stdio"]),
+]
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (KiB) of cmd, stdout discarded."""
+    start = time.monotonic()
+    with open(os.devnull, "w") as null:
+        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), proc.returncode,
+                                          err.decode(errors="replace")[-2000:]))
+    return wall, usage.ru_maxrss
+
+
+def synth(perf, n, path):
+    if os.path.exists(path):
+        return
+    out = subprocess.run([perf, "bench", "affinity", "synth", "-n", str(n), "-o", path],
+                         check=True, capture_output=True, text=True).stdout
+    print(out.strip().splitlines()[-1], file=sys.stderr)
+
+
+def attributed(perf, path):
+    """Accesses and those attributed to a struct field, from --stats."""
+    out = subprocess.run([perf, "affinity", "report", "--stdio", "--stats", "-i", path],
+                         check=True, capture_output=True, text=True).stdout
+    acc = re.search(r"^\s*Accesses\s*:\s*(\d+)", out, re.M)
+    res = re.search(r"Attributed to a struct field\s*:\s*(\d+)", out)
+    return int(acc.group(1)) if acc else 0, int(res.group(1)) if res else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("perf")
+    ap.add_argument("samples", nargs="*", type=int, default=[1000000, 10000000])
+    ap.add_argument("-r", "--rounds", type=int, default=5)
+    ap.add_argument("-d", "--dir", default="/tmp/perf-affinity-bench")
+    args = ap.parse_args()
+    perf = os.path.abspath(args.perf)
+    os.makedirs(args.dir, exist_ok=True)
+
+    files = {}
+    for n in args.samples:
+        files[n] = os.path.join(args.dir, "synth-%d.data" % n)
+        synth(perf, n, files[n])
+        acc, res = attributed(perf, files[n])
+        print("# %s: %d accesses, %d attributed to struct fields (%.1f%%)" %
+              (files[n], acc, res, 100.0 * res / acc if acc else 0))
+        if not res or res < acc // 2:
+            sys.exit("perf affinity attributes too little of %s: no benchmark" % files[n])
+
+    wall = {(n, t): [] for n in args.samples for t, _ in TOOLS}
+    rss = {(n, t): [] for n in args.samples for t, _ in TOOLS}
+    ratio_t = {(n, t): [] for n in args.samples for t, _ in TOOLS}
+    ratio_m = {(n, t): [] for n in args.samples for t, _ in TOOLS}
+    for r in range(args.rounds):
+        for n in args.samples:
+            order = TOOLS[r % len(TOOLS):] + TOOLS[:r % len(TOOLS)]
+            this = {}
+            for name, cmd in order:
+                this[name] = run([perf] + cmd + ["-i", files[n]])
+                wall[n, name].append(this[name][0])
+                rss[n, name].append(this[name][1])
+            for name, _ in TOOLS:
+                ratio_t[n, name].append(this["c2c"][0] / this[name][0])
+                ratio_m[n, name].append(this[name][1] / this["c2c"][1])
+            print("# round %d, %d samples: %s" % (r + 1, n, ", ".join(
+                "%s %.2f s %.0f MB" % (t, this[t][0], this[t][1] / 1024) for t, _ in TOOLS)),
+                file=sys.stderr)
+
+    med = statistics.median
+    print("\n%d rounds, medians; ratios are to perf c2c report in the same round\n" %
+          args.rounds)
+    print("| samples | report          | wall (s) | samples/s | throughput vs c2c "
+          "| peak RSS (MB) | RSS vs c2c |")
+    print("|--------:|-----------------|---------:|----------:|------------------:"
+          "|--------------:|-----------:|")
+    for n in args.samples:
+        for name, _ in TOOLS:
+            w = med(wall[n, name])
+            print("| %7s | perf %-10s | %8.2f | %9.0f | %17.2fx | %13.0f | %10.2fx |" %
+                  ("%dM" % (n // 1000000) if n % 1000000 == 0 else str(n), name, w, n / w,
+                   med(ratio_t[n, name]), med(rss[n, name]) / 1024, med(ratio_m[n, name])))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf bench affinity synth: write a perf.data file of any number of memory
+ * samples shaped like those of Intel PEBS load latency and store events
+ * (IP, TID, TIME, ADDR, CPU, PERIOD, WEIGHT, DATA_SRC, PHYS_ADDR), to time
+ * and size perf affinity report, perf c2c report and perf mem report on the
+ * same input without a PMU.
+ *
+ * The samples are accesses of this perf binary's false sharing workloads
+ * (tests/workloads/falseshare.c, built with -g -O2) to their structs: every
+ * IP is one of their memory instructions and every data address is the
+ * field that instruction accesses in a heap instance or in the workload's
+ * static variable, so that data-type profiling and the data address find
+ * the same fields as in a real recording.  Loads of a cache line last
+ * written on another CPU are HITMs.  The header has what perf c2c and perf
+ * mem need: CPU and NUMA topology, caches, build IDs.  Each CPU's samples
+ * are written a round at a time, as perf record drains its ring buffers,
+ * followed by a FINISHED_ROUND.
+ *
+ *   perf bench affinity synth -n 10000000 -o perf.data
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/zalloc.h>
+#include <internal/lib.h>
+#include <subcmd/parse-options.h>
+#include "bench.h"
+#include "../util/build-id.h"
+#include "../util/data.h"
+#include "../util/debug.h"
+#include "../util/dso.h"
+#include "../util/dsos.h"
+#include "../util/event.h"
+#include "../util/evlist.h"
+#include "../util/evsel.h"
+#include "../util/header.h"
+#include "../util/insn-access.h"
+#include "../util/machine.h"
+#include "../util/map.h"
+#include "../util/sample.h"
+#include "../util/session.h"
+#include "../util/symbol.h"
+#include "../util/synthetic-events.h"
+#include "../util/tool.h"
+
+#define SYNTH_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			   PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+			   PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
+
+#define SYNTH_PID	31337
+#define SYNTH_HEAP	0x7f2a40000000ULL	/* the anonymous memory of the instances */
+#define SYNTH_PHYS	0x180000000ULL
+#define SYNTH_STRIDE	128			/* bytes between heap instances */
+#define SYNTH_LINES	(SYNTH_STRIDE / 64)
+#define SYNTH_MAX_CPUS	8
+#define SYNTH_MAX_INSNS	64
+#define SYNTH_HOT	16			/* instances every CPU keeps coming back to */
+#define SYNTH_BUF_SIZE	(4 << 20)
+
+#define DSRC(op, lvl, snoop) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
+			      PERF_MEM_S(SNOOP, snoop) | PERF_MEM_S(TLB, NA))
+
+enum synth_obj {
+	SYNTH_LOCK,	/* struct lockshare_rq */
+	SYNTH_REF,	/* struct refshare_dst */
+	SYNTH_NR_OBJS,
+};
+
+/* A memory instruction of a workload function and the field it accesses */
+struct synth_insn {
+	u64	ip;
+	u32	disp;
+	u8	op;	/* enum insn_access_op */
+	bool	lock;
+};
+
+struct synth_func {
+	const char		*name;
+	enum synth_obj		 obj;
+	int			 nr_insns;
+	struct synth_insn	 insns[SYNTH_MAX_INSNS];
+};
+
+/* What each CPU runs: the writer and the readers of the c2c lock example */
+static struct synth_func synth_funcs[] = {
+	{ .name = "lockshare_switch",	.obj = SYNTH_LOCK, },
+	{ .name = "lockshare_read",	.obj = SYNTH_LOCK, },
+	{ .name = "refshare_use",	.obj = SYNTH_REF, },
+};
+
+static const char * const synth_globals[SYNTH_NR_OBJS] = {
+	[SYNTH_LOCK]	= "lockshare_global",
+	[SYNTH_REF]	= "refshare_global",
+};
+
+/* Where a CPU is: in which call of which function, on which instance */
+struct synth_cpu {
+	u64			 clock;
+	const struct synth_func	*func;
+	int			 pos;
+	int			 inst;
+};
+
+struct synth {
+	char			 exe[PATH_MAX];
+	u64			 bias;		/* where this perf is loaded */
+	const Elf64_Phdr	*phdr;
+	int			 phnum;
+	u64			 globals[SYNTH_NR_OBJS];
+	int			 nr_cpus;
+	u32			 nr_insts;	/* per struct, besides the global */
+	s8			*owner;		/* per instance line: CPU that wrote it last */
+	u8			*sharers;	/* per instance line: CPUs that have it */
+	struct synth_cpu	 cpus[SYNTH_MAX_CPUS];
+	u32			 rnd;
+	int			 fd;
+	char			*buf;
+	size_t			 len;
+	u64			 written;
+	size_t			 sample_size;
+};
+
+static unsigned int nr_samples = 1000000;
+static unsigned int nr_instances = 4096;
+static unsigned int round_samples = 1000;
+static unsigned int synth_seed = 1;
+static const char *output_name;
+
+static const struct option synth_options[] = {
+	OPT_UINTEGER('n', "samples", &nr_samples, "samples to write"),
+	OPT_UINTEGER('I', "instances", &nr_instances, "heap instances of each struct"),
+	OPT_UINTEGER('r', "round", &round_samples, "samples of a CPU between FINISHED_ROUNDs"),
+	OPT_UINTEGER('s', "seed", &synth_seed, "random seed"),
+	OPT_STRING('o', "output", &output_name, "file",
+		   "the perf.data to write (default: a temporary file, removed)"),
+	OPT_END()
+};
+
+static const char * const synth_usage[] = {
+	"perf bench affinity synth <options>",
+	NULL
+};
+
+static u32 synth__rnd(struct synth *s)
+{
+	s->rnd ^= s->rnd << 13;
+	s->rnd ^= s->rnd >> 17;
+	s->rnd ^= s->rnd << 5;
+	return s->rnd;
+}
+
+static int synth__phdr_cb(struct dl_phdr_info *info, size_t size __maybe_unused, void *arg)
+{
+	struct synth *s = arg;
+
+	/* the first object is the executable */
+	s->bias = info->dlpi_addr;
+	s->phdr = info->dlpi_phdr;
+	s->phnum = info->dlpi_phnum;
+	return 1;
+}
+
+/*
+ * Where a symbol of this perf is in memory: perf keeps the symbols of
+ * executables as file offsets, in the segment with @flags.
+ */
+static u64 synth__runtime(const struct synth *s, u64 offset, u32 flags)
+{
+	for (int i = 0; i < s->phnum; i++) {
+		const Elf64_Phdr *ph = &s->phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & flags) == flags &&
+		    offset >= ph->p_offset && offset < ph->p_offset + ph->p_memsz)
+			return s->bias + offset - ph->p_offset + ph->p_vaddr;
+	}
+	return 0;
+}
+
+/* The memory instructions of @fn with a struct pointer in a register */
+static int synth_func__decode(struct synth_func *fn, u64 start, size_t len)
+{
+	const u8 *code = (const u8 *)(unsigned long)start;
+	struct insn_access_insn insn;
+
+	fn->nr_insns = 0;
+	for (size_t off = 0; off < len; off += insn.length) {
+		const struct insn_mem_operand *op = &insn.ops[0];
+
+		if (insn_access__decode(&insn, "x86", code + off, len - off, start + off, true) ||
+		    !insn.length)
+			break;
+		if (insn.result != INSN_ACCESS__OK || op->base < 0 ||
+		    op->index != INSN_ACCESS_REG_NONE || op->disp < 0 ||
+		    op->disp >= SYNTH_STRIDE || (op->flags & (INSN_ACCESS_F_FRAME |
+				INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS)))
+			continue;
+		if (fn->nr_insns == SYNTH_MAX_INSNS)
+			break;
+		fn->insns[fn->nr_insns++] = (struct synth_insn){
+			.ip = start + off, .disp = op->disp, .op = op->op,
+			.lock = op->flags & INSN_ACCESS_F_LOCK,
+		};
+	}
+	return fn->nr_insns ? 0 : -ENOENT;
+}
+
+/* Find the workload functions and variables in this perf binary */
+static int synth__load(struct synth *s)
+{
+	struct dso *dso;
+	struct map *map;
+	int err = -ENOENT;
+
+	if (!realpath("/proc/self/exe", s->exe))
+		return -errno;
+	dl_iterate_phdr(synth__phdr_cb, s);
+	dso = dso__new(s->exe);
+	if (!dso)
+		return -ENOMEM;
+	map = map__new2(0, dso);
+	if (!map || dso__load(dso, map) <= 0) {
+		pr_err("cannot read the symbols of %s\n", s->exe);
+		goto out;
+	}
+	dso__sort_by_name(dso);
+	for (size_t i = 0; i < ARRAY_SIZE(synth_funcs); i++) {
+		struct symbol *sym = dso__find_symbol_by_name(dso, synth_funcs[i].name, NULL);
+		u64 start = sym ? synth__runtime(s, sym->start, PF_X) : 0;
+
+		if (!start || synth_func__decode(&synth_funcs[i], start, sym->end - sym->start)) {
+			pr_err("no memory access found in %s of %s\n", synth_funcs[i].name,
+			       s->exe);
+			goto out;
+		}
+	}
+	for (int i = 0; i < SYNTH_NR_OBJS; i++) {
+		struct symbol *sym = dso__find_symbol_by_name(dso, synth_globals[i], NULL);
+
+		s->globals[i] = sym ? synth__runtime(s, sym->start, PF_W) : 0;
+		if (!s->globals[i]) {
+			pr_err("no %s in %s\n", synth_globals[i], s->exe);
+			goto out;
+		}
+	}
+	err = 0;
+out:
+	map__put(map);
+	dso__put(dso);
+	return err;
+}
+
+static int synth__flush(struct synth *s)
+{
+	if (writen(s->fd, s->buf, s->len) != (ssize_t)s->len)
+		return -errno;
+	s->written += s->len;
+	s->len = 0;
+	return 0;
+}
+
+static int synth__write(struct synth *s, const void *event, size_t size)
+{
+	if (s->len + size > SYNTH_BUF_SIZE && synth__flush(s))
+		return -EIO;
+	memcpy(s->buf + s->len, event, size);
+	s->len += size;
+	return 0;
+}
+
+/* A non-sample event with its sample_id: TID, TIME and CPU */
+static int synth__write_side(struct synth *s, union perf_event *event, u32 tid)
+{
+	struct perf_sample id = { .pid = SYNTH_PID, .tid = tid, .time = 1, };
+	int n = perf_event__synthesize_id_sample((void *)event + event->header.size,
+						 SYNTH_SAMPLE_TYPE, &id);
+
+	event->header.size += n;
+	return synth__write(s, event, event->header.size);
+}
+
+static int synth__write_comms(struct synth *s)
+{
+	union perf_event event;
+
+	for (int cpu = -1; cpu < s->nr_cpus; cpu++) {
+		u32 tid = SYNTH_PID + 1 + cpu;
+
+		memset(&event.comm, 0, sizeof(event.comm));
+		event.comm.header.type = PERF_RECORD_COMM;
+		event.comm.header.size = offsetof(struct perf_record_comm, comm) + 16;
+		event.comm.pid = SYNTH_PID;
+		event.comm.tid = tid;
+		memcpy(event.comm.comm, "perf", sizeof("perf"));
+		if (synth__write_side(s, &event, tid))
+			return -EIO;
+	}
+	return 0;
+}
+
+static int synth__write_mmap2(struct synth *s, u64 start, u64 len, u64 pgoff, u32 prot,
+			      const char *name, const struct stat *st)
+{
+	union perf_event event;
+	size_t name_len = PERF_ALIGN(strlen(name) + 1, sizeof(u64));
+
+	memset(&event.mmap2, 0, sizeof(event.mmap2));
+	event.mmap2.header.type = PERF_RECORD_MMAP2;
+	event.mmap2.header.misc = PERF_RECORD_MISC_USER;
+	if (!(prot & PROT_EXEC))
+		event.mmap2.header.misc |= PERF_RECORD_MISC_MMAP_DATA;
+	event.mmap2.header.size = sizeof(event.mmap2) - sizeof(event.mmap2.filename) + name_len;
+	event.mmap2.pid = SYNTH_PID;
+	event.mmap2.tid = SYNTH_PID;
+	event.mmap2.start = start;
+	event.mmap2.len = len;
+	event.mmap2.pgoff = pgoff;
+	event.mmap2.prot = prot;
+	event.mmap2.flags = MAP_PRIVATE | (st ? 0 : MAP_ANONYMOUS);
+	if (st) {
+		event.mmap2.maj = major(st->st_dev);
+		event.mmap2.min = minor(st->st_dev);
+		event.mmap2.ino = st->st_ino;
+	}
+	memcpy(event.mmap2.filename, name, strlen(name) + 1);
+	return synth__write_side(s, &event, SYNTH_PID);
+}
+
+static int synth__phdr_mmap_cb(struct dl_phdr_info *info, size_t size __maybe_unused,
+			       void *arg)
+{
+	struct synth *s = arg;
+	struct stat st;
+
+	if (stat(s->exe, &st))
+		return -errno;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+		u64 start = info->dlpi_addr + (ph->p_vaddr & ~0xfffULL);
+		u64 end = PERF_ALIGN(info->dlpi_addr + ph->p_vaddr + ph->p_memsz, 4096);
+		u32 prot = (ph->p_flags & PF_R ? PROT_READ : 0) |
+			   (ph->p_flags & PF_W ? PROT_WRITE : 0) |
+			   (ph->p_flags & PF_X ? PROT_EXEC : 0);
+
+		if (ph->p_type == PT_LOAD &&
+		    synth__write_mmap2(s, start, end - start, ph->p_offset & ~0xfffULL, prot,
+				       s->exe, &st))
+			return -EIO;
+	}
+	return 1;
+}
+
+static int synth__write_mmaps(struct synth *s)
+{
+	if (dl_iterate_phdr(synth__phdr_mmap_cb, s) != 1)
+		return -EIO;
+	return synth__write_mmap2(s, SYNTH_HEAP,
+				  PERF_ALIGN((u64)2 * s->nr_insts * SYNTH_STRIDE, 4096), 0,
+				  PROT_READ | PROT_WRITE, "//anon", NULL);
+}
+
+/* Instances: the heap ones of each struct, then the two static variables */
+static u64 synth__inst_base(const struct synth *s, int inst)
+{
+	if ((u32)inst >= 2 * s->nr_insts)
+		return s->globals[inst - 2 * s->nr_insts];
+	return SYNTH_HEAP + (u64)inst * SYNTH_STRIDE;
+}
+
+static int synth__pick_inst(struct synth *s, enum synth_obj obj)
+{
+	u32 r = synth__rnd(s);
+
+	if (r % 8 == 0)
+		return 2 * s->nr_insts + obj;
+	r >>= 3;
+	if (r & 1)
+		return obj * s->nr_insts + (r >> 1) % min_t(u32, s->nr_insts, SYNTH_HOT);
+	return obj * s->nr_insts + (r >> 1) % s->nr_insts;
+}
+
+/* Even CPUs take the lock, odd ones read under it; all take references */
+static void synth_cpu__call(struct synth *s, struct synth_cpu *c, int cpu)
+{
+	c->func = &synth_funcs[synth__rnd(s) & 1 ? 2 : cpu & 1];
+	c->pos = 0;
+	c->inst = synth__pick_inst(s, c->func->obj);
+}
+
+/*
+ * A MESI-like model of the line: a load of a line another CPU wrote since
+ * this one had it is a HITM, a store hits L1 only if no other CPU has it.
+ */
+static u64 synth__data_src(struct synth *s, int line, int cpu, const struct synth_insn *in,
+			   u64 *weight)
+{
+	u8 me = 1 << cpu;
+	u64 dsrc;
+
+	if (in->op & INSN_ACCESS_OP_STORE) {
+		dsrc = s->sharers[line] == me ? DSRC(STORE, HIT | PERF_MEM_LVL_L1, NA) :
+						DSRC(STORE, MISS | PERF_MEM_LVL_L1, NA);
+		s->owner[line] = cpu;
+		s->sharers[line] = me;
+		*weight = 0;
+	} else if (s->owner[line] >= 0 && s->owner[line] != cpu && !(s->sharers[line] & me)) {
+		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HITM);
+		s->sharers[line] |= me;
+		*weight = 150 + synth__rnd(s) % 100;
+	} else if (s->sharers[line] & me) {
+		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L1, NONE);
+		*weight = 4 + synth__rnd(s) % 4;
+	} else if (s->sharers[line]) {
+		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HIT);
+		s->sharers[line] |= me;
+		*weight = 30 + synth__rnd(s) % 20;
+	} else {
+		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_LOC_RAM, HIT);
+		s->sharers[line] = me;
+		*weight = 200 + synth__rnd(s) % 200;
+	}
+	if (in->lock)
+		dsrc |= PERF_MEM_S(LOCK, LOCKED);
+	else
+		dsrc |= PERF_MEM_S(LOCK, NA);
+	return dsrc;
+}
+
+/* The next access of @cpu as a sample */
+static int synth__write_sample(struct synth *s, int cpu, union perf_event *event)
+{
+	struct synth_cpu *c = &s->cpus[cpu];
+	const struct synth_insn *in;
+	struct perf_sample sample = { .pid = SYNTH_PID, .tid = SYNTH_PID + 1 + cpu,
+				      .cpu = cpu, .period = 1000, };
+	u64 base;
+
+	if (!c->func || c->pos == c->func->nr_insns)
+		synth_cpu__call(s, c, cpu);
+	in = &c->func->insns[c->pos++];
+	base = synth__inst_base(s, c->inst);
+	c->clock += 200 + synth__rnd(s) % 400;
+	sample.time = c->clock;
+	sample.ip = in->ip;
+	sample.addr = base + in->disp;
+	sample.phys_addr = SYNTH_PHYS + (sample.addr & 0x3fffffffULL);
+	sample.data_src = synth__data_src(s, c->inst * SYNTH_LINES +
+					  (sample.addr / 64 - base / 64), cpu, in, &sample.weight);
+	event->header.type = PERF_RECORD_SAMPLE;
+	event->header.misc = PERF_RECORD_MISC_USER;
+	event->header.size = s->sample_size;
+	if (perf_event__synthesize_sample(event, SYNTH_SAMPLE_TYPE, 0, &sample))
+		return -EINVAL;
+	return synth__write(s, event, s->sample_size);
+}
+
+/* Each CPU's samples of a round, then the end of the round */
+static int synth__write_samples(struct synth *s)
+{
+	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND,
+					   .size = sizeof(round), };
+	union perf_event *event = malloc(PERF_SAMPLE_MAX_SIZE);
+	u64 left = nr_samples;
+	int err = 0;
+
+	if (!event)
+		return -ENOMEM;
+	while (left && !err) {
+		for (int cpu = 0; cpu < s->nr_cpus && left && !err; cpu++) {
+			for (u32 k = 0; k < round_samples && left && !err; k++, left--)
+				err = synth__write_sample(s, cpu, event);
+		}
+		if (!err)
+			err = synth__write(s, &round, sizeof(round));
+	}
+	free(event);
+	return err;
+}
+
+static void synth__features(struct perf_session *session)
+{
+	static const int feats[] = {
+		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
+		HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM,
+		HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(feats); i++)
+		perf_header__set_feat(&session->header, feats[i]);
+}
+
+/* The binary the samples are in, for the build ID table */
+static int synth__add_dso(struct synth *s, struct perf_session *session)
+{
+	struct dso *dso = machine__findnew_dso(&session->machines.host, s->exe);
+
+	if (!dso)
+		return -ENOMEM;
+	dso__set_hit(dso);
+	dso__put(dso);
+	return 0;
+}
+
+static int synth__write_file(struct synth *s, struct perf_data *data)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_RAW,
+		.config = 0x1cd,	/* cpu/mem-loads,ldlat=30/P */
+		.sample_type = SYNTH_SAMPLE_TYPE,
+		.sample_period = 1000,
+		.precise_ip = 3,
+		.sample_id_all = 1,
+		.exclude_kernel = 1,
+		.mmap = 1,
+		.mmap_data = 1,
+		.comm = 1,
+	};
+	struct perf_session *session;
+	struct evlist *evlist;
+	struct evsel *evsel;
+	int err = -ENOMEM;
+
+	session = perf_session__new(data, NULL);
+	if (IS_ERR(session))
+		return PTR_ERR(session);
+	evlist = evlist__new();
+	evsel = evsel__new(&attr);
+	if (!evlist || !evsel)
+		goto out;
+	evlist__add(evlist, evsel);
+	evsel = NULL;
+	session->evlist = evlist;
+	synth__features(session);
+	s->fd = perf_data__fd(data);
+	err = synth__add_dso(s, session);
+	if (!err)
+		err = perf_session__write_header(session, evlist, s->fd, false);
+	if (!err)
+		err = synth__write_comms(s);
+	if (!err)
+		err = synth__write_mmaps(s);
+	if (!err)
+		err = synth__write_samples(s);
+	if (!err)
+		err = synth__flush(s);
+	if (!err) {
+		session->header.data_size = s->written;
+		err = perf_session__write_header(session, evlist, s->fd, true);
+	}
+out:
+	evsel__delete(evsel);
+	session->evlist = NULL;
+	evlist__delete(evlist);
+	perf_session__delete(session);
+	return err;
+}
+
+static int synth__init(struct synth *s)
+{
+	struct perf_sample sample = { .pid = 0, };
+	u32 nr_lines;
+
+	s->nr_insts = max(nr_instances, 1U);
+	s->nr_cpus = clamp(sysconf(_SC_NPROCESSORS_ONLN), 2L, (long)SYNTH_MAX_CPUS);
+	s->rnd = synth_seed ?: 1;
+	s->sample_size = perf_event__sample_event_size(&sample, SYNTH_SAMPLE_TYPE, 0);
+	nr_lines = (2 * s->nr_insts + SYNTH_NR_OBJS) * SYNTH_LINES;
+	s->owner = malloc(nr_lines);
+	s->sharers = zalloc(nr_lines);
+	s->buf = malloc(SYNTH_BUF_SIZE);
+	if (!s->owner || !s->sharers || !s->buf)
+		return -ENOMEM;
+	memset(s->owner, -1, nr_lines);
+	return 0;
+}
+
+static void synth__exit(struct synth *s)
+{
+	zfree(&s->owner);
+	zfree(&s->sharers);
+	zfree(&s->buf);
+}
+
+int bench_affinity_synth(int argc, const char **argv)
+{
+	char tmp[] = "/tmp/perf-bench-affinity-synth.XXXXXX";
+	struct perf_data data = { .mode = PERF_DATA_MODE_WRITE, };
+	struct synth s = { .fd = -1, };
+	struct timeval start, now, diff;
+	double secs;
+	int err;
+
+	argc = parse_options(argc, argv, synth_options, synth_usage, 0);
+	if (argc)
+		usage_with_options(synth_usage, synth_options);
+#ifndef __x86_64__
+	pr_err("perf bench affinity synth writes samples of x86-64 code only\n");
+	return -ENOTSUP;
+#endif
+	if (!round_samples)
+		round_samples = 1;
+	if (!output_name) {
+		int fd = mkstemp(tmp);
+
+		if (fd < 0)
+			return -errno;
+		close(fd);
+	}
+	data.path = output_name ?: tmp;
+	data.force = true;
+	/* the samples' binary is perf itself: keep it out of the build ID cache */
+	disable_buildid_cache();
+	err = symbol__init(NULL);
+	if (!err)
+		err = synth__init(&s);
+	if (!err)
+		err = synth__load(&s);
+	gettimeofday(&start, NULL);
+	if (!err)
+		err = synth__write_file(&s, &data);
+	gettimeofday(&now, NULL);
+	timersub(&now, &start, &diff);
+	secs = diff.tv_sec + diff.tv_usec / 1e6;
+	if (err)
+		pr_err("cannot write %s: %s\n", data.path, strerror(-err));
+	else
+		printf("# %u samples of %d CPUs, %" PRIu64 " MB, in %.2f s: %.0f samples/s\n",
+		       nr_samples, s.nr_cpus, s.written >> 20, secs,
+		       secs > 0 ? nr_samples / secs : 0);
+	if (!output_name)
+		unlink(tmp);
+	synth__exit(&s);
+	return err ? -1 : 0;
+}
