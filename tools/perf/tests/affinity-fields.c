@@ -42,7 +42,7 @@ struct fa_test_layout {
 };
 
 /* An instance the compiler must keep, and with it the type in perf's DWARF */
-static struct fa_test_layout fa_test_layout_instance __attribute__((used));
+static struct fa_test_layout fa_test_layout_instance __used;
 
 static int field_index(const struct fa_struct *st, const char *name)
 {

@@ -143,6 +143,7 @@ static size_t fa_print__summary(struct fa_print_state *ps, const struct fa_layou
 {
 	u32 lines = DIV_ROUND_UP(l->size, l->line_size);
 	size_t printed = 0;
+	u32 last;
 	char holes[80];
 
 	if (fa_print__bit_unit_end(ps, holes, sizeof(holes)))
@@ -166,8 +167,9 @@ static size_t fa_print__summary(struct fa_print_state *ps, const struct fa_layou
 	if (ps->forced && ps->forced_holes)
 		printed += fprintf(fp, ", forced holes: %u, sum forced holes: %u */\n",
 				   ps->forced_holes, ps->sum_forced_holes);
-	if (l->size % l->line_size)
-		printed += fprintf(fp, "\t/* last cacheline: %u bytes */\n", l->size % l->line_size);
+	last = l->size % l->line_size;
+	if (last)
+		printed += fprintf(fp, "\t/* last cacheline: %u bytes */\n", last);
 	return printed;
 }
 

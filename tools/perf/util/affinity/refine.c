@@ -40,7 +40,7 @@ static int fa_refine__members(struct fa_refine *r, int g, int skip, int add)
 {
 	int n = 0;
 
-	r->work -= min(r->work, (u64)r->st->nr_units);
+	r->work -= min_t(u64, r->work, r->st->nr_units);
 	for (int u = 0; u < r->st->nr_units; u++) {
 		if ((int)r->group[u] == g && u != skip)
 			r->members[n++] = u;

@@ -358,10 +358,13 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 			  fa_method__name(an->method), an->why);
 	if (!n)
 		printed += fprintf(fp, "    none: no two fields were seen together\n");
-	for (int k = 0; k < n && k < o->top_pairs; k++)
+	for (int k = 0; k < n && k < o->top_pairs; k++) {
+		double total = an->affinity->total;
+
 		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n", st->fields[cells[k].i].name,
 				   st->fields[cells[k].j].name,
-				   an->affinity->total ? 100 * cells[k].w / an->affinity->total : 0);
+				   total ? 100 * cells[k].w / total : 0);
+	}
 	free(cells);
 	return printed;
 }

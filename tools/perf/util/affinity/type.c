@@ -125,7 +125,7 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 			goto out_delete;
 	}
 	t->replay.chunk = FA_REPLAY_CHUNK;
-	t->replay.max = max(roundup(cfg->replay_max, FA_REPLAY_CHUNK), (size_t)FA_REPLAY_CHUNK);
+	t->replay.max = max_t(size_t, roundup(cfg->replay_max, FA_REPLAY_CHUNK), FA_REPLAY_CHUNK);
 	t->replay.seed = 1;
 	return t;
 
@@ -673,9 +673,7 @@ int fa_type__add_code(struct fa_type *t, u64 code_key, double weight)
 	return 0;
 }
 
-int fa_type__for_each_code(struct fa_type *t,
-			   int (*fn)(struct fa_type *t, u64 code_key, double weight, void *arg),
-			   void *arg)
+int fa_type__for_each_code(struct fa_type *t, fa_code_fn fn, void *arg)
 {
 	struct hashmap_entry *cur;
 	size_t bkt;

@@ -180,9 +180,10 @@ int fa_type__add(struct fa_type *t, const struct fa_sample *s);
 int fa_type__add_code(struct fa_type *t, u64 code_key, double weight);
 void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
-int fa_type__for_each_code(struct fa_type *t,
-			   int (*fn)(struct fa_type *t, u64 code_key, double weight, void *arg),
-			   void *arg);
+/* Called per sampled code context with its summed sample weight. */
+typedef int (*fa_code_fn)(struct fa_type *t, u64 code_key, double weight, void *arg);
+
+int fa_type__for_each_code(struct fa_type *t, fa_code_fn fn, void *arg);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
 			     struct fa_matrix *m);
 int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
