@@ -89,6 +89,28 @@ else
 	fi
 fi
 
+# check_typeoff PROG LOCATION FIELD WHAT: build PROG.c with -O2 -g, skip if
+# its debug info has no LOCATION, record it and check that
+# 'perf report -s type,typeoff' has FIELD.
+check_typeoff() {
+	if ! command -v cc > /dev/null || ! cc -g -O2 -o "${bindir}/$1" "${bindir}/$1.c"; then
+		echo "[Skip] no C compiler"
+	elif ! readelf --debug-dump=loc "${bindir}/$1" 2>/dev/null | grep -q "$2"; then
+		echo "[Skip] the compiler does not describe the pointers as expected: $2"
+	elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/$1" \
+			> /dev/null 2>&1; then
+		echo "[Fail] perf record of $1"
+		err=1
+	else
+		perf report -i "${perfdata}" -s type,typeoff --stdio > "${result}" 2>&1 || true
+		if ! grep -qF "$3" "${result}"; then
+			echo "[Fail] $4: no '$3' in perf report -s type,typeoff"
+			grep -v '^#' "${result}" | head -5
+			err=1
+		fi
+	fi
+}
+
 echo "perf report -s type,typeoff of container_of() pointers"
 cat > "${bindir}/walk.c" <<'PROG'
 #include <stdlib.h>
@@ -130,23 +152,73 @@ int main(void)
 	return sum == 42;
 }
 PROG
-if ! command -v cc > /dev/null || ! cc -g -O2 -o "${bindir}/walk" "${bindir}/walk.c"; then
-	echo "[Skip] no C compiler"
-elif ! readelf --debug-dump=loc "${bindir}/walk" 2>/dev/null |
-		grep -q 'DW_OP_breg.*DW_OP_stack_value'; then
-	echo "[Skip] the compiler does not describe 'it' as a register plus an offset"
-elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/walk" \
-		> /dev/null 2>&1; then
-	echo "[Fail] perf record of the list walk"
-	err=1
-else
-	perf report -i "${perfdata}" -s type,typeoff --stdio > "${result}" 2>&1 || true
-	if ! grep -q "struct item +0x8 (hits)" "${result}"; then
-		echo "[Fail] it->hits, at -0x18 from the list node, is not attributed to struct item"
-		grep -v '^#' "${result}" | head -5
-		err=1
-	fi
-fi
+check_typeoff walk 'DW_OP_breg.*DW_OP_stack_value' "struct item +0x8 (hits)" \
+	"it->hits, at -0x18 from the list node"
+
+echo "perf report -s type,typeoff of rb-tree nodes used as their container"
+# The loop keeps only the node pointer: no variable says the struct it is
+# in where key is read, only 'first' does, before the loop.
+cat > "${bindir}/tree.c" <<'PROG'
+#include <stdlib.h>
+#include <time.h>
+struct node { struct node *left, *right; };
+struct item { long key; long hits; char name[16]; struct node rb; long value; };
+#define container_of(p, type, member) ((type *)((char *)(p) - __builtin_offsetof(type, member)))
+static struct node *root;
+
+static inline long node_key(const struct node *n)
+{
+	return container_of(n, struct item, rb)->key;
+}
+
+__attribute__((noinline)) long lookup(long key)
+{
+	struct node *n = root;
+	struct item *first = container_of(n, struct item, rb);
+	long sum = first->value;
+
+	while (n) {
+		if (key < node_key(n))
+			n = n->left;
+		else if (key > node_key(n))
+			n = n->right;
+		else
+			return sum + container_of(n, struct item, rb)->hits++;
+	}
+	return sum;
+}
+
+static struct node *insert(struct node *n, struct item *it)
+{
+	if (!n)
+		return &it->rb;
+	if (it->key < node_key(n))
+		n->left = insert(n->left, it);
+	else
+		n->right = insert(n->right, it);
+	return n;
+}
+
+int main(void)
+{
+	time_t end = time(NULL) + 1;
+	long sum = 0;
+
+	for (int i = 0; i < 1024; i++) {
+		struct item *it = calloc(1, sizeof(*it));
+
+		it->key = (i * 7919) % 1024;
+		it->value = i;
+		root = insert(root, it);
+	}
+	while (time(NULL) <= end)
+		for (long k = 0; k < 1024; k++)
+			sum += lookup(k);
+	return sum == 42;
+}
+PROG
+check_typeoff tree 'DW_OP_breg.*-32; DW_OP_stack_value' "struct item +0 (key)" \
+	"key, at -0x20 from the rb-tree node"
 
 cleanup
 exit $err
