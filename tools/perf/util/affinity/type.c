@@ -68,11 +68,6 @@ struct fa_inst {
 	u64		fetched[FA_INST_CPUS];	/* when the CPU last touched it */
 };
 
-struct fa_code {
-	u64	key;
-	double	weight;
-};
-
 static size_t fa_set__hash(long key, void *ctx __maybe_unused)
 {
 	const struct fa_set *set = (const struct fa_set *)key;
@@ -112,9 +107,8 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->insts = fa_u64_map__new();
 	t->sets = fa_set_map__new();
 	t->moves = fa_set_map__new();
-	t->code = fa_u64_map__new();
 	t->replay.instances = fa_u64_map__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves || !t->code ||
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
@@ -155,7 +149,6 @@ void fa_type__delete(struct fa_type *t)
 	fa_map__free_values(t->insts);
 	fa_map__free_values(t->sets);
 	fa_map__free_values(t->moves);
-	fa_map__free_values(t->code);
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
 	zfree(&t->replay.bases);
@@ -659,32 +652,6 @@ u64 fa_type__median_gap_ns(const struct fa_type *t)
 		seen += t->gap_hist[i];
 		if (total && seen * 2 >= total)
 			return 3ULL << i >> 1;	/* middle of [2^i, 2^(i+1)) */
-	}
-	return 0;
-}
-
-int fa_type__add_code(struct fa_type *t, u64 code_key, double weight)
-{
-	struct fa_code *c = fa_u64_map__findnew(t->code, code_key, sizeof(*c));
-
-	if (!c)
-		return -ENOMEM;
-	c->weight += weight;
-	return 0;
-}
-
-int fa_type__for_each_code(struct fa_type *t, fa_code_fn fn, void *arg)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-	int err;
-
-	hashmap__for_each_entry(t->code, cur, bkt) {
-		struct fa_code *c = cur->pvalue;
-
-		err = fn(t, c->key, c->weight, arg);
-		if (err)
-			return err;
 	}
 	return 0;
 }

@@ -159,7 +159,6 @@ struct fa_type {
 	struct hashmap		*insts;		/* instance -> struct fa_inst */
 	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
-	struct hashmap		*code;		/* code key -> struct fa_code */
 	struct fa_replay	 replay;
 	/* recent windows and instances: accesses of a few CPUs interleave */
 	struct fa_window	*window_cache[FA_CACHE_SIZE];
@@ -177,13 +176,8 @@ struct fa_type {
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg);
 void fa_type__delete(struct fa_type *t);
 int fa_type__add(struct fa_type *t, const struct fa_sample *s);
-int fa_type__add_code(struct fa_type *t, u64 code_key, double weight);
 void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
-/* Called per sampled code context with its summed sample weight. */
-typedef int (*fa_code_fn)(struct fa_type *t, u64 code_key, double weight, void *arg);
-
-int fa_type__for_each_code(struct fa_type *t, fa_code_fn fn, void *arg);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
 			     struct fa_matrix *m);
 int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
