@@ -188,13 +188,15 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
  * Sparse samples: f0 written on CPU 0 and f1-f3 read on CPU 1 were sampled,
  * f8 never was, but the sampled code of CPU 1 reads it and that of CPU 0
  * writes f9: f8 must not join the lock's line, f9 must not join the readers'.
+ * f10 was sampled only as loads, on both CPUs, but the code that loads it
+ * also stores to it (as refshare's __use): it is written on both.
  */
 static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
 	struct fa_struct *st = longs__new(16);
 	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
-	unsigned long cpu0 = 1UL << 0, cpu1 = 1UL << 1;
+	unsigned long cpu0 = 1UL << 0, cpu1 = 1UL << 1, cpus = cpu0 | cpu1;
 	struct fa_analysis a;
 	u64 time = 0;
 
@@ -202,7 +204,11 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 	for (int i = 0; i < 200; i++) {
 		access(t, time += 1000000, 0, 0, FA_OP_STORE);
 		access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
+		if (i < 40)
+			access(t, time += 1000000, i % 2, 10, FA_OP_LOAD);
 	}
+	T("code", !fa_type__add_code_access(t, 10, false, 200, &cpus) &&
+	  !fa_type__add_code_access(t, 10, true, 200, &cpus));
 	T("code", !fa_type__add_code_access(t, 0, true, 200, &cpu0) &&
 	  !fa_type__add_code_access(t, 9, true, 200, &cpu0));
 	for (int f = 1; f <= 3; f++)
@@ -216,6 +222,10 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 	  fa_layout__line(&a.suggested, st, 8) != fa_layout__line(&a.suggested, st, 0));
 	T("f9 is not on the readers' line",
 	  fa_layout__line(&a.suggested, st, 9) != fa_layout__line(&a.suggested, st, 1));
+	T("f10 is written on both CPUs, by the code",
+	  a.classes.field_cls[10] == FA_CLASS_SHARED_WRITTEN);
+	T("f10 is not on the readers' line",
+	  fa_layout__line(&a.suggested, st, 10) != fa_layout__line(&a.suggested, st, 1));
 	fa_analysis__exit(&a);
 	fa_type__delete(t);
 	fa_struct__delete(st);

@@ -113,6 +113,16 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 		fi->accesses = FA_MIN_SAMPLES;
 		fi->writes = bitmap_empty(cs->writers, nr_cpus) ? 0 : FA_MIN_SAMPLES;
 	}
+	/*
+	 * Time based samples land on the instructions that stall, seldom on
+	 * a plain store next to them: a field that much of its sampled code
+	 * stores to is written, whatever its own samples say.
+	 */
+	if (cs->store_weight >= cs->weight * FA_WRITE_SHARE) {
+		u64 writes = fi->accesses * FA_WRITE_SHARE + 1;
+
+		fi->writes = max(fi->writes, writes);
+	}
 }
 
 static int fa_classes__alloc(struct fa_classes *c, const struct fa_struct *st)

@@ -16,7 +16,9 @@
  * with the code context (fa_type::code_stats) a field is also as hot as the
  * share of the code's samples it stands for, its CPUs include those the
  * code ran on, and with fewer than FA_MIN_SAMPLES samples of its own, it is
- * written when the code stores to it.
+ * written when the code stores to it.  A field that the functions with
+ * FA_WRITE_SHARE of the code's weight store to is written in any case:
+ * time based samples seldom land on a store (fa_field_info__init()).
  */
 #ifndef __PERF_AFFINITY_CLASSIFY_H
 #define __PERF_AFFINITY_CLASSIFY_H

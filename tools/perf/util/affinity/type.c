@@ -690,6 +690,8 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 			return -ENOMEM;
 	}
 	cs->weight += weight;
+	if (store)
+		cs->store_weight += weight;
 	bitmap_or(store ? cs->writers : cs->readers, store ? cs->writers : cs->readers, cpus,
 		  t->cfg.nr_cpus);
 	return 0;

@@ -89,6 +89,7 @@ struct fa_field_stats {
  */
 struct fa_code_stats {
 	double		 weight;
+	double		 store_weight;	/* of the functions that store to it */
 	unsigned long	*readers;
 	unsigned long	*writers;
 };
