@@ -551,4 +551,3 @@ out:
 	free(res);
 	return err;
 }
-
