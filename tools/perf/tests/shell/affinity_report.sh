@@ -108,6 +108,11 @@ if record_report refshare; then
 		[ "$(suggested_line $f)" != "${rl}" ] ||
 			fail "read-mostly $f shares the line of __refcnt in the suggestion"
 	done
+	# every call stores to __use, but time based samples seldom catch it
+	grep -q "^  __use .* shared-written" "${result}" ||
+		fail "__use, written by every refshare_use(), is not shared-written"
+	[ "$(suggested_line __use)" != "$(suggested_line dev)" ] ||
+		fail "__use shares the line of the readers' dev in the suggestion"
 fi
 
 echo "lockshare in a static variable: attributed by address too"

@@ -384,6 +384,20 @@ static size_t fa_report__sites(FILE *fp, struct fa_type_entry *te, int field)
 	return printed;
 }
 
+/* What the suggestion does about a falsely shared pair */
+static const char *fa_report__fs_advice(struct fa_analysis *an, const struct fa_struct *st,
+					int writer, int reader)
+{
+	u8 cls = an->classes.field_cls[reader];
+
+	if (fa_layout__line(&an->suggested, st, writer) !=
+	    fa_layout__line(&an->suggested, st, reader))
+		return ", separated in the suggestion";
+	if (cls == FA_CLASS_WRITE_HOT || cls == FA_CLASS_SHARED_WRITTEN)
+		return ", kept together: both are written, the line moves anyway";
+	return ", NOT separated in the suggestion";
+}
+
 static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 				       struct fa_analysis *an)
 {
@@ -409,9 +423,7 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 		cpus_scnprintf(t->stats[cells[k].j].readers, t->cfg.nr_cpus, rcpus, sizeof(rcpus));
 		printed += fprintf(fp, "    %s (written on CPU %s) -> %s (read on CPU %s): %.1f%%%s\n",
 				   w->name, wcpus, r->name, rcpus, share,
-				   fa_layout__line(&an->suggested, st, cells[k].i) ==
-				   fa_layout__line(&an->suggested, st, cells[k].j) ?
-				   "" : ", separated in the suggestion");
+				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
 		printed += fa_report__sites(fp, te, cells[k].i);
 		printed += fa_report__sites(fp, te, cells[k].j);
 		shown++;
