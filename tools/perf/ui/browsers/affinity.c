@@ -19,6 +19,7 @@
 #include "ui/browser.h"
 #include "ui/browsers/affinity.h"
 #include "ui/keysyms.h"
+#include "ui/libslang.h"
 #include "util/affinity/analyze.h"
 #include "util/affinity/attr.h"
 #include "util/affinity/classify.h"
@@ -264,7 +265,9 @@ static int fa_browser__run(struct fa_browser *fb, const char *title, const char 
 {
 	int key;
 
-	if (ui_browser__show(&fb->b, title, "%s", helpline) < 0)
+	/* the scroll keys are news to whoever sees a table cut at the edge */
+	if (ui_browser__show(&fb->b, title, "%s%s", helpline,
+			     fb->width > (u32)SLtt_Screen_Cols ? "  RIGHT/LEFT scroll" : "") < 0)
 		return -1;
 	while (1) {
 		key = ui_browser__run(&fb->b, 0);

@@ -112,6 +112,7 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	if (fi->accesses < FA_MIN_SAMPLES) {
 		fi->accesses = FA_MIN_SAMPLES;
 		fi->writes = bitmap_empty(cs->writers, nr_cpus) ? 0 : FA_MIN_SAMPLES;
+		fi->class_by_code = true;
 	}
 	/*
 	 * Time based samples land on the instructions that stall, seldom on
@@ -121,7 +122,10 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	if (cs->store_weight >= cs->weight * FA_WRITE_SHARE) {
 		u64 writes = fi->accesses * FA_WRITE_SHARE + 1;
 
-		fi->writes = max(fi->writes, writes);
+		if (writes > fi->writes) {
+			fi->writes = writes;
+			fi->class_by_code = true;
+		}
 	}
 }
 

@@ -57,6 +57,7 @@ struct fa_field_info {
 	unsigned long	*readers;
 	unsigned long	*writers;
 	bool		 by_code;	/* the code context added to what was sampled */
+	bool		 class_by_code;	/* and its class comes from the code */
 };
 
 struct fa_classes {

@@ -349,8 +349,7 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 	fa_json__cpus(j, "readers", fi->readers, t->cfg.nr_cpus);
 	fa_json__cpus(j, "writers", fi->writers, t->cfg.nr_cpus);
 	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));
-	fa_json__bool(j, "by_code", fi->by_code &&
-		      fs->loads + fs->stores + fs->rmws + fs->other < FA_MIN_SAMPLES);
+	fa_json__bool(j, "by_code", fi->class_by_code);
 	fa_json__bool(j, "reported", fa_report__field_shown(t, an, f, o->percent_limit));
 }
 

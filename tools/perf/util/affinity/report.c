@@ -315,32 +315,37 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 	size_t printed = fprintf(fp, "\n  Fields (by offset, current layout):\n");
 	char readers[64], writers[64];
 	bool by_code = false;
+	int width = strlen("# Field");
 
-	printed += fprintf(fp, "  %-28s %5s %4s %4s %8s %8s %6s %6s %-9s %-9s %s\n", "# Field",
-			   "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%", "Readers",
-			   "Writers", "Class");
+	/* as wide as the longest name, for narrow terminals and long paths */
+	for (int i = 0; i < st->nr_leaves; i++) {
+		if (fa_report__field_shown(t, an, st->leaves[i], o->percent_limit))
+			width = max(width, (int)strlen(st->fields[st->leaves[i]].name));
+	}
+	printed += fprintf(fp, "  %-*s %5s %4s %4s %8s %8s %6s %6s %-9s %-9s %s\n", width,
+			   "# Field", "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%",
+			   "Readers", "Writers", "Class");
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 		const struct fa_field_stats *fs = &t->stats[f];
 		const struct fa_field_info *fi = &an->classes.fields[f];
 		u8 cls = an->classes.field_cls[f];
 		double share = t->weight ? 100 * fs->weight / t->weight : 0;
-		bool coded = fi->by_code && fs->loads + fs->stores + fs->rmws + fs->other <
-					    FA_MIN_SAMPLES;
+		bool coded = fi->class_by_code;
 
 		if (!fa_report__field_shown(t, an, f, o->percent_limit))
 			continue;
 		by_code |= coded;
 		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));
 		cpus_scnprintf(fi->writers, t->cfg.nr_cpus, writers, sizeof(writers));
-		printed += fprintf(fp, "  %-28s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
-				   st->fields[f].name, st->fields[f].offset, st->fields[f].size,
+		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
+				   width, st->fields[f].name, st->fields[f].offset, st->fields[f].size,
 				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
 				   fs->stores + fs->rmws, fs->hitm, share, readers, writers,
 				   fa_class__name(cls), coded ? " (code)" : "");
 	}
 	if (by_code)
-		printed += fprintf(fp, "  (code): too few samples of its own; the sampled code that accesses it gives its CPUs and class\n");
+		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its CPUs and class\n");
 	return printed;
 }
 
