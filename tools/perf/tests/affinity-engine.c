@@ -185,6 +185,43 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * The lock/reader pattern of one thread, that ran on CPU 0 and then on
+ * CPU 1: nothing is shared, the lock may stay with what it protects.
+ */
+static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(8);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 2000; i++) {
+		for (int f = 0; f < 4; f++) {
+			struct fa_sample s = {
+				.instance = BASE, .base = BASE, .weight = 1, .cpu = i >= 1000,
+				.tid = 100, .field = f, .op = f ? FA_OP_LOAD : FA_OP_RMW,
+			};
+
+			s.time = time++;
+			T("add", !fa_type__add(t, &s));
+		}
+	}
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("one thread shares nothing", !fa_type__shared(t));
+	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	for (int f = 1; f <= 3; f++)
+		T("the lock may share a line with f1-f3",
+		  !fa_classes__conflict(&a.classes, st->fields[0].unit, st->fields[f].unit));
+	T("no padding suggested", a.suggested.size <= st->size);
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/*
  * Sparse samples: f0 written on CPU 0 and f1-f3 read on CPU 1 were sampled,
  * f8 never was, but the sampled code of CPU 1 reads it and that of CPU 0
  * writes f9: f8 must not join the lock's line, f9 must not join the readers'.
@@ -403,6 +440,7 @@ static struct test_case tests__affinity_engine[] = {
 		  affinity_isolate_writer),
 	TEST_CASE("Fields seen only in the sampled code keep their CPUs and class",
 		  affinity_code_classes),
+	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),

@@ -103,6 +103,12 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 	memset(a, 0, sizeof(*a));
 	fa_type__flush(t);
 	fa_analysis__method(a, t, code, method);
+	/*
+	 * The lines of one thread move between CPUs when it migrates, all of
+	 * them whatever the layout: a layout cannot save those transfers.
+	 */
+	a->xfer_cost = fa_type__shared(t) ? xfer_cost : 0;
+	xfer_cost = a->xfer_cost;
 	if (fa_cost_model__init(&model, t, xfer_cost))
 		return -ENOMEM;
 	if (!fa_classes__init(&a->classes, t) &&

@@ -43,6 +43,7 @@ struct fa_analysis {
 	struct fa_cost		 replay[2];
 	bool			 changed;
 	bool			 kept;		/* the suggestion was worse: kept the current */
+	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 };
 
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,

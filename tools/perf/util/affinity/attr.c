@@ -53,6 +53,7 @@ struct fa_func {
 	struct thread		*thread;
 	struct evsel		*evsel;
 	unsigned long		*cpus;		/* CPUs it was sampled on */
+	bool			 threads;	/* sampled in several threads */
 	u8			 cpumode;
 	double			 weight;
 };
@@ -667,6 +668,8 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	}
 	if (sample->cpu < (u32)a->cfg.nr_cpus)
 		__set_bit(sample->cpu, fn->cpus);
+	if (sample->tid != (u32)thread__tid(fn->thread))
+		fn->threads = true;
 	fn->weight += sample->period ?: 1;
 	return 0;
 }
@@ -744,6 +747,8 @@ int fa_attr__code_context(struct fa_attr *a)
 			if (!te->t)
 				continue;
 			nr = fa_func__fields(a, fn, te, code, len, fields, stored);
+			if (nr)
+				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			for (int k = 0; k < nr; k++) {
 				if (fa_type__add_code_access(te->t, fields[k], stored[k],
 							     fn->weight, fn->cpus))

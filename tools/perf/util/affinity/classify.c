@@ -32,14 +32,15 @@ static bool bitmap_subset_of(const unsigned long *a, const unsigned long *b, int
 	return true;
 }
 
-static u8 fa_field__class(const struct fa_field_info *fi, double hottest, int nr_cpus)
+static u8 fa_field__class(const struct fa_field_info *fi, double hottest, int nr_cpus,
+			  bool shared)
 {
 	if (!fi->accesses || fi->weight <= hottest * FA_COLD_SHARE)
 		return FA_CLASS_COLD;
 	if (fi->writes < fi->accesses * FA_WRITE_SHARE)
 		return FA_CLASS_READ_MOSTLY;
-	if (bitmap_weight(fi->writers, nr_cpus) > 1 ||
-	    !bitmap_subset_of(fi->readers, fi->writers, nr_cpus))
+	if (shared && (bitmap_weight(fi->writers, nr_cpus) > 1 ||
+		       !bitmap_subset_of(fi->readers, fi->writers, nr_cpus)))
 		return FA_CLASS_SHARED_WRITTEN;
 	return FA_CLASS_WRITE_HOT;
 }
@@ -165,6 +166,7 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 
 	memset(c, 0, sizeof(*c));
 	c->nr_cpus = t->cfg.nr_cpus;
+	c->shared = fa_type__shared(t);
 	if (fa_classes__alloc(c, st))
 		goto out_err;
 	for (int i = 0; i < st->nr_leaves; i++) {
@@ -176,7 +178,8 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
-		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_cpus);
+		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_cpus,
+						  c->shared);
 		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &c->fields[f],
 				       c->field_cls[f], c->nr_cpus);
 	}
@@ -211,7 +214,7 @@ bool fa_classes__conflict(const struct fa_classes *c, int u, int v)
 {
 	const struct fa_unit_info *a = &c->units[u], *b = &c->units[v];
 
-	if (a->cls == FA_CLASS_COLD || b->cls == FA_CLASS_COLD)
+	if (!c->shared || a->cls == FA_CLASS_COLD || b->cls == FA_CLASS_COLD)
 		return false;
 	if (a->writer && b->writer && bitmap_equal(a->writers, b->writers, c->nr_cpus) &&
 	    bitmap_equal(a->accessors, b->accessors, c->nr_cpus))

@@ -8,6 +8,9 @@
  *   shared-written  written on one CPU and accessed on another: its cache
  *                   line moves between them whatever the layout
  *
+ * A type that one thread alone accesses has no shared lines, whatever CPUs
+ * the thread ran on (fa_type__shared()): its written fields are write-hot.
+ *
  * Affinity says what to put together; these classes say whether it may
  * be: a field written on one CPU must not share a cache line with a field
  * accessed on another (fa_classes__conflict()).
@@ -67,6 +70,7 @@ struct fa_classes {
 	struct fa_field_info	*fields;	/* by field index, leaves only */
 	struct fa_unit_info	*units;
 	int			 nr_cpus;
+	bool			 shared;	/* accessed by several threads */
 };
 
 int fa_classes__init(struct fa_classes *c, struct fa_type *t);

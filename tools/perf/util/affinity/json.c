@@ -587,6 +587,7 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__double(j, "weight", t->weight);
 	fa_json__u64(j, "instances", t->nr_instances);
 	fa_json__u64(j, "misaligned_instances", t->misaligned);
+	fa_json__bool(j, "shared", fa_type__shared(t));
 	fa_json__string(j, "method", fa_method__name(an->method));
 	fa_json__string(j, "method_reason", an->why);
 	fa_json__begin_array(j, "fields", /*flat=*/false);

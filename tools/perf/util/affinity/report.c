@@ -461,7 +461,7 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 	return printed;
 }
 
-static size_t fa_report__cost(FILE *fp, struct fa_analysis *an, const struct fa_report_opts *o)
+static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 {
 	const struct fa_cost *m = an->model, *r = an->replay;
 	size_t printed = fprintf(fp, "\n  Predicted cost               current  suggested\n");
@@ -473,7 +473,7 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an, const struct fa_
 	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
 			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
-			   o->xfer_cost, m[0].total, m[1].total,
+			   an->xfer_cost, m[0].total, m[1].total,
 			   m[0].total > 0 ? 100 * (m[1].total - m[0].total) / m[0].total : 0);
 	printed += fprintf(fp, "    replay of %" PRIu64 " accesses: lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
@@ -515,11 +515,15 @@ int fa_report__title(struct fa_type_entry *te, char *buf, size_t size)
 static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
 {
 	const struct fa_type *t = te->t;
+	size_t printed = 0;
 
-	if (!t->misaligned)
-		return 0;
-	return fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
-		       t->misaligned, t->nr_instances);
+	if (t->misaligned)
+		printed += fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
+				   t->misaligned, t->nr_instances);
+	if (!fa_type__shared(t))
+		printed += fprintf(fp, "  only thread %u accesses it: no line is shared, whatever CPUs it ran on\n",
+				   t->tid);
+	return printed;
 }
 
 /**
@@ -546,7 +550,7 @@ size_t fa_report__section(FILE *fp, int section, struct fa_type_entry *te,
 	case FA_REPORT_LAYOUTS:
 		return fa_report__layouts(fp, te, an, o);
 	case FA_REPORT_COST:
-		return fa_report__cost(fp, an, o);
+		return fa_report__cost(fp, an);
 	default:
 		return 0;
 	}

@@ -626,9 +626,30 @@ int fa_type__add(struct fa_type *t, const struct fa_sample *s)
 	if (s->field < 0 || s->field >= t->st->nr_fields || s->cpu >= (u32)t->cfg.nr_cpus)
 		return -EINVAL;
 	fa_type__count(t, s);
+	fa_type__add_thread(t, s->tid, false);
 	if (fa_type__transfers(t, s) || fa_type__window(t, s) || fa_replay__add(&t->replay, s))
 		return -ENOMEM;
 	return 0;
+}
+
+/* A thread that accesses the type, or several (code run by several threads) */
+void fa_type__add_thread(struct fa_type *t, u32 tid, bool several)
+{
+	if (!t->nr_threads) {
+		t->tid = tid;
+		t->nr_threads = 1;
+	}
+	if (several || t->tid != tid)
+		t->nr_threads = 2;
+}
+
+/*
+ * Whether its cache lines can be shared: one thread alone never contends
+ * with itself, whatever CPUs it migrated between.  A HITM says otherwise.
+ */
+bool fa_type__shared(const struct fa_type *t)
+{
+	return t->nr_threads > 1 || t->hitm;
 }
 
 /* End the windows still open at the end of the recording. */

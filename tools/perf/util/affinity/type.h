@@ -172,11 +172,15 @@ struct fa_type {
 	u64			 misaligned;	/* instances not on a line boundary */
 	u64			 nr_instances;
 	u64			 hitm;
+	u32			 tid;		/* the first thread seen accessing it */
+	u32			 nr_threads;	/* 0, 1 or 2: several */
 };
 
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg);
 void fa_type__delete(struct fa_type *t);
 int fa_type__add(struct fa_type *t, const struct fa_sample *s);
+void fa_type__add_thread(struct fa_type *t, u32 tid, bool several);
+bool fa_type__shared(const struct fa_type *t);
 void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
