@@ -420,20 +420,41 @@ static int bench_one(struct fa_struct *st, struct bench_result *r)
 		return err;
 	if (fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST))
 		goto out_type;
-	if (fa_cost_model__init(&m, t, FA_XFER_COST))
+	/* the model the analysis used */
+	if (fa_cost_model__init(&m, t, a.xfer_cost))
 		goto out_analysis;
+	if (fa_cost_model__set_moving(&m, &a.classes))
+		goto out_model;
 	r->nr = st->nr_units;
 	r->current = a.model[0].total;
 	r->suggested = a.model[1].total;
 	/* keeping the declared layout is always an answer */
 	r->optimum = min(r->current, bench_optimum(st, &m, &a.classes, &r->evaluated));
 	r->free_optimum = bench_optimum(st, &m, NULL, &r->evaluated);
-	fa_cost_model__exit(&m);
 	err = 0;
+out_model:
+	fa_cost_model__exit(&m);
 out_analysis:
 	fa_analysis__exit(&a);
 out_type:
 	fa_type__delete(t);
+	return err;
+}
+
+/* The cost model an analysis of @t uses (see fa_analysis__run()) */
+static int bench_model__init(struct fa_cost_model *m, struct fa_type *t)
+{
+	struct fa_classes c;
+	int err;
+
+	if (fa_classes__init(&c, t))
+		return -ENOMEM;
+	err = fa_cost_model__init(m, t, FA_XFER_COST);
+	if (!err)
+		err = fa_cost_model__set_moving(m, &c);
+	if (err)
+		fa_cost_model__exit(m);
+	fa_classes__exit(&c);
 	return err;
 }
 
@@ -461,7 +482,7 @@ static void bench_pahole_all(struct fa_struct **sts, struct bench_result *res, i
 		/* the same accesses again: the generator is reseeded per struct */
 		rnd_state = seed + k * 7919;
 		t = bench_type__new(sts[k], 2 + sts[k]->nr_units / 2, nr_struct_accesses);
-		if (t && !fa_cost_model__init(&m, t, FA_XFER_COST)) {
+		if (t && !bench_model__init(&m, t)) {
 			if (!fa_layout__from_offsets(&l, sts[k], offset, LINE_SIZE)) {
 				res[k].pahole = fa_cost_model__eval(&m, &l, NULL);
 				res[k].have_pahole = true;

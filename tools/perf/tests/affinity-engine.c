@@ -185,6 +185,41 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * refshare's pattern in sparse samples, the CPUs taking turns: f0
+ * (__refcnt) and f1 (__use) are written on both CPUs, f2 is read on both.
+ * The samples catch few of f1's stores, so most of its loads follow only
+ * f0's writes on the other CPU: f1 must not be taken away from f0 for
+ * them (as it was, on a line of its own), its line moves whatever is on
+ * it.
+ */
+static int test__affinity_written_together(struct test_suite *test __maybe_unused,
+					   int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(8);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 12000; i++) {
+		int f = i / 2 % 3;
+		u8 op = f == 2 ? FA_OP_LOAD : FA_OP_RMW;
+
+		if (f == 1 && i / 6 % 8)
+			op = FA_OP_LOAD;
+		access(t, time++, i % 2, f, op);
+	}
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("f1 is shared-written", a.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
+	T("f0 and f1 stay together",
+	  fa_layout__line(&a.suggested, st, 0) == fa_layout__line(&a.suggested, st, 1));
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/*
  * The lock/reader pattern of one thread, that ran on CPU 0 and then on
  * CPU 1: nothing is shared, the lock may stay with what it protects.
  */
@@ -441,6 +476,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Fields seen only in the sampled code keep their CPUs and class",
 		  affinity_code_classes),
 	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
+	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),

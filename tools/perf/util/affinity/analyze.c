@@ -112,6 +112,7 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 	if (fa_cost_model__init(&model, t, xfer_cost))
 		return -ENOMEM;
 	if (!fa_classes__init(&a->classes, t) &&
+	    !fa_cost_model__set_moving(&model, &a->classes) &&
 	    !fa_layout__current(&a->current, t->st, t->cfg.line_size) &&
 	    !fa_analysis__suggest(a, t, &model))
 		err = fa_analysis__costs(a, t, &model, xfer_cost);

@@ -72,6 +72,9 @@ static void fa_unit_info__add_leaf(struct fa_unit_info *ui, const struct fa_fiel
 		ui->writer = true;
 		bitmap_or(ui->writers, ui->writers, fi->writers, nr_cpus);
 	}
+	/* written on several CPUs: its line moves between them, wherever it is */
+	if (cls == FA_CLASS_SHARED_WRITTEN && bitmap_weight(fi->writers, nr_cpus) > 1)
+		ui->moving = true;
 }
 
 /*

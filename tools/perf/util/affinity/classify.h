@@ -48,6 +48,7 @@ struct fa_unit_info {
 	double		 weight;	/* sum of its leaves' weights */
 	u8		 cls;		/* the strongest class of its leaves */
 	bool		 writer;	/* its writes count (write-hot or shared-written) */
+	bool		 moving;	/* written on several CPUs (see cost.h) */
 	unsigned long	*accessors;	/* CPUs accessing it */
 	unsigned long	*writers;	/* CPUs writing it (when @writer) */
 };

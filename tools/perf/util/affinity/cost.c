@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "access.h"
+#include "classify.h"
 #include "cost.h"
 #include "fields.h"
 #include "key.h"
@@ -72,10 +73,23 @@ int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double
 	return 0;
 }
 
+/* Take from the classes of the type which units move whatever the layout */
+int fa_cost_model__set_moving(struct fa_cost_model *m, const struct fa_classes *c)
+{
+	zfree(&m->moving);
+	m->moving = calloc(c->nr_units ?: 1, sizeof(*m->moving));
+	if (!m->moving)
+		return -ENOMEM;
+	for (int u = 0; u < c->nr_units; u++)
+		m->moving[u] = c->units[u].moving;
+	return 0;
+}
+
 void fa_cost_model__exit(struct fa_cost_model *m)
 {
 	zfree(&m->sets);
 	zfree(&m->units);
+	zfree(&m->moving);
 }
 
 /* Distinct cache lines of @nr units, into @lines; returns how many. */
@@ -101,6 +115,8 @@ static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_co
 {
 	u32 line = line_of[m->units[set->first]];
 
+	if (m->moving && m->moving[m->units[set->first]])
+		return true;
 	for (int k = 1; k <= set->nr_w; k++) {
 		if (line_of[m->units[set->first + k]] == line)
 			return true;

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+struct fa_classes;
 struct fa_layout;
 struct fa_type;
 
@@ -56,10 +57,18 @@ struct fa_cost_model {
 	u16			*units;
 	u64			 nr_windows;
 	double			 xfer_cost;
+	/*
+	 * By unit, may be NULL: written on several CPUs, so that its accesses
+	 * move its line whatever else is on it.  The move sets only know the
+	 * sampled writes, and time based samples seldom land on a store: they
+	 * would credit the moves to whatever written field shares its line.
+	 */
+	bool			*moving;
 };
 
 int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost);
 void fa_cost_model__exit(struct fa_cost_model *m);
+int fa_cost_model__set_moving(struct fa_cost_model *m, const struct fa_classes *c);
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost);
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
