@@ -700,6 +700,22 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 	return 0;
 }
 
+/* A recording of other events gives no report: say what would */
+static int perf_affinity__check_input(struct perf_affinity *aff, const char *path)
+{
+	const struct fa_decode_stats *st = &aff->decoder.stats;
+	u64 samples = 0;
+
+	for (int i = 0; i < FA_SRC_MAX; i++)
+		samples += st->samples[i];
+	if (!samples && !aff->nr_filtered) {
+		pr_err("%s has no memory access samples (%" PRIu64 " of other events): record it with 'perf affinity record'\n",
+		       path, st->other);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Analyze and print every struct type */
 static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
 {
@@ -714,6 +730,12 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	err = perf_affinity__analyze(aff, an, &total);
 	if (err)
 		goto out;
+	if (aff->types && !total && a->stats.accesses && !aff->stats_only) {
+		pr_err("-T %s: no access to such a struct type was attributed, see --stats\n",
+		       aff->types);
+		err = -ENOENT;
+		goto out;
+	}
 	err = perf_affinity__write_outputs(aff, session, an);
 	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
 		goto out;
@@ -904,7 +926,9 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		pr_err("failed to process the samples of %s\n", data.path);
 		goto out_attr;
 	}
-	if (!aff->dump_raw || aff->stats_only)
+	if (!aff->dump_raw && !aff->stats_only)
+		err = perf_affinity__check_input(aff, data.path);
+	if (!err && (!aff->dump_raw || aff->stats_only))
 		err = perf_affinity__output(aff, session);
 out_attr:
 	zfree(&aff->ptime_range);

@@ -4,7 +4,8 @@
 #
 # The summary agrees with --stats, --sort orders the struct table, bad
 # keys are refused with one line, and --cpu, --comms and --time filter
-# the samples the way perf report does.
+# the samples the way perf report does.  A type never accessed and a
+# recording without memory accesses are one line errors.
 
 err=0
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
@@ -102,6 +103,25 @@ part=$(perf affinity report -i "${perfdata}" --stdio --time 0%-50% 2>&1 |
        awk -F: '/^  Samples / { print $2 + 0 }')
 [ "${part:-0}" -gt 0 ] && [ "${part}" -lt "${all}" ] ||
 	fail "--time 0%-50%: ${part} of ${all} samples"
+
+echo "-T of a type never accessed, a recording of other events: one line errors"
+if perf affinity report -i "${perfdata}" --stdio -T no_such_struct > "${result}" 2> "${errout}"; then
+	fail "-T no_such_struct: exit 0"
+fi
+[ "$(wc -l < "${errout}")" -eq 1 ] && grep -q "^-T no_such_struct: no access" "${errout}" ||
+	fail "-T no_such_struct: not a one line error: $(head -3 "${errout}")"
+perf affinity report -i "${perfdata}" --stdio -T lockshare_rq > "${result}" 2>&1 ||
+	fail "-T lockshare_rq exited with $?"
+only=$(value "Attributed to struct fields")
+other=$(value "Of other types than -T's")
+[ $((only + ${other:-0})) -eq "${stats_attr}" ] ||
+	fail "-T lockshare_rq: ${only} + ${other:-0} of other types != ${stats_attr} attributed"
+perf record -q -e cpu-clock -o "${perfdata}" -- perf test -w noploop 1 > /dev/null 2>&1
+if perf affinity report -i "${perfdata}" --stdio > "${result}" 2> "${errout}"; then
+	fail "a recording without memory access samples: exit 0"
+fi
+grep -q "has no memory access samples.*'perf affinity record'" "${errout}" ||
+	fail "a recording without memory access samples: $(head -3 "${errout}")"
 
 cleanup
 exit $err

@@ -279,7 +279,10 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	printed += SUMMARY_LINE(fp, "  stores and read-modify-writes", stores);
 	printed += SUMMARY_LINE(fp, "  HITM (data source)", hitm);
 	printed += SUMMARY_LINE(fp, "  by the data address (variables)", st->by_address);
-	printed += SUMMARY_LINE(fp, "Not attributed (see --stats)", st->accesses - st->resolved);
+	if (st->failed[FA_ATTR_FILTERED])
+		printed += SUMMARY_LINE(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
+	printed += SUMMARY_LINE(fp, "Not attributed (see --stats)",
+				st->accesses - st->resolved - st->failed[FA_ATTR_FILTERED]);
 	printed += SUMMARY_LINE(fp, "Struct types", types);
 	return printed;
 }
@@ -464,7 +467,7 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 {
 	const struct fa_cost *m = an->model, *r = an->replay;
-	size_t printed = fprintf(fp, "\n  Predicted cost               current  suggested\n");
+	size_t printed = fprintf(fp, "\n  Predicted cost (model)       current  suggested\n");
 
 	printed += fprintf(fp, "    cache lines per window    %9.2f  %9.2f\n",
 			   m[0].lines_per_window, m[1].lines_per_window);
@@ -475,7 +478,7 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
 			   an->xfer_cost, m[0].total, m[1].total,
 			   m[0].total > 0 ? 100 * (m[1].total - m[0].total) / m[0].total : 0);
-	printed += fprintf(fp, "    replay of %" PRIu64 " accesses: lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
+	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
 			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
 	return printed;
