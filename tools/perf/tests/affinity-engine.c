@@ -16,6 +16,7 @@
 #include "affinity/analyze.h"
 #include "affinity/fields.h"
 #include "affinity/json.h"
+#include "affinity/report.h"
 #include "affinity/type.h"
 #include "debug.h"
 #include "tests.h"
@@ -213,6 +214,32 @@ static int test__affinity_written_together(struct test_suite *test __maybe_unuse
 	T("f1 is shared-written", a.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
 	T("f0 and f1 stay together",
 	  fa_layout__line(&a.suggested, st, 0) == fa_layout__line(&a.suggested, st, 1));
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/*
+ * f0 with f3 and f1 with f2, all on one line: clustering pairs them up in
+ * another order, but that saves nothing, so the layout must stay as it is.
+ */
+static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	static const int order[] = { 0, 3, 0, 3, 1, 2, 1, 2 };
+	struct fa_struct *st = longs__new(4);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 4000; i++)
+		access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	pr_debug("cost %.3f -> %.3f\n", a.model[0].total, a.model[1].total);
+	T("the current layout is kept", !a.changed && a.kept);
+	T("and no gain is claimed", fa_analysis__gain(&a) == 0);
 	fa_analysis__exit(&a);
 	fa_type__delete(t);
 	fa_struct__delete(st);
@@ -477,6 +504,7 @@ static struct test_case tests__affinity_engine[] = {
 		  affinity_code_classes),
 	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
 	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),
+	TEST_CASE("A layout that saves nothing is not suggested", affinity_no_churn),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),

@@ -57,8 +57,8 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 
 	fa_cost_model__eval(model, &a->current, &a->model[0]);
 	fa_cost_model__eval(model, &a->suggested, &a->model[1]);
-	/* never advise a layout that costs more than the one there is */
-	if (a->model[1].total > a->model[0].total) {
+	/* never advise a layout that saves less than FA_MIN_GAIN, or costs more */
+	if (a->model[1].total >= a->model[0].total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&a->suggested);
 		if (fa_layout__copy(&a->suggested, &a->current))
 			return -ENOMEM;

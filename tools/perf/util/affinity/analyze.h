@@ -42,9 +42,15 @@ struct fa_analysis {
 	struct fa_cost		 model[2];	/* current, suggested */
 	struct fa_cost		 replay[2];
 	bool			 changed;
-	bool			 kept;		/* the suggestion was worse: kept the current */
+	bool			 kept;		/* the suggestion saved too little: kept the current */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 };
+
+/*
+ * Reordering a struct is a patch to review and a history to follow: not
+ * worth it for less than this share of the predicted cost.
+ */
+#define FA_MIN_GAIN	0.01
 
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
 		     int method, double xfer_cost);

@@ -492,7 +492,7 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	printed += fa_layout__fprintf(&an->current, te->st, fp);
 	if (!an->changed) {
 		printed += fprintf(fp, "\n  Suggested layout: keep the current one%s\n",
-				   an->kept ? " (the clustered one would cost more)" : "");
+				   an->kept ? " (the clustered one would not save 1%)" : "");
 		return printed;
 	}
 	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n\n",
