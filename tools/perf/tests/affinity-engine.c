@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include "affinity/access.h"
 #include "affinity/analyze.h"
+#include "affinity/attr.h"
 #include "affinity/fields.h"
 #include "affinity/json.h"
 #include "affinity/report.h"
@@ -240,6 +241,47 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 	pr_debug("cost %.3f -> %.3f\n", a.model[0].total, a.model[1].total);
 	T("the current layout is kept", !a.changed && a.kept);
 	T("and no gain is claimed", fa_analysis__gain(&a) == 0);
+	fa_analysis__exit(&a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/* A long name (a bitfield unit's members) is cut in the tables, once */
+static int test__affinity_long_names(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	static const char long_name[] = "has_srcline,hit,annotate_warned,auxtrace_warned,is_64_bit";
+	struct fa_report_opts opts = { .top_pairs = 10, };
+	struct fa_struct *st = longs__new(2);
+	struct fa_type *t = NULL;
+	struct fa_type_entry te = { .name = (char *)"struct longs", };
+	struct fa_analysis a;
+	char *buf = NULL;
+	size_t size;
+	FILE *fp;
+
+	T("struct", st);
+	free(st->fields[0].name);
+	st->fields[0].name = strdup(long_name);
+	T("name", st->fields[0].name);
+	t = fa_type__new(st, &test_config);
+	T("type", t);
+	for (int i = 0; i < 400; i++)
+		access(t, i, 0, i % 2, FA_OP_LOAD);
+	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	te.st = st;
+	te.t = t;
+	fp = open_memstream(&buf, &size);
+	T("memstream", fp);
+	fa_report__section(fp, FA_REPORT_FIELDS, &te, &a, &opts);
+	fa_report__section(fp, FA_REPORT_PAIRS, &te, &a, &opts);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("the name is cut", strstr(buf, "has_srcline,hit,annotate_warned,auxtra.. "));
+	T("in both tables", strstr(strstr(buf, "auxtra.. ") + 1, "auxtra.. "));
+	T("nowhere whole", !strstr(buf, long_name));
+	free(buf);
 	fa_analysis__exit(&a);
 	fa_type__delete(t);
 	fa_struct__delete(st);
@@ -505,6 +547,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
 	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),
 	TEST_CASE("A layout that saves nothing is not suggested", affinity_no_churn),
+	TEST_CASE("Long field names are cut in the tables", affinity_long_names),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),

@@ -309,6 +309,17 @@ static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, siz
 	return n;
 }
 
+/* Wider names (a bitfield unit's members, deep paths) are cut in the tables */
+#define FIELD_NAME_MAX	40
+
+static const char *field_name__cut(const char *name, char *buf, size_t size)
+{
+	if (strlen(name) <= FIELD_NAME_MAX)
+		return name;
+	scnprintf(buf, size, "%.*s..", FIELD_NAME_MAX - 2, name);
+	return buf;
+}
+
 /* The fields --percent-limit leaves, marked when the code gave their class */
 static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				const struct fa_report_opts *o)
@@ -316,7 +327,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 	const struct fa_type *t = te->t;
 	const struct fa_struct *st = te->st;
 	size_t printed = fprintf(fp, "\n  Fields (by offset, current layout):\n");
-	char readers[64], writers[64];
+	char readers[64], writers[64], cut[FIELD_NAME_MAX + 1];
 	bool by_code = false;
 	int width = strlen("# Field");
 
@@ -325,6 +336,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 		if (fa_report__field_shown(t, an, st->leaves[i], o->percent_limit))
 			width = max(width, (int)strlen(st->fields[st->leaves[i]].name));
 	}
+	width = min(width, FIELD_NAME_MAX);
 	printed += fprintf(fp, "  %-*s %5s %4s %4s %8s %8s %6s %6s %-9s %-9s %s\n", width,
 			   "# Field", "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%",
 			   "Readers", "Writers", "Class");
@@ -342,7 +354,8 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));
 		cpus_scnprintf(fi->writers, t->cfg.nr_cpus, writers, sizeof(writers));
 		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
-				   width, st->fields[f].name, st->fields[f].offset, st->fields[f].size,
+				   width, field_name__cut(st->fields[f].name, cut, sizeof(cut)),
+				   st->fields[f].offset, st->fields[f].size,
 				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
 				   fs->stores + fs->rmws, fs->hitm, share, readers, writers,
 				   fa_class__name(cls), coded ? " (code)" : "");
@@ -356,6 +369,7 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 			       const struct fa_report_opts *o)
 {
 	const struct fa_struct *st = te->st;
+	char cut_i[FIELD_NAME_MAX + 1], cut_j[FIELD_NAME_MAX + 1];
 	struct fa_cell *cells;
 	int n = fa_matrix__cells(an->affinity, &cells);
 	size_t printed;
@@ -369,8 +383,9 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 	for (int k = 0; k < n && k < o->top_pairs; k++) {
 		double total = an->affinity->total;
 
-		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n", st->fields[cells[k].i].name,
-				   st->fields[cells[k].j].name,
+		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n",
+				   field_name__cut(st->fields[cells[k].i].name, cut_i, sizeof(cut_i)),
+				   field_name__cut(st->fields[cells[k].j].name, cut_j, sizeof(cut_j)),
 				   total ? 100 * cells[k].w / total : 0);
 	}
 	free(cells);
