@@ -65,6 +65,32 @@ static int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
 	return fa_type__add(t, &s);
 }
 
+/* A struct of @n longs and its accesses, under test_config */
+static struct fa_type *longs_type__new(int n)
+{
+	struct fa_struct *st = longs__new(n);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
+static int analysis__run(struct fa_analysis *a, struct fa_type *t)
+{
+	return fa_analysis__run(a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST);
+}
+
+/* The end of a test that analyzed @t: @t and its struct go too */
+static void analysis__exit(struct fa_analysis *a, struct fa_type *t)
+{
+	struct fa_struct *st = t->st;
+
+	fa_analysis__exit(a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+}
+
 static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
@@ -163,7 +189,7 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 	int lock_line;
 
 	T("type", t);
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	T("the lock is shared-written", a.classes.field_cls[0] == FA_CLASS_SHARED_WRITTEN);
 	T("its readers read-mostly", a.classes.field_cls[1] == FA_CLASS_READ_MOSTLY);
 	T("f4 is cold", a.classes.field_cls[4] == FA_CLASS_COLD);
@@ -180,9 +206,7 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 		 a.replay[1].xfers_per_window);
 	T("the model predicts a gain", a.model[1].total < a.model[0].total);
 	T("so does the replay", a.replay[1].xfers_per_window < a.replay[0].xfers_per_window);
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -197,8 +221,7 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 static int test__affinity_written_together(struct test_suite *test __maybe_unused,
 					   int subtest __maybe_unused)
 {
-	struct fa_struct *st = longs__new(8);
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type *t = longs_type__new(8);
 	struct fa_analysis a;
 	u64 time = 0;
 
@@ -211,13 +234,11 @@ static int test__affinity_written_together(struct test_suite *test __maybe_unuse
 			op = FA_OP_LOAD;
 		access(t, time++, i % 2, f, op);
 	}
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	T("f1 is shared-written", a.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
 	T("f0 and f1 stay together",
-	  fa_layout__line(&a.suggested, st, 0) == fa_layout__line(&a.suggested, st, 1));
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	  fa_layout__line(&a.suggested, t->st, 0) == fa_layout__line(&a.suggested, t->st, 1));
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -229,21 +250,18 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
 	static const int order[] = { 0, 3, 0, 3, 1, 2, 1, 2 };
-	struct fa_struct *st = longs__new(4);
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type *t = longs_type__new(4);
 	struct fa_analysis a;
 	u64 time = 0;
 
 	T("type", t);
 	for (int i = 0; i < 4000; i++)
 		access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	pr_debug("cost %.3f -> %.3f\n", a.model[0].total, a.model[1].total);
 	T("the current layout is kept", !a.changed && a.kept);
 	T("and no gain is claimed", fa_analysis__gain(&a) == 0);
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -269,7 +287,7 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	T("type", t);
 	for (int i = 0; i < 400; i++)
 		access(t, i, 0, i % 2, FA_OP_LOAD);
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	te.st = st;
 	te.t = t;
 	fp = open_memstream(&buf, &size);
@@ -282,9 +300,7 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	T("in both tables", strstr(strstr(buf, "auxtra.. ") + 1, "auxtra.. "));
 	T("nowhere whole", !strstr(buf, long_name));
 	free(buf);
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -295,8 +311,7 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
-	struct fa_struct *st = longs__new(8);
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type *t = longs_type__new(8);
 	struct fa_analysis a;
 	u64 time = 0;
 
@@ -312,16 +327,14 @@ static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
 			T("add", !fa_type__add(t, &s));
 		}
 	}
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	T("one thread shares nothing", !fa_type__shared(t));
 	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
 	for (int f = 1; f <= 3; f++)
 		T("the lock may share a line with f1-f3",
-		  !fa_classes__conflict(&a.classes, st->fields[0].unit, st->fields[f].unit));
-	T("no padding suggested", a.suggested.size <= st->size);
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+		  !fa_classes__conflict(&a.classes, t->st->fields[0].unit, t->st->fields[f].unit));
+	T("no padding suggested", a.suggested.size <= t->st->size);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -335,8 +348,7 @@ static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
 static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	struct fa_struct *st = longs__new(16);
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type *t = longs_type__new(16);
 	unsigned long cpu0 = 1UL << 0, cpu1 = 1UL << 1, cpus = cpu0 | cpu1;
 	struct fa_analysis a;
 	u64 time = 0;
@@ -355,21 +367,19 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 	for (int f = 1; f <= 3; f++)
 		T("code", !fa_type__add_code_access(t, f, false, 200, &cpu1));
 	T("code", !fa_type__add_code_access(t, 8, false, 200, &cpu1));
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	T("f8 is read, by the code", a.classes.field_cls[8] == FA_CLASS_READ_MOSTLY);
 	T("f9 is written, by the code", a.classes.field_cls[9] == FA_CLASS_WRITE_HOT);
 	T("f8 is read on CPU 1", test_bit(1, a.classes.fields[8].readers));
 	T("f8 is not on the lock's line",
-	  fa_layout__line(&a.suggested, st, 8) != fa_layout__line(&a.suggested, st, 0));
+	  fa_layout__line(&a.suggested, t->st, 8) != fa_layout__line(&a.suggested, t->st, 0));
 	T("f9 is not on the readers' line",
-	  fa_layout__line(&a.suggested, st, 9) != fa_layout__line(&a.suggested, st, 1));
+	  fa_layout__line(&a.suggested, t->st, 9) != fa_layout__line(&a.suggested, t->st, 1));
 	T("f10 is written on both CPUs, by the code",
 	  a.classes.field_cls[10] == FA_CLASS_SHARED_WRITTEN);
 	T("f10 is not on the readers' line",
-	  fa_layout__line(&a.suggested, st, 10) != fa_layout__line(&a.suggested, st, 1));
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	  fa_layout__line(&a.suggested, t->st, 10) != fa_layout__line(&a.suggested, t->st, 1));
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -427,7 +437,7 @@ static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 		access(t, time++, 1, 3, FA_OP_LOAD);
 		access(t, time++, 1, 0, FA_OP_LOAD);
 	}
-	T("analysis", !fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST));
+	T("analysis", !analysis__run(&a, t));
 	T("x and y stay in one storage unit",
 	  fa_layout__field_offset(&a.suggested, st, 1) ==
 	  fa_layout__field_offset(&a.suggested, st, 2));
@@ -442,9 +452,7 @@ static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 			T("units do not overlap", !overlap);
 		}
 	}
-	fa_analysis__exit(&a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
