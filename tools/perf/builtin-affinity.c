@@ -709,8 +709,8 @@ static int perf_affinity__check_input(struct perf_affinity *aff, const char *pat
 	for (int i = 0; i < FA_SRC_MAX; i++)
 		samples += st->samples[i];
 	if (!samples && !aff->nr_filtered) {
-		pr_err("%s has no memory access samples (%" PRIu64 " of other events): record it with 'perf affinity record'\n",
-		       path, st->other);
+		pr_err("%s has no memory access samples (%" PRIu64 " of other events): %s\n",
+		       path, st->other, "record it with 'perf affinity record'");
 		return -EINVAL;
 	}
 	return 0;

@@ -105,7 +105,8 @@ part=$(perf affinity report -i "${perfdata}" --stdio --time 0%-50% 2>&1 |
 	fail "--time 0%-50%: ${part} of ${all} samples"
 
 echo "-T of a type never accessed, a recording of other events: one line errors"
-if perf affinity report -i "${perfdata}" --stdio -T no_such_struct > "${result}" 2> "${errout}"; then
+if perf affinity report -i "${perfdata}" --stdio -T no_such_struct \
+	> "${result}" 2> "${errout}"; then
 	fail "-T no_such_struct: exit 0"
 fi
 [ "$(wc -l < "${errout}")" -eq 1 ] && grep -q "^-T no_such_struct: no access" "${errout}" ||
