@@ -704,11 +704,8 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 static int perf_affinity__check_input(struct perf_affinity *aff, const char *path)
 {
 	const struct fa_decode_stats *st = &aff->decoder.stats;
-	u64 samples = 0;
 
-	for (int i = 0; i < FA_SRC_MAX; i++)
-		samples += st->samples[i];
-	if (!samples && !aff->nr_filtered) {
+	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
 		pr_err("%s has no memory access samples (%" PRIu64 " of other events): %s\n",
 		       path, st->other, "record it with 'perf affinity record'");
 		return -EINVAL;

@@ -216,6 +216,16 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 	return n;
 }
 
+/* Samples of every source of accesses, not those of other events */
+u64 fa_decode_stats__samples(const struct fa_decode_stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < FA_SRC_MAX; i++)
+		n += st->samples[i];
+	return n;
+}
+
 #define STAT_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
 
 /**

@@ -253,3 +253,18 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 	}
 	return n;
 }
+
+/**
+ * fa_field__short_name - @name, or its first @max - 2 characters and ".."
+ * @buf: Where a cut name is made, of at least @max + 1 bytes
+ *
+ * A bitfield unit is named by all its members, a nested field by its path:
+ * tables and labels cut them.
+ */
+const char *fa_field__short_name(const char *name, int max, char *buf, size_t size)
+{
+	if (strlen(name) <= (size_t)max)
+		return name;
+	scnprintf(buf, size, "%.*s..", max - 2, name);
+	return buf;
+}

@@ -144,12 +144,12 @@ static size_t hm_text(FILE *fp, double x, double y, const char *attrs, const cha
 /* A field name as a label: cut to HM_NAME characters, the whole in its tooltip */
 static size_t hm_name(FILE *fp, double x, double y, const char *attrs, const char *name)
 {
-	char cut[HM_NAME + 1];
+	char buf[HM_NAME + 1];
+	const char *cut = fa_field__short_name(name, HM_NAME, buf, sizeof(buf));
 	size_t printed;
 
-	if (strlen(name) <= HM_NAME)
+	if (cut == name)
 		return hm_text(fp, x, y, attrs, name);
-	scnprintf(cut, sizeof(cut), "%.*s..", HM_NAME - 2, name);
 	printed = fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" %s>", x, y, attrs);
 	printed += hm_fprintf_tag_text(fp, "", cut, "<title>");
 	return printed + hm_fprintf_tag_text(fp, "", name, "</title></text>\n");

@@ -258,12 +258,10 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 		[FA_SRC_TP]  = "  field labelled tracepoints",
 	};
 	const struct fa_attr_stats *st = &a->stats;
-	u64 samples = ds->other, loads, stores, hitm;
+	u64 samples = ds->other + fa_decode_stats__samples(ds), loads, stores, hitm;
 	size_t printed = banner(fp, "Memory Access Information");
 	int types = 0;
 
-	for (int i = 0; i < FA_SRC_MAX; i++)
-		samples += ds->samples[i];
 	for (int i = 0; i < a->nr_types; i++)
 		types += a->types[i]->t != NULL;
 	fa_attr__op_totals(a, &loads, &stores, &hitm);
@@ -312,14 +310,6 @@ static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, siz
 /* Wider names (a bitfield unit's members, deep paths) are cut in the tables */
 #define FIELD_NAME_MAX	40
 
-static const char *field_name__cut(const char *name, char *buf, size_t size)
-{
-	if (strlen(name) <= FIELD_NAME_MAX)
-		return name;
-	scnprintf(buf, size, "%.*s..", FIELD_NAME_MAX - 2, name);
-	return buf;
-}
-
 /* The fields --percent-limit leaves, marked when the code gave their class */
 static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				const struct fa_report_opts *o)
@@ -328,6 +318,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 	const struct fa_struct *st = te->st;
 	size_t printed = fprintf(fp, "\n  Fields (by offset, current layout):\n");
 	char readers[64], writers[64], cut[FIELD_NAME_MAX + 1];
+	const char *name;
 	bool by_code = false;
 	int width = strlen("# Field");
 
@@ -351,11 +342,11 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 		if (!fa_report__field_shown(t, an, f, o->percent_limit))
 			continue;
 		by_code |= coded;
+		name = fa_field__short_name(st->fields[f].name, FIELD_NAME_MAX, cut, sizeof(cut));
 		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));
 		cpus_scnprintf(fi->writers, t->cfg.nr_cpus, writers, sizeof(writers));
 		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
-				   width, field_name__cut(st->fields[f].name, cut, sizeof(cut)),
-				   st->fields[f].offset, st->fields[f].size,
+				   width, name, st->fields[f].offset, st->fields[f].size,
 				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
 				   fs->stores + fs->rmws, fs->hitm, share, readers, writers,
 				   fa_class__name(cls), coded ? " (code)" : "");
@@ -381,11 +372,12 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 	if (!n)
 		printed += fprintf(fp, "    none: no two fields were seen together\n");
 	for (int k = 0; k < n && k < o->top_pairs; k++) {
+		const char *fi = st->fields[cells[k].i].name, *fj = st->fields[cells[k].j].name;
 		double total = an->affinity->total;
 
 		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n",
-				   field_name__cut(st->fields[cells[k].i].name, cut_i, sizeof(cut_i)),
-				   field_name__cut(st->fields[cells[k].j].name, cut_j, sizeof(cut_j)),
+				   fa_field__short_name(fi, FIELD_NAME_MAX, cut_i, sizeof(cut_i)),
+				   fa_field__short_name(fj, FIELD_NAME_MAX, cut_j, sizeof(cut_j)),
 				   total ? 100 * cells[k].w / total : 0);
 	}
 	free(cells);
@@ -506,9 +498,11 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 
 	printed += fa_layout__fprintf(&an->current, te->st, fp);
 	if (!an->changed) {
-		printed += fprintf(fp, "\n  Suggested layout: keep the current one%s\n",
-				   an->kept ? " (the clustered one would not save 1%)" : "");
-		return printed;
+		printed += fprintf(fp, "\n  Suggested layout: keep the current one");
+		if (an->kept)
+			printed += fprintf(fp, " (the clustered one would not save %.0f%%)",
+					   100 * FA_MIN_GAIN);
+		return printed + fprintf(fp, "\n");
 	}
 	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n\n",
 			   (int)an->suggested.size - (int)an->current.size);
