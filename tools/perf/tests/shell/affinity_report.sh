@@ -2,10 +2,16 @@
 # perf affinity report separates falsely shared fields
 # SPDX-License-Identifier: GPL-2.0
 #
-# Record the lock/reader and refcount workloads with whatever source this
-# machine has and check the advice: the written field and the fields read
-# on the other CPU are named, and the suggested layout puts them on
-# different cache lines, with a lower predicted cost.
+# The advice on the lock/reader and refcount workloads: the written field
+# and the fields read on the other CPU are named, and the suggested layout
+# puts them on different cache lines, with a lower predicted cost.
+#
+# Exactly, on PEBS-shaped samples of every access of the workloads' code
+# to one instance ('perf bench affinity synth -I 1').  On live recordings
+# with whatever source this machine has, only what every run shows: which
+# instructions software samples land on depends on the CPU, so a pair seen
+# in one run (the refcount and lwtstate) can be missed in another, and the
+# predicted gain varies with it.
 
 err=0
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
@@ -39,14 +45,22 @@ if [ "$(nproc)" -lt 2 ]; then
 	exit 2
 fi
 
-# The cache line of a field in the suggested layout of the report
-suggested_line() {
-	awk -v f="$1" '
-		/Suggested layout/ { in_s = 1 }
-		in_s && /^}/ { exit }
-		in_s && $0 ~ "[ *]" f "( __attribute__.*)?;" {
+# The cache line of a field in the layout the report advises: the
+# suggested one, or the current one when it keeps it
+advised_line() {
+	local start="^  Current layout:"
+
+	suggested && start="^  Suggested layout [(]"
+	awk -v f="$1" -v start="${start}" '
+		$0 ~ start { in_l = 1; next }
+		in_l && /^}/ { exit }
+		in_l && $0 ~ "[ *]" f "( __attribute__.*)?;" {
 			sub(/.*\/\* */, ""); print int($1 / 64); exit
 		}' "${result}"
+}
+
+suggested() {
+	grep -q "^  Suggested layout (" "${result}"
 }
 
 # The predicted change of the cost, in percent
@@ -54,7 +68,15 @@ predicted_change() {
 	awk '/total \(lines/ { print $NF; exit }' "${result}" | tr -d '%+'
 }
 
-record_report() {
+# report TYPE: the stdio report of struct TYPE in ${perfdata}
+report() {
+	if ! perf affinity report -i "${perfdata}" --stdio -T "$1" > "${result}" 2>&1; then
+		fail "perf affinity report -T $1"
+		return 1
+	fi
+}
+
+record() {
 	local workload=$1; shift
 
 	if ! perf affinity record -o "${perfdata}" -- perf test -w "${workload}" 2000 "$@" \
@@ -62,63 +84,89 @@ record_report() {
 		fail "perf affinity record of ${workload}"
 		return 1
 	fi
-	if ! perf affinity report -i "${perfdata}" --stdio -T "${workload}_${type}" \
-			> "${result}" 2>&1; then
-		fail "perf affinity report of ${workload}"
-		return 1
-	fi
 }
 
-check_separated() {
-	local writer=$1 reader=$2
-
-	if ! grep -q "${writer} (written on CPU .*-> ${reader} (read on CPU" "${result}"; then
-		fail "${reader} is not named as sharing a line with ${writer}"
-		return
-	fi
-	wl=$(suggested_line "${writer}")
-	rl=$(suggested_line "${reader}")
-	if [ -z "${wl}" ] || [ -z "${rl}" ]; then
-		fail "no suggested layout with ${writer} and ${reader}"
-	elif [ "${wl}" = "${rl}" ]; then
-		fail "${writer} and ${reader} share cache line ${wl} in the suggestion"
-	fi
+check_written() {
+	grep -q "^  $1 .* \(write-hot\|shared-written\)" "${result}" ||
+		fail "$1 is not classified as written"
 }
 
-echo "lockshare: the lock and the fields its line shares with the reader"
-type=rq
-if record_report lockshare; then
-	grep -q "lock .* write-hot\|lock .* shared-written" "${result}" ||
-		fail "the lock is not classified as written"
-	for f in clock flags; do
-		check_separated lock $f
+# check_apart WRITER FIELD...: no FIELD is on the line of WRITER in the advice
+check_apart() {
+	local writer=$1 wl f; shift
+
+	wl=$(advised_line "${writer}")
+	[ -n "${wl}" ] || { fail "${writer} is not in the advised layout"; return; }
+	for f in "$@"; do
+		[ "$(advised_line "$f")" != "${wl}" ] ||
+			fail "$f shares cache line ${wl} with ${writer} in the advice"
 	done
+}
+
+# check_pair WRITER READER: the report names the pair and separates it
+check_pair() {
+	grep -q "^    $1 (written on CPU .*-> $2 (read on CPU .*separated in the suggestion" \
+		"${result}" || fail "$2 is not named as sharing a line with $1, separated"
+	suggested || fail "no suggested layout"
+	check_apart "$1" "$2"
+}
+
+check_gain() {
+	local change
+
 	change=$(predicted_change)
-	if [ -z "${change}" ] || ! awk -v c="${change}" 'BEGIN { exit !(c < -50) }'; then
-		fail "predicted cost change ${change}%, expected a large reduction"
+	if [ -z "${change}" ] || ! awk -v c="${change}" -v m="$1" 'BEGIN { exit !(c < m) }'; then
+		fail "predicted cost change ${change}%, expected below $1%"
+	fi
+}
+
+readers="nr_running clock load_avg util_avg flags"
+read_mostly="dev ops flags header_len"
+
+echo "exact samples of one instance"
+if ! perf bench affinity synth -n 20000 -I 1 -o "${perfdata}" > /dev/null 2>&1; then
+	fail "perf bench affinity synth"
+else
+	if report lockshare_rq; then
+		check_written lock
+		for f in ${readers}; do
+			check_pair lock "$f"
+		done
+		check_gain -50
+	fi
+	if report refshare_dst; then
+		check_written __refcnt
+		check_written __use
+		check_pair __refcnt lwtstate
+		check_apart __refcnt ${read_mostly}
+		check_apart __use ${read_mostly}
+		check_gain -1
 	fi
 fi
 
-echo "refshare: the reference count and the fields read under it"
-type=dst
-if record_report refshare; then
-	check_separated __refcnt lwtstate
-	rl=$(suggested_line __refcnt)
-	for f in dev ops flags header_len; do
-		[ "$(suggested_line $f)" != "${rl}" ] ||
-			fail "read-mostly $f shares the line of __refcnt in the suggestion"
-	done
-	# every call stores to __use, but time based samples seldom catch it
-	grep -q "^  __use .* shared-written" "${result}" ||
-		fail "__use, written by every refshare_use(), is not shared-written"
-	[ "$(suggested_line __use)" != "$(suggested_line dev)" ] ||
-		fail "__use shares the line of the readers' dev in the suggestion"
+echo "lockshare recorded: the lock and the fields its line shares with the reader"
+# every call of lockshare_switch() writes the lock, lockshare_read() reads
+# all the others: seen in the samples or in the sampled code
+if record lockshare && report lockshare_rq; then
+	check_written lock
+	suggested || fail "no suggested layout"
+	check_apart lock ${readers}
+	check_gain 0
+fi
+
+echo "refshare recorded: the reference count and the read-mostly fields"
+if record refshare && report refshare_dst; then
+	check_written __refcnt
+	check_written __use
+	# whether lwtstate moves depends on how often it was caught: not asked
+	check_apart __refcnt ${read_mostly}
+	check_apart __use ${read_mostly}
 fi
 
 echo "lockshare in a static variable: attributed by address too"
-type=rq
-if record_report lockshare global; then
-	check_separated lock clock
+if record lockshare global && report lockshare_rq; then
+	check_written lock
+	check_apart lock ${readers}
 	perf affinity report -i "${perfdata}" --stats > "${result}" 2>&1
 	by_addr=$(awk -F: '/by the data address/ { print $2 + 0 }' "${result}")
 	other=$(awk -F: '/both ways, other field/ { print $2 + 0 }' "${result}")
