@@ -2,7 +2,8 @@
 # perf affinity report TUI
 # SPDX-License-Identifier: GPL-2.0
 #
-# Browse a recording of the lockshare workload as a user would, in a
+# Browse the report of PEBS-shaped samples of the lockshare workload
+# ('perf bench affinity synth': the same every run) as a user would, in a
 # detached tmux session of a fixed size: the struct table, ENTER for the
 # fields of the struct, 'l' for its layouts, ESC back, 'q' to quit; check
 # what each screen shows and that perf exits with 0.
@@ -45,7 +46,7 @@ if ! perf version --build-options | grep -q 'libslang: \[ on'; then
 	skip "perf is built without slang: no TUI"
 fi
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "software address sampling is x86-64 only"
+	skip "perf bench affinity synth decodes x86-64 code only"
 fi
 
 # Capture the screen until it shows $1, for up to 30 seconds
@@ -69,15 +70,16 @@ send() {
 	tmux -L "${tmux_sock}" send-keys -t affinity "$1"
 }
 
-if ! perf affinity record -o "${perfdata}" -- perf test -w lockshare 1000 > /dev/null 2>&1; then
-	fail "perf affinity record"
+# PEBS-shaped samples of the lockshare workload: the same report every run
+if ! perf bench affinity synth -n 20000 -I 1 -o "${perfdata}" > /dev/null 2>&1; then
+	fail "perf bench affinity synth"
 	cleanup
 	exit 1
 fi
 
 perf=$(command -v perf)
 tmux -L "${tmux_sock}" -f /dev/null new-session -d -s affinity -x 160 -y 50 \
-	"TERM=xterm-256color '${perf}' affinity report -i '${perfdata}'; echo \$? > '${status}'"
+	"TERM=xterm-256color '${perf}' affinity report -i '${perfdata}' -T lockshare_rq; echo \$? > '${status}'"
 
 echo "the struct table"
 if wait_screen "struct lockshare_rq"; then
