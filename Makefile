@@ -7,6 +7,8 @@
 #   make demo         build, record the bundled false sharing workloads and
 #                     print perf affinity's report and layout advice
 #   make test         build, then run the perf affinity test suites
+#   make stress       build, then run the suites RUNS times (default 20) and
+#                     list every test that failed at least once
 #   make series       write the work as a git format-patch series (build/series)
 #   make series-check also build every patch of the series on its own
 #   make clean        drop perf's objects (keeps the unpacked source)
@@ -42,7 +44,7 @@ DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
 
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS
 
-.PHONY: FORCE all deps perf demo test series series-check clean distclean help
+.PHONY: FORCE all deps perf demo test stress series series-check clean distclean help
 
 all: perf
 	@echo "perf is at $(PERF)"
@@ -83,6 +85,10 @@ demo: perf
 
 test: perf
 	@sh mk/run-tests.sh
+
+RUNS		?= 20
+stress: perf
+	@sh mk/stress-tests.sh $(RUNS)
 
 series: $(PRISTINE)/.stamp
 	@sh mk/series.sh
