@@ -545,6 +545,53 @@ static int test__affinity_json_valid(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The lock/reader pattern on a 128 CPU machine, the reader on @reader:
+ * the replay's transfers per 1000 accesses of the current layout.
+ */
+static int lock_reader__replay(u32 reader, double *xfers)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(8);
+	struct fa_type *t;
+	struct fa_analysis a;
+
+	cfg.nr_cpus = 128;
+	t = st ? fa_type__new(st, &cfg) : NULL;
+	if (!t) {
+		fa_struct__delete(st);
+		return -1;
+	}
+	for (int i = 0; i < 1000; i++) {
+		if (access(t, 2 * i, 0, 0, FA_OP_RMW) ||
+		    access(t, 2 * i + 1, reader, 1 + i % 3, FA_OP_LOAD))
+			goto out_err;
+	}
+	if (analysis__run(&a, t))
+		goto out_err;
+	*xfers = a.replay[0].xfers_per_kacc;
+	analysis__exit(&a, t);
+	return 0;
+
+out_err:
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return -1;
+}
+
+static int test__affinity_many_cpus(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	double near, far;
+
+	T("reader on CPU 1", !lock_reader__replay(1, &near));
+	T("reader on CPU 64", !lock_reader__replay(64, &far));
+	pr_debug("transfers per 1k accesses: CPU 1 %.1f, CPU 64 %.1f\n", near, far);
+	T("every read of the lock's line moves it", near > 400);
+	T("CPU 64 is not CPU 0", far == near);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -559,6 +606,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),
+	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	{	.name = NULL, }
 };
 

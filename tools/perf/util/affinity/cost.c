@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -180,9 +181,10 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
  */
 
 struct fa_line_state {
-	u64	line;		/* absolute cache line number: the key */
-	u64	holders;	/* CPUs with a copy (CPU numbers modulo 64) */
-	int	writer;		/* CPU that wrote it last, -1 */
+	u64		line;		/* absolute cache line number: the key */
+	int		writer;		/* CPU that wrote it last, -1 */
+	bool		held;		/* by some CPU in this chunk */
+	unsigned long	holders[];	/* CPUs with a copy */
 };
 
 struct fa_replay_window {
@@ -271,8 +273,9 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 {
 	const struct fa_type *t = r->t;
 	u32 line_size = t->cfg.line_size;
-	u64 base = t->replay.bases[e->instance], line, bit = 1ULL << (e->cpu % 64);
+	u64 base = t->replay.bases[e->instance], line;
 	struct fa_line_state **slot, *ls;
+	int nr_cpus = t->cfg.nr_cpus;
 
 	if (r->aligned)
 		base -= base % line_size;
@@ -280,21 +283,23 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	slot = &r->line_cache[fa_cache__slot(line)];
 	ls = *slot;
 	if (!ls || ls->line != line) {
-		ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls));
+		ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls) +
+					 BITS_TO_LONGS(nr_cpus) * sizeof(long));
 		if (!ls)
 			return -ENOMEM;
 		*slot = ls;
 	}
-	if (!ls->holders)		/* a line not seen in this chunk yet */
+	if (!ls->held) {		/* a line not seen in this chunk yet */
 		ls->writer = -1;
-	if (!(ls->holders & bit) && ls->writer >= 0 && ls->writer != e->cpu)
+		ls->held = true;
+	}
+	if (!test_bit(e->cpu, ls->holders) && ls->writer >= 0 && ls->writer != (int)e->cpu)
 		r->xfers++;
 	if (e->op & FA_OP_STORE) {
-		ls->holders = bit;
+		bitmap_zero(ls->holders, nr_cpus);
 		ls->writer = e->cpu;
-	} else {
-		ls->holders |= bit;
 	}
+	__set_bit(e->cpu, ls->holders);
 	r->accesses++;
 	return fa_replayer__window(r, e, line);
 }
