@@ -157,6 +157,10 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 
 	if (unset)
 		return 0;
+#ifndef HAVE_LIBTRACEEVENT
+	pr_err("--tracepoint %s: tracepoints are disabled due to missing libtraceevent support\n", str);
+	return -EOPNOTSUPP;
+#endif
 	tps = realloc(aff->tracepoints, (aff->nr_tracepoints + 1) * sizeof(*tps));
 	if (!tps)
 		return -ENOMEM;
@@ -786,7 +790,9 @@ static void perf_affinity__tool_init(struct perf_affinity *aff)
 	/* pipe input */
 	aff->tool.attr		= perf_event__process_attr;
 	aff->tool.feature	= process_feature_event;
+#ifdef HAVE_LIBTRACEEVENT
 	aff->tool.tracing_data	= perf_event__process_tracing_data;
+#endif
 	aff->tool.build_id	= perf_event__process_build_id;
 	aff->tool.event_update	= perf_event__process_event_update;
 	aff->tool.ordering_requires_timestamps = true;
@@ -801,10 +807,14 @@ static void perf_affinity__setup_browser(struct perf_affinity *aff)
 	bool to_stdout = (aff->json_name && !strcmp(aff->json_name, "-")) ||
 			 (aff->heatmap_name && !strcmp(aff->heatmap_name, "-"));
 
-	if (aff->use_stdio || aff->stats_only || aff->dump_raw || aff->field_sep || to_stdout)
+	if (aff->use_stdio || aff->stats_only || aff->dump_raw || aff->field_sep || to_stdout) {
 		use_browser = 0;
-	else if (aff->use_tui)
+	} else if (aff->use_tui) {
+#ifndef HAVE_SLANG_SUPPORT
+		pr_warning("--tui: perf is built without slang, the report is on stdio\n");
+#endif
 		use_browser = 1;
+	}
 	setup_browser(/*fallback_to_pager=*/false);
 }
 
@@ -875,6 +885,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	if (argc)
 		usage_with_options(affinity_report_usage, options);
 	aff->ropts.sep = aff->field_sep;
+#ifndef HAVE_DWARF_SUPPORT
+	pr_err("perf affinity report: fields are found by data type profiling, disabled due to missing DWARF support\n");
+	return -EOPNOTSUPP;
+#endif
 	err = parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (err)
 		goto out;

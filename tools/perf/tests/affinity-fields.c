@@ -122,7 +122,7 @@ static int check_field(const struct fa_struct *st, const char *name, u32 offset,
 #define F(name, member) check_field(st, name, offsetof(struct fa_test_layout, member), \
 				    sizeof(((struct fa_test_layout *)0)->member))
 
-static int check_layout(const struct fa_struct *st)
+static int __maybe_unused check_layout(const struct fa_struct *st)
 {
 	const struct fa_field *fn, *name, *al, *tail;
 	int i;

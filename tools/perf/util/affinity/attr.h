@@ -19,8 +19,10 @@
 #ifndef __PERF_AFFINITY_ATTR_H
 #define __PERF_AFFINITY_ATTR_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include "matrix.h"
 #include "type.h"
@@ -121,6 +123,7 @@ struct fa_attr {
 	bool			  code_context;
 };
 
+#ifdef HAVE_DWARF_SUPPORT
 int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types);
 void fa_attr__exit(struct fa_attr *a);
 int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *sample,
@@ -132,5 +135,64 @@ int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_si
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
 size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp);
+#else
+/* Without libdw there are no data types: fa_attr__init() says so. */
+static inline int fa_attr__init(struct fa_attr *a __maybe_unused,
+				const struct fa_config *cfg __maybe_unused,
+				const char *only_types __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void fa_attr__exit(struct fa_attr *a __maybe_unused)
+{
+}
+
+static inline int fa_attr__add(struct fa_attr *a __maybe_unused,
+			       struct fa_access *acc __maybe_unused,
+			       struct perf_sample *sample __maybe_unused,
+			       struct evsel *evsel __maybe_unused,
+			       struct addr_location *al __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int fa_attr__add_code(struct fa_attr *a __maybe_unused,
+				    struct perf_sample *sample __maybe_unused,
+				    struct evsel *evsel __maybe_unused,
+				    struct addr_location *al __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int fa_attr__code_context(struct fa_attr *a __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int fa_type_entry__sites(const struct fa_type_entry *te __maybe_unused,
+				       int field __maybe_unused,
+				       struct fa_site **sites __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline const char *fa_attr_fail__name(enum fa_attr_fail reason __maybe_unused)
+{
+	return "no DWARF support";
+}
+
+static inline size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st __maybe_unused,
+					    FILE *fp __maybe_unused)
+{
+	return 0;
+}
+
+static inline size_t fa_attr__fprintf_fail_sites(struct fa_attr *a __maybe_unused,
+						 int max __maybe_unused, FILE *fp __maybe_unused)
+{
+	return 0;
+}
+#endif /* HAVE_DWARF_SUPPORT */
 
 #endif /* __PERF_AFFINITY_ATTR_H */

@@ -18,7 +18,21 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 						struct addr_location *al, u64 ip);
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc);
+#ifdef HAVE_LIBTRACEEVENT
 int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel,
 		   struct perf_sample *sample, struct fa_access *acc);
+#else
+#include <linux/compiler.h>
+#include "decode.h"
+
+/* Without libtraceevent the fields of a tracepoint sample can't be read. */
+static inline int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel __maybe_unused,
+				 struct perf_sample *sample __maybe_unused,
+				 struct fa_access *acc __maybe_unused)
+{
+	fa_decoder__drop(dec, FA_DROP_TP_FORMAT);
+	return 0;
+}
+#endif
 
 #endif /* __PERF_AFFINITY_DECODE_INT_H */
