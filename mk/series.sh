@@ -7,7 +7,8 @@
 #   build/series/       git format-patch output, checkpatch.pl results
 #
 # Then check that the patches apply to the base with 'git am'.  With
-# --build, also build perf at every patch of the series.
+# --build, also build perf at every patch of the series, and the whole
+# series without libdw, libtraceevent and slang (NO_DWARF=1, ...).
 set -eu
 
 SERIES_DIR="$TOP/series"
@@ -130,6 +131,25 @@ build_each() {
 	return $fails
 }
 
+# The whole series built without each optional library perf affinity uses:
+# it must build, and say what it lacks at run time.
+build_without() {
+	cd "$BUILD/series-am"
+	fails=0
+	for v in NO_DWARF NO_LIBTRACEEVENT NO_SLANG; do
+		obj="$BUILD/series-obj-$v"
+		mkdir -p "$obj"
+		if make -s -C tools/perf O="$obj" $PERF_MAKEFLAGS $v=1 -j"$JOBS" \
+			> "$obj/build.log" 2>&1; then
+			echo "  build $v=1 ok"
+		else
+			echo "  build $v=1 FAILED (see $obj/build.log)"
+			fails=$((fails + 1))
+		fi
+	done
+	return $fails
+}
+
 check_coverage
 make_base
 for e in $entries; do
@@ -140,5 +160,6 @@ run_checkpatch || echo "checkpatch reported errors, see $OUT/*.checkpatch"
 check_am
 if [ "${1:-}" = "--build" ]; then
 	build_each || die "some patches of the series do not build"
+	build_without || die "the series does not build without an optional library"
 fi
 echo "series written to $OUT"
