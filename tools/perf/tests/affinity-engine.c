@@ -4,6 +4,7 @@
  * co-access, windows per scope, classes, clustering under constraints,
  * layouts, the cost of layouts, and printing them as pahole does.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/perf_event.h>
 #include "affinity/access.h"
 #include "affinity/analyze.h"
 #include "affinity/attr.h"
@@ -592,6 +594,50 @@ static int test__affinity_many_cpus(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+#define DSRC(op, lvl, snoop) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
+			      PERF_MEM_S(SNOOP, snoop))
+
+/*
+ * HITMs as perf c2c counts them: loads that hit a modified line in the LLC
+ * or in a remote cache, or on POWER remote without hops; not a HITM snoop
+ * of a store, nor of a load served by L2.
+ */
+static int test__affinity_hitm(struct test_suite *test __maybe_unused,
+			       int subtest __maybe_unused)
+{
+	union perf_mem_data_src power = { .val = DSRC(LOAD, HIT, HITM), };
+	const u64 dsrc[] = {
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HITM),	/* local HITM */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_REM_CCE1, HITM),	/* remote HITM */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L2, HITM),	/* no c2c HITM */
+		DSRC(STORE, HIT | PERF_MEM_LVL_L1, HITM),	/* a store: none */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HIT),		/* clean */
+		0,						/* power, below */
+	};
+	struct fa_type *t = longs_type__new(4);
+	struct fa_struct *st;
+
+	power.mem_remote = 1;
+	power.mem_hops = 0;
+	T("type", t);
+	for (size_t i = 0; i < ARRAY_SIZE(dsrc); i++) {
+		struct fa_sample s = {
+			.time = i, .instance = BASE, .base = BASE, .weight = 1, .cpu = i % 2,
+			.tid = 100 + i % 2, .field = 0,
+			.op = dsrc[i] & PERF_MEM_S(OP, STORE) ? FA_OP_STORE : FA_OP_LOAD,
+			.data_src = dsrc[i] ?: power.val,
+		};
+
+		T("add", !fa_type__add(t, &s));
+	}
+	pr_debug("HITM: field %" PRIu64 ", type %" PRIu64 "\n", t->stats[0].hitm, t->hitm);
+	T("local, remote and POWER's remote HITMs", t->stats[0].hitm == 3 && t->hitm == 3);
+	st = t->st;
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -607,6 +653,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
+	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	{	.name = NULL, }
 };
 

@@ -14,6 +14,8 @@
 #include "key.h"
 #include "type.h"
 #include "../hashmap.h"
+#include "../mem-events.h"
+#include "../mem-info.h"
 
 #define FA_INST_WRITES		8	/* written fields remembered per instance */
 #define FA_INST_SEEN		4	/* accesses a write is a transfer to */
@@ -108,7 +110,8 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->sets = fa_set_map__new();
 	t->moves = fa_set_map__new();
 	t->replay.instances = fa_u64_map__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves ||
+	t->mi = mem_info__new();
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves || !t->mi ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
@@ -152,7 +155,23 @@ void fa_type__delete(struct fa_type *t)
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
 	zfree(&t->replay.bases);
+	mem_info__zput(t->mi);
 	free(t);
+}
+
+/* HITMs and peer snoops as perf c2c counts them, local and remote */
+static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
+			      const struct fa_sample *s)
+{
+	struct c2c_stats stats = { .nr_entries = 0, };
+
+	mem_info__data_src(t->mi)->val = s->data_src;
+	/* an attributed access has an address, whatever it is */
+	mem_info__daddr(t->mi)->addr = s->base ?: 1;
+	c2c_decode_stats(&stats, t->mi);
+	fs->hitm += stats.tot_hitm;
+	fs->peer += stats.tot_peer;
+	t->hitm += stats.tot_hitm;
 }
 
 static void fa_type__count(struct fa_type *t, const struct fa_sample *s)
@@ -180,12 +199,8 @@ static void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 		break;
 	}
 	fs->weight += s->weight;
-	if (dsrc.mem_op != PERF_MEM_OP_NA && (dsrc.mem_snoop & PERF_MEM_SNOOP_HITM)) {
-		fs->hitm++;
-		t->hitm++;
-	}
-	if (dsrc.mem_op != PERF_MEM_OP_NA && (dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER))
-		fs->peer++;
+	if (dsrc.mem_op != PERF_MEM_OP_NA)
+		fa_type__data_src(t, fs, s);
 	t->nr_accesses++;
 	t->weight += s->weight;
 }

@@ -172,6 +172,7 @@ struct fa_type {
 	u64			 misaligned;	/* instances not on a line boundary */
 	u64			 nr_instances;
 	u64			 hitm;
+	struct mem_info		*mi;		/* c2c_decode_stats()'s view of a sample */
 	u32			 tid;		/* the first thread seen accessing it */
 	u32			 nr_threads;	/* 0, 1 or 2: several */
 };
