@@ -285,26 +285,12 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	return printed;
 }
 
-static int cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, size_t size)
+/* "0-3,8" as perf prints CPU lists, "-" for none */
+static void cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, size_t size)
 {
-	int n = 0;
-
-	buf[0] = '\0';
-	for (int cpu = 0; cpu < nr_cpus && n < (int)size - 8; cpu++) {
-		int end = cpu;
-
-		if (!test_bit(cpu, cpus))
-			continue;
-		while (end + 1 < nr_cpus && test_bit(end + 1, cpus))
-			end++;
-		n += scnprintf(buf + n, size - n, "%s%d", n ? "," : "", cpu);
-		if (end > cpu)
-			n += scnprintf(buf + n, size - n, "-%d", end);
-		cpu = end;
-	}
-	if (!n)
+	/* bitmap_scnprintf() only reads the bitmap */
+	if (!bitmap_scnprintf((unsigned long *)cpus, nr_cpus, buf, size))
 		scnprintf(buf, size, "-");
-	return n;
 }
 
 /* Wider names (a bitfield unit's members, deep paths) are cut in the tables */
