@@ -38,6 +38,7 @@
 #include <internal/lib.h>
 #include <subcmd/parse-options.h>
 #include "bench.h"
+#include "../util/affinity/synth-file.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
 #include "../util/debug.h"
@@ -68,7 +69,6 @@
 #define SYNTH_MAX_CPUS	8
 #define SYNTH_MAX_INSNS	64
 #define SYNTH_HOT	16			/* instances every CPU keeps coming back to */
-#define SYNTH_BUF_SIZE	(4 << 20)
 
 #define DSRC(op, lvl, snoop) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
 			      PERF_MEM_S(SNOOP, snoop) | PERF_MEM_S(TLB, NA))
@@ -126,11 +126,7 @@ struct synth {
 	u8			*sharers;	/* per instance line: CPUs that have it */
 	struct synth_cpu	 cpus[SYNTH_MAX_CPUS];
 	u32			 rnd;
-	int			 fd;
-	char			*buf;
-	size_t			 len;
-	u64			 written;
-	size_t			 sample_size;
+	struct fa_synth_file	 file;
 };
 
 static unsigned int nr_samples = 1000000;
@@ -262,35 +258,6 @@ out:
 	return err;
 }
 
-static int synth__flush(struct synth *s)
-{
-	if (writen(s->fd, s->buf, s->len) != (ssize_t)s->len)
-		return -errno;
-	s->written += s->len;
-	s->len = 0;
-	return 0;
-}
-
-static int synth__write(struct synth *s, const void *event, size_t size)
-{
-	if (s->len + size > SYNTH_BUF_SIZE && synth__flush(s))
-		return -EIO;
-	memcpy(s->buf + s->len, event, size);
-	s->len += size;
-	return 0;
-}
-
-/* A non-sample event with its sample_id: TID, TIME and CPU */
-static int synth__write_side(struct synth *s, union perf_event *event, u32 tid)
-{
-	struct perf_sample id = { .pid = SYNTH_PID, .tid = tid, .time = 1, };
-	int n = perf_event__synthesize_id_sample((void *)event + event->header.size,
-						 SYNTH_SAMPLE_TYPE, &id);
-
-	event->header.size += n;
-	return synth__write(s, event, event->header.size);
-}
-
 static int synth__write_comms(struct synth *s)
 {
 	union perf_event event;
@@ -304,7 +271,7 @@ static int synth__write_comms(struct synth *s)
 		event.comm.pid = SYNTH_PID;
 		event.comm.tid = tid;
 		memcpy(event.comm.comm, "perf", sizeof("perf"));
-		if (synth__write_side(s, &event, tid))
+		if (fa_synth_file__write_side(&s->file, &event, SYNTH_PID, tid))
 			return -EIO;
 	}
 	return 0;
@@ -335,7 +302,7 @@ static int synth__write_mmap2(struct synth *s, u64 start, u64 len, u64 pgoff, u3
 		event.mmap2.ino = st->st_ino;
 	}
 	memcpy(event.mmap2.filename, name, strlen(name) + 1);
-	return synth__write_side(s, &event, SYNTH_PID);
+	return fa_synth_file__write_side(&s->file, &event, SYNTH_PID, SYNTH_PID);
 }
 
 static int synth__phdr_mmap_cb(struct dl_phdr_info *info, size_t size __maybe_unused,
@@ -439,7 +406,7 @@ static u64 synth__data_src(struct synth *s, int line, int cpu, const struct synt
 }
 
 /* The next access of @cpu as a sample */
-static int synth__write_sample(struct synth *s, int cpu, union perf_event *event)
+static int synth__write_sample(struct synth *s, int cpu)
 {
 	struct synth_cpu *c = &s->cpus[cpu];
 	const struct synth_insn *in;
@@ -458,12 +425,7 @@ static int synth__write_sample(struct synth *s, int cpu, union perf_event *event
 	sample.phys_addr = SYNTH_PHYS + (sample.addr & 0x3fffffffULL);
 	sample.data_src = synth__data_src(s, c->inst * SYNTH_LINES +
 					  (sample.addr / 64 - base / 64), cpu, in, &sample.weight);
-	event->header.type = PERF_RECORD_SAMPLE;
-	event->header.misc = PERF_RECORD_MISC_USER;
-	event->header.size = s->sample_size;
-	if (perf_event__synthesize_sample(event, SYNTH_SAMPLE_TYPE, 0, &sample))
-		return -EINVAL;
-	return synth__write(s, event, s->sample_size);
+	return fa_synth_file__write_sample(&s->file, &sample);
 }
 
 /* Each CPU's samples of a round, then the end of the round */
@@ -471,46 +433,18 @@ static int synth__write_samples(struct synth *s)
 {
 	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND,
 					   .size = sizeof(round), };
-	union perf_event *event = malloc(PERF_SAMPLE_MAX_SIZE);
 	u64 left = nr_samples;
 	int err = 0;
 
-	if (!event)
-		return -ENOMEM;
 	while (left && !err) {
 		for (int cpu = 0; cpu < s->nr_cpus && left && !err; cpu++) {
 			for (u32 k = 0; k < round_samples && left && !err; k++, left--)
-				err = synth__write_sample(s, cpu, event);
+				err = synth__write_sample(s, cpu);
 		}
 		if (!err)
-			err = synth__write(s, &round, sizeof(round));
+			err = fa_synth_file__write(&s->file, &round, sizeof(round));
 	}
-	free(event);
 	return err;
-}
-
-static void synth__features(struct perf_session *session)
-{
-	static const int feats[] = {
-		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
-		HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM,
-		HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE,
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(feats); i++)
-		perf_header__set_feat(&session->header, feats[i]);
-}
-
-/* The binary the samples are in, for the build ID table */
-static int synth__add_dso(struct synth *s, struct perf_session *session)
-{
-	struct dso *dso = machine__findnew_dso(&session->machines.host, s->exe);
-
-	if (!dso)
-		return -ENOMEM;
-	dso__set_hit(dso);
-	dso__put(dso);
-	return 0;
 }
 
 static int synth__write_file(struct synth *s, struct perf_data *data)
@@ -528,60 +462,28 @@ static int synth__write_file(struct synth *s, struct perf_data *data)
 		.mmap_data = 1,
 		.comm = 1,
 	};
-	struct perf_session *session;
-	struct evlist *evlist;
-	struct evsel *evsel;
-	int err = -ENOMEM;
+	int err = fa_synth_file__open(&s->file, data, &attr, s->exe);
 
-	session = perf_session__new(data, NULL);
-	if (IS_ERR(session))
-		return PTR_ERR(session);
-	evlist = evlist__new();
-	evsel = evsel__new(&attr);
-	if (!evlist || !evsel)
-		goto out;
-	evlist__add(evlist, evsel);
-	evsel = NULL;
-	session->evlist = evlist;
-	synth__features(session);
-	s->fd = perf_data__fd(data);
-	err = synth__add_dso(s, session);
-	if (!err)
-		err = perf_session__write_header(session, evlist, s->fd, false);
 	if (!err)
 		err = synth__write_comms(s);
 	if (!err)
 		err = synth__write_mmaps(s);
 	if (!err)
 		err = synth__write_samples(s);
-	if (!err)
-		err = synth__flush(s);
-	if (!err) {
-		session->header.data_size = s->written;
-		err = perf_session__write_header(session, evlist, s->fd, true);
-	}
-out:
-	evsel__delete(evsel);
-	session->evlist = NULL;
-	evlist__delete(evlist);
-	perf_session__delete(session);
-	return err;
+	return fa_synth_file__close(&s->file, err);
 }
 
 static int synth__init(struct synth *s)
 {
-	struct perf_sample sample = { .pid = 0, };
 	u32 nr_lines;
 
 	s->nr_insts = max(nr_instances, 1U);
 	s->nr_cpus = clamp(sysconf(_SC_NPROCESSORS_ONLN), 2L, (long)SYNTH_MAX_CPUS);
 	s->rnd = synth_seed ?: 1;
-	s->sample_size = perf_event__sample_event_size(&sample, SYNTH_SAMPLE_TYPE, 0);
 	nr_lines = (2 * s->nr_insts + SYNTH_NR_OBJS) * SYNTH_LINES;
 	s->owner = malloc(nr_lines);
 	s->sharers = zalloc(nr_lines);
-	s->buf = malloc(SYNTH_BUF_SIZE);
-	if (!s->owner || !s->sharers || !s->buf)
+	if (!s->owner || !s->sharers)
 		return -ENOMEM;
 	memset(s->owner, -1, nr_lines);
 	return 0;
@@ -591,14 +493,13 @@ static void synth__exit(struct synth *s)
 {
 	zfree(&s->owner);
 	zfree(&s->sharers);
-	zfree(&s->buf);
 }
 
 int bench_affinity_synth(int argc, const char **argv)
 {
 	char tmp[] = "/tmp/perf-bench-affinity-synth.XXXXXX";
 	struct perf_data data = { .mode = PERF_DATA_MODE_WRITE, };
-	struct synth s = { .fd = -1, };
+	struct synth s = { .nr_cpus = 0, };
 	struct timeval start, now, diff;
 	double secs;
 	int err;
@@ -638,7 +539,7 @@ int bench_affinity_synth(int argc, const char **argv)
 		pr_err("cannot write %s: %s\n", data.path, strerror(-err));
 	else
 		printf("# %u samples of %d CPUs, %" PRIu64 " MB, in %.2f s: %.0f samples/s\n",
-		       nr_samples, s.nr_cpus, s.written >> 20, secs,
+		       nr_samples, s.nr_cpus, s.file.written >> 20, secs,
 		       secs > 0 ? nr_samples / secs : 0);
 	if (!output_name)
 		unlink(tmp);

@@ -2,11 +2,10 @@
 /*
  * Samples of a memory sampling PMU, shaped like PEBS load latency and store
  * samples (ADDR, DATA_SRC with HITM, WEIGHT, CPU, TIME, PERIOD), written to
- * a perf.data file, read back through perf's session and sample parsing and
+ * a perf.data file as perf record writes one (affinity/synth-file.c), read back through perf's session and sample parsing and
  * decoded into accesses: addresses, data sources and weights must arrive
  * intact, in order, with the direction taken from the data source.
  */
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +13,23 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
-#include <internal/lib.h>
 #include "debug.h"
 #include "event.h"
 #include "addr_location.h"
 #include "affinity/access.h"
 #include "affinity/decode.h"
+#include "affinity/synth-file.h"
 #include "data.h"
 #include "machine.h"
 #include "header.h"
 #include "sample.h"
 #include "session.h"
-#include "synthetic-events.h"
 #include "tests.h"
 #include "tool.h"
 #include "util.h"
 
 #define PEBS_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			  PERF_SAMPLE_ADDR | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CPU | \
+			  PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | \
 			  PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
 
 #define NR_SAMPLES	1000
@@ -59,8 +57,6 @@ static const struct planted_sample {
 
 struct synth_test {
 	struct perf_tool	 tool;
-	int			 fd;
-	/* reading */
 	struct fa_decoder	 decoder;
 	int			 nr_seen;
 	int			 nr_bad;
@@ -74,44 +70,33 @@ static u64 planted_addr(int i)
 	return OBJ_START + (i % 7) * 128 + off[i % ARRAY_SIZE(off)];
 }
 
-static int write_event(const struct perf_tool *tool, union perf_event *event,
-		       struct perf_sample *sample __maybe_unused,
-		       struct machine *machine __maybe_unused)
+static int write_comm_mmap(struct fa_synth_file *f)
 {
-	struct synth_test *st = container_of(tool, struct synth_test, tool);
-
-	return writen(st->fd, event, event->header.size) == event->header.size ? 0 : -1;
-}
-
-static int write_comm_mmap(struct synth_test *st)
-{
-	char buf[sizeof(struct perf_record_mmap) + 64];
-	struct perf_record_comm comm = {
-		.header = { .type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_USER,
-			    .size = sizeof(comm), },
-		.pid = TEST_PID, .tid = TEST_PID, .comm = "pebs-shaped",
-	};
-	struct perf_record_mmap *mmap = (struct perf_record_mmap *)buf;
-
-	memset(buf, 0, sizeof(buf));
-	mmap->header.type = PERF_RECORD_MMAP;
-	mmap->header.misc = PERF_RECORD_MISC_USER;
-	mmap->header.size = sizeof(*mmap) - sizeof(mmap->filename) + 16;
-	mmap->pid = mmap->tid = TEST_PID;
-	mmap->start = TEXT_START;
-	mmap->len = 0x10000;
-	strcpy(mmap->filename, "/nonexistent");
-	if (writen(st->fd, &comm, sizeof(comm)) != sizeof(comm) ||
-	    writen(st->fd, mmap, mmap->header.size) != mmap->header.size)
-		return -1;
-	return 0;
-}
-
-static int write_samples(struct synth_test *st, u64 id)
-{
-	char buf[PERF_SAMPLE_MAX_SIZE];
+	char buf[sizeof(union perf_event) + 64];
 	union perf_event *event = (union perf_event *)buf;
 
+	memset(buf, 0, sizeof(buf));
+	event->comm.header.type = PERF_RECORD_COMM;
+	event->comm.header.misc = PERF_RECORD_MISC_USER;
+	event->comm.header.size = offsetof(struct perf_record_comm, comm) + 16;
+	event->comm.pid = event->comm.tid = TEST_PID;
+	strcpy(event->comm.comm, "pebs-shaped");
+	if (fa_synth_file__write_side(f, event, TEST_PID, TEST_PID))
+		return -1;
+
+	memset(buf, 0, sizeof(buf));
+	event->mmap.header.type = PERF_RECORD_MMAP;
+	event->mmap.header.misc = PERF_RECORD_MISC_USER;
+	event->mmap.header.size = offsetof(struct perf_record_mmap, filename) + 16;
+	event->mmap.pid = event->mmap.tid = TEST_PID;
+	event->mmap.start = TEXT_START;
+	event->mmap.len = 0x10000;
+	strcpy(event->mmap.filename, "/nonexistent");
+	return fa_synth_file__write_side(f, event, TEST_PID, TEST_PID);
+}
+
+static int write_samples(struct fa_synth_file *f)
+{
 	for (int i = 0; i < NR_SAMPLES; i++) {
 		const struct planted_sample *p = &planted[i % ARRAY_SIZE(planted)];
 		struct perf_sample sample = {
@@ -119,24 +104,19 @@ static int write_samples(struct synth_test *st, u64 id)
 			.pid = TEST_PID, .tid = TEST_PID + i % 2,
 			.time = 1000000 + i * 1000ULL,
 			.addr = planted_addr(i),
-			.id = id,
 			.cpu = i % 4,
 			.period = 1000 + i,
 			.weight = p->weight,
 			.data_src = p->data_src,
 		};
 
-		event->header.type = PERF_RECORD_SAMPLE;
-		event->header.misc = PERF_RECORD_MISC_USER;
-		event->header.size = perf_event__sample_event_size(&sample, PEBS_SAMPLE_TYPE, 0);
-		if (perf_event__synthesize_sample(event, PEBS_SAMPLE_TYPE, 0, &sample) ||
-		    write_event(&st->tool, event, &sample, NULL))
+		if (fa_synth_file__write_sample(f, &sample))
 			return -1;
 	}
 	return 0;
 }
 
-static int write_perf_data(struct synth_test *st, const char *path)
+static int write_perf_data(const char *path)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -147,19 +127,15 @@ static int write_perf_data(struct synth_test *st, const char *path)
 		.precise_ip = 3,
 		.sample_id_all = 1,
 	};
-	u64 id = 7;
-	int err = -1;
+	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_WRITE, .force = true, };
+	struct fa_synth_file f;
+	int err = fa_synth_file__open(&f, &data, &attr, /*dso_path=*/NULL);
 
-	st->fd = creat(path, 0600);
-	if (st->fd < 0)
-		return -1;
-	perf_tool__init(&st->tool, /*ordered_events=*/false);
-	if (!perf_header__write_pipe(st->fd) &&
-	    !perf_event__synthesize_attr(&st->tool, &attr, 1, &id, write_event) &&
-	    !write_comm_mmap(st) && !write_samples(st, id))
-		err = 0;
-	close(st->fd);
-	return err;
+	if (!err)
+		err = write_comm_mmap(&f);
+	if (!err)
+		err = write_samples(&f);
+	return fa_synth_file__close(&f, err);
 }
 
 static int check_sample(const struct perf_tool *tool, union perf_event *event __maybe_unused,
@@ -197,7 +173,6 @@ static int read_perf_data(struct synth_test *st, const char *path)
 
 	perf_tool__init(&st->tool, /*ordered_events=*/true);
 	st->tool.sample = check_sample;
-	st->tool.attr = perf_event__process_attr;
 	st->tool.comm = perf_event__process_comm;
 	st->tool.mmap = perf_event__process_mmap;
 	session = perf_session__new(&data, &st->tool);
@@ -219,14 +194,14 @@ static int test__affinity_decode_mem(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
 	char path[] = "/tmp/perf-test-affinity-pebs.XXXXXX";
-	struct synth_test st = { .fd = -1, };
+	struct synth_test st = { .nr_seen = 0, };
 	int fd = mkstemp(path);
 	int err;
 
 	if (fd < 0)
 		return TEST_FAIL;
 	close(fd);
-	err = write_perf_data(&st, path);
+	err = write_perf_data(path);
 	if (!err)
 		err = read_perf_data(&st, path);
 	unlink(path);

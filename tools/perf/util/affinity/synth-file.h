@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Write a perf.data file of synthesized samples of one event, as perf record
+ * writes it: the header with its features (build IDs of the DSOs added,
+ * topology, caches) and the events, buffered.  For 'perf bench affinity
+ * synth' and the tests, which need memory samples without a PMU.
+ */
+#ifndef __PERF_AFFINITY_SYNTH_FILE_H
+#define __PERF_AFFINITY_SYNTH_FILE_H
+
+#include <linux/types.h>
+
+struct evlist;
+struct perf_data;
+struct perf_event_attr;
+struct perf_sample;
+struct perf_session;
+union perf_event;
+
+struct fa_synth_file {
+	struct perf_session	*session;
+	struct evlist		*evlist;
+	u64			 sample_type;
+	int			 fd;
+	union perf_event	*event;		/* room for one event */
+	char			*buf;
+	size_t			 len;
+	u64			 written;	/* bytes of events */
+};
+
+int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
+			struct perf_event_attr *attr, const char *dso_path);
+int fa_synth_file__close(struct fa_synth_file *f, int err);
+int fa_synth_file__write(struct fa_synth_file *f, const void *event, size_t size);
+int fa_synth_file__write_side(struct fa_synth_file *f, union perf_event *event,
+			      u32 pid, u32 tid);
+int fa_synth_file__write_sample(struct fa_synth_file *f, struct perf_sample *sample);
+
+#endif /* __PERF_AFFINITY_SYNTH_FILE_H */
