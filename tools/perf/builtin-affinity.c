@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/bitmap.h>
@@ -63,6 +64,12 @@
 /* One sample per ms of CPU time: see bench/README.md for the overhead. */
 #define AFFINITY_SW_PERIOD_NS	1000000
 
+/* --cacheline-size: what any machine has, and "not given" */
+#define FA_LINE_MIN		16
+#define FA_LINE_MAX		4096
+#define FA_LINE_UNSET		UINT_MAX
+#define FA_WINDOW_NS_UNSET	ULLONG_MAX
+
 struct perf_affinity {
 	struct perf_tool	 tool;
 	struct fa_decoder	 decoder;
@@ -86,6 +93,7 @@ struct perf_affinity {
 	const char		*scope_str;
 	const char		*sort_str;
 	const char		*time_str;
+	const char		*percent_str;
 	struct perf_time_interval *ptime_range;
 	int			 range_num;
 	const char		*cpu_list;
@@ -479,17 +487,49 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	fprintf(fp, "#\n");
 }
 
-static int parse_percent(const struct option *opt, const char *str, int unset __maybe_unused)
+/* --percent-limit, after parsing: a bad value is one line, as the others */
+static int parse_percent(struct perf_affinity *aff)
 {
-	double *pcnt = opt->value;
+	double *pcnt = &aff->ropts.percent_limit;
+	const char *str = aff->percent_str;
 	char *end;
 
+	if (!str)
+		return 0;
 	*pcnt = strtod(str, &end);
-	if (end == str || *end || *pcnt < 0 || *pcnt > 100) {
+	if (end == str || *end || !(*pcnt >= 0 && *pcnt <= 100)) {
 		pr_err("--percent-limit %s: a percentage, 0 to 100\n", str);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * Values the options take that are not theirs to take: 0 for "not given"
+ * would hide a typo behind the default.
+ */
+static int parse_values(struct perf_affinity *aff)
+{
+	u32 line = aff->cfg.line_size;
+
+	if (line == FA_LINE_UNSET) {
+		aff->cfg.line_size = 0;
+	} else if (line < FA_LINE_MIN || line > FA_LINE_MAX || line & (line - 1)) {
+		pr_err("--cacheline-size %u: a power of two, %u to %u bytes\n", line,
+		       FA_LINE_MIN, FA_LINE_MAX);
+		return -EINVAL;
+	}
+	if (aff->cfg.window_ns == FA_WINDOW_NS_UNSET) {
+		aff->cfg.window_ns = 0;
+	} else if (!aff->cfg.window_ns) {
+		pr_err("--window-ns 0: a window lasts at least 1 ns\n");
+		return -EINVAL;
+	}
+	if (aff->types && !aff->types[strspn(aff->types, ", ")]) {
+		pr_err("-T '%s': no struct type given\n", aff->types);
+		return -EINVAL;
+	}
+	return parse_percent(aff);
 }
 
 static int parse_method(struct perf_affinity *aff)
@@ -586,9 +626,11 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
 			   aff->cfg.line_size);
 	}
-	if (aff->cfg.line_size < 8 || aff->cfg.line_size & (aff->cfg.line_size - 1)) {
-		pr_err("cache line size %u: not a power of two of at least 8\n",
-		       aff->cfg.line_size);
+	/* a corrupt header: --cacheline-size was checked when parsed */
+	if (aff->cfg.line_size < FA_LINE_MIN || aff->cfg.line_size > FA_LINE_MAX ||
+	    aff->cfg.line_size & (aff->cfg.line_size - 1)) {
+		pr_err("recorded cache line size %u is not a power of two, %u to %u: use --cacheline-size\n",
+		       aff->cfg.line_size, FA_LINE_MIN, FA_LINE_MAX);
 		return -EINVAL;
 	}
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
@@ -834,9 +876,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		   "also write the report as JSON to this file ('-': only that, to stdout)"),
 	OPT_STRING(0, "heatmap", &aff->heatmap_name, "file",
 		   "write the co-access matrices as an SVG image to this file"),
-	OPT_CALLBACK(0, "percent-limit", &aff->ropts.percent_limit, "percent",
-		     "hide structs and fields with fewer accesses, in percent (default 1)",
-		     parse_percent),
+	OPT_STRING(0, "percent-limit", &aff->percent_str, "percent",
+		   "hide structs and fields with fewer accesses, in percent (default 1)"),
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
 		    "print every decoded memory access, one per line"),
 	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
@@ -871,11 +912,14 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->ropts.top_pairs = 10;
 	aff->ropts.percent_limit = 1;
 	aff->ropts.xfer_cost = FA_XFER_COST;
+	aff->cfg.line_size = FA_LINE_UNSET;
+	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
 	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
 	if (argc)
-		usage_with_options(affinity_report_usage, options);
+		usage_with_options_msg(affinity_report_usage, options,
+				       "unexpected argument: %s", argv[0]);
 	aff->ropts.sep = aff->field_sep;
-	err = parse_method(aff) ?: perf_affinity__open_outputs(aff);
+	err = parse_values(aff) ?: parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (err)
 		goto out;
 
