@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
@@ -110,6 +111,7 @@ struct perf_affinity {
 	bool			 use_tui;
 	bool			 dump_raw;
 	bool			 no_skid;
+	bool			 line_size_guessed;
 };
 
 static const char * const affinity_subcommands[] = { "record", "report", NULL };
@@ -623,8 +625,7 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 		aff->cfg.line_size = recorded;
 	if (!aff->cfg.line_size) {
 		aff->cfg.line_size = cacheline_size();
-		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
-			   aff->cfg.line_size);
+		aff->line_size_guessed = true;
 	}
 	/* a corrupt header: --cacheline-size was checked when parsed */
 	if (aff->cfg.line_size < FA_LINE_MIN || aff->cfg.line_size > FA_LINE_MAX ||
@@ -636,6 +637,14 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
 	aff->attr.cfg = aff->cfg;
 	return 0;
+}
+
+/* Once the samples are read: a file that cannot be is one line of error */
+static void perf_affinity__warn_line_size(struct perf_affinity *aff)
+{
+	if (aff->line_size_guessed)
+		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
+			   aff->cfg.line_size);
 }
 
 /* Analyze every struct type that has accesses, with progress */
@@ -850,6 +859,47 @@ static void perf_affinity__setup_browser(struct perf_affinity *aff)
 	setup_browser(/*fallback_to_pager=*/false);
 }
 
+/*
+ * Why @path is no perf.data to report, in one line: perf's session code
+ * says it in two or three, which -v still shows.
+ */
+static void perf_affinity__input_error(const char *path, bool force, int err)
+{
+	char sbuf[STRERR_BUFSIZE], data[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		pr_err("standard input: not a perf.data stream, or a corrupt one%s\n",
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
+	} else if (stat(path, &st) < 0) {
+		pr_err("%s: %s\n", path, str_error_r(errno, sbuf, sizeof(sbuf)));
+	} else if (S_ISDIR(st.st_mode) &&
+		   (snprintf(data, sizeof(data), "%s/data", path) >= (int)sizeof(data) ||
+		    access(data, F_OK))) {
+		pr_err("%s: a directory, and not one 'perf record' wrote (no %s/data)\n",
+		       path, path);
+	} else if (!S_ISDIR(st.st_mode) && !st.st_size) {
+		pr_err("%s: empty file, nothing to report\n", path);
+	} else if (!force && st.st_uid && st.st_uid != geteuid()) {
+		pr_err("%s: not owned by you or root (use -f to override)\n", path);
+	} else if (err == -EINVAL || err == -1) {
+		pr_err("%s: not a perf.data file, or a corrupt one%s\n", path,
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
+	} else {
+		pr_err("%s: %s\n", path, str_error_r(-err, sbuf, sizeof(sbuf)));
+	}
+}
+
+/* Quiet perf's own messages unless -v asks for them, for one line of ours */
+static int perf_affinity__quiet(void)
+{
+	int old = verbose;
+
+	if (!verbose)
+		verbose = -1;
+	return old;
+}
+
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -904,7 +954,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	};
 	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
 	struct perf_session *session;
-	int err;
+	int err, old_verbose;
 
 	aff->cfg.window = 8;
 	aff->cfg.xfer_ns = 10000000;
@@ -926,10 +976,12 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	data.path = aff->input_name ?: "perf.data";
 	data.force = aff->force;
 	perf_affinity__tool_init(aff);
+	old_verbose = perf_affinity__quiet();
 	session = perf_session__new(&data, &aff->tool);
+	verbose = old_verbose;
 	if (IS_ERR(session)) {
-		/* perf_session__new() said why */
 		err = PTR_ERR(session);
+		perf_affinity__input_error(data.path, data.force, err);
 		goto out;
 	}
 	annotation_options__init();
@@ -962,11 +1014,16 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	} else if (!use_browser && !quiet && isatty(STDERR_FILENO)) {
 		ui_progress__ops = &stdio_progress__ops;
 	}
+	old_verbose = perf_affinity__quiet();
 	err = perf_session__process_events(session);
+	verbose = old_verbose;
 	if (err) {
-		pr_err("failed to process the samples of %s\n", data.path);
+		pr_err("%s: cannot process its events (%s): truncated or corrupt?%s\n", data.path,
+		       err == -ENOMEM ? "out of memory" : "bad event",
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
 		goto out_attr;
 	}
+	perf_affinity__warn_line_size(aff);
 	if (!aff->dump_raw && !aff->stats_only)
 		err = perf_affinity__check_input(aff, data.path);
 	if (!err && (!aff->dump_raw || aff->stats_only))
