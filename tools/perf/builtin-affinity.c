@@ -12,6 +12,7 @@
  * address sampling: a timer event with the interrupted registers, from
  * which report decodes the address each sampled instruction accesses.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -42,11 +43,13 @@
 #include "util/debug.h"
 #include "util/env.h"
 #include "util/event.h"
+#include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/header.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/mem-events.h"
+#include "util/perf_regs.h"
 #include "util/pmu.h"
 #include "util/sample.h"
 #include "util/session.h"
@@ -751,16 +754,57 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 	return 0;
 }
 
-/* A recording of other events gives no report: say what would */
-static int perf_affinity__check_input(struct perf_affinity *aff, const char *path)
+/* The registers software address sampling recorded: "ip,sp" */
+static void perf_affinity__sampled_regs(struct perf_session *session, char *buf, size_t size)
+{
+	const char *arch = perf_env__arch(&session->header.env);
+	struct evsel *evsel;
+	u64 mask = 0;
+	int len = 0;
+
+	evlist__for_each_entry(session->evlist, evsel) {
+		if (fa_evsel__source(evsel) == FA_SRC_SW)
+			mask |= evsel->core.attr.sample_regs_user | evsel->core.attr.sample_regs_intr;
+	}
+	buf[0] = '\0';
+	for (int r = 0; r < 64; r++) {
+		if (mask & (1ULL << r))
+			len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
+					 perf_reg_name(r, arch));
+	}
+	for (int i = 0; i < len; i++)
+		buf[i] = tolower(buf[i]);
+}
+
+/*
+ * A recording of other events gives no report: say what would.  One where
+ * nothing could be attributed gives an empty one: say why instead, and
+ * when almost nothing could, say it too.
+ */
+static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_session *session,
+				      const char *path)
 {
 	const struct fa_decode_stats *st = &aff->decoder.stats;
+	const struct fa_attr_stats *as = &aff->attr.stats;
+	char regs[256], why[512];
 
 	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
-		pr_err("%s has no memory access samples (%" PRIu64 " of other events): %s\n",
+		pr_err("%s has no memory access samples (%" PRIu64 " of events without registers or data addresses): %s\n",
 		       path, st->other, "record it with 'perf affinity record'");
 		return -EINVAL;
 	}
+	/* filters say why themselves: "No sample is left", -T */
+	if ((aff->nr_filtered && !as->accesses) || as->failed[FA_ATTR_FILTERED])
+		return 0;
+	perf_affinity__sampled_regs(session, regs, sizeof(regs));
+	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
+		return 0;
+	if (!as->resolved) {
+		pr_err("%s: no access attributed to a struct field: %s\n", path, why);
+		return -ENODATA;
+	}
+	pr_warning("%s: only %" PRIu64 " of %" PRIu64 " samples attributed to a struct field: %s\n",
+		   path, as->resolved, fa_decode_stats__samples(st), why);
 	return 0;
 }
 
@@ -1025,7 +1069,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	}
 	perf_affinity__warn_line_size(aff);
 	if (!aff->dump_raw && !aff->stats_only)
-		err = perf_affinity__check_input(aff, data.path);
+		err = perf_affinity__check_input(aff, session, data.path);
 	if (!err && (!aff->dump_raw || aff->stats_only))
 		err = perf_affinity__output(aff, session);
 out_attr:
