@@ -794,7 +794,7 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 		return -EINVAL;
 	}
 	/* filters say why themselves: "No sample is left", -T */
-	if ((aff->nr_filtered && !as->accesses) || as->failed[FA_ATTR_FILTERED])
+	if (!fa_decode_stats__samples(st) || as->failed[FA_ATTR_FILTERED])
 		return 0;
 	perf_affinity__sampled_regs(session, regs, sizeof(regs));
 	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))

@@ -692,27 +692,28 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 		[FA_WHY_NO_SYM]		= as->failed[FA_ATTR_NO_SYM],
 		[FA_WHY_NO_DBGINFO]	= as->failed[FA_ATTR_NO_DBGINFO],
 	};
-	u64 samples = fa_decode_stats__samples(ds), best = 0, failed = 0;
-	int why = -1, len;
+	u64 samples = fa_decode_stats__samples(ds), best = 0, lost, failed = 0;
+	int why = -1, top = 0, len;
 
 	/* more than 1 in 100 attributed: the report says the rest */
 	if (!samples || as->resolved * 100 > samples)
 		return 0;
+	for (int i = 0; i < FA_ATTR_MAX; i++) {
+		failed += as->failed[i];
+		if (as->failed[i] > as->failed[top])
+			top = i;
+	}
+	/* of the samples lost for a reason; those without a memory operand are not */
+	lost = failed - count[FA_WHY_NO_SYM] - count[FA_WHY_NO_DBGINFO];
 	for (int i = 0; i < FA_WHY_MAX; i++) {
+		lost += count[i];
 		if (count[i] > best) {
 			best = count[i];
 			why = i;
 		}
 	}
-	if (why < 0 || best * 2 < samples - as->resolved) {
-		int top = 0;
-
+	if (why < 0 || best * 2 < lost) {
 		/* no one reason for most of them: the biggest, as --stats says it */
-		for (int i = 0; i < FA_ATTR_MAX; i++) {
-			failed += as->failed[i];
-			if (as->failed[i] > as->failed[top])
-				top = i;
-		}
 		return scnprintf(buf, size, "%" PRIu64 " of %" PRIu64 " accesses %s: most '%s' (see --stats)",
 				 failed, as->accesses, "not attributed",
 				 fa_attr_fail__name(top));
