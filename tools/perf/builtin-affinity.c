@@ -763,8 +763,10 @@ static void perf_affinity__sampled_regs(struct perf_session *session, char *buf,
 	int len = 0;
 
 	evlist__for_each_entry(session->evlist, evsel) {
+		struct perf_event_attr *attr = &evsel->core.attr;
+
 		if (fa_evsel__source(evsel) == FA_SRC_SW)
-			mask |= evsel->core.attr.sample_regs_user | evsel->core.attr.sample_regs_intr;
+			mask |= attr->sample_regs_user | attr->sample_regs_intr;
 	}
 	buf[0] = '\0';
 	for (int r = 0; r < 64; r++) {
@@ -789,8 +791,9 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	char regs[256], why[512];
 
 	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
-		pr_err("%s has no memory access samples (%" PRIu64 " of events without registers or data addresses): %s\n",
-		       path, st->other, "record it with 'perf affinity record'");
+		pr_err("%s has no memory access samples (%" PRIu64 " of events %s): %s\n", path,
+		       st->other, "without registers or data addresses",
+		       "record it with 'perf affinity record'");
 		return -EINVAL;
 	}
 	/* filters say why themselves: "No sample is left", -T */

@@ -85,7 +85,8 @@ usage() {
 	shift 2
 	report "${name}" "$@" || return
 	[ "${rc}" -eq 129 ] || fail "${name}: exit ${rc}, not the usage's 129"
-	head -1 "${errout}" | grep -qE -- "${regex}" && grep -q "Usage: perf affinity report" "${errout}" ||
+	head -1 "${errout}" | grep -qE -- "${regex}" &&
+		grep -q "Usage: perf affinity report" "${errout}" ||
 		fail "${name}: not '${regex}' and the usage: $(head -3 "${errout}")"
 }
 

@@ -599,7 +599,7 @@ enum fa_why {
 };
 
 static const char * const fa_why_text[FA_WHY_MAX] = {
-	[FA_WHY_NO_REGS]	= "the samples have no registers: record with 'perf affinity record'",
+	[FA_WHY_NO_REGS]	= "the samples have no registers: use 'perf affinity record'",
 	[FA_WHY_FEW_REGS]	= "the samples lack the registers the addresses need",
 	[FA_WHY_NO_CODE]	= "no code for the hot DSOs (deleted or moved since recording?)",
 	[FA_WHY_CHANGED]	= "the hot DSOs changed since recording (build ID differs)",
@@ -684,11 +684,12 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 {
 	const struct fa_decode_stats *ds = &dec->stats;
 	const struct fa_attr_stats *as = &a->stats;
+	const u64 *drop = ds->dropped;
 	u64 count[FA_WHY_MAX] = {
-		[FA_WHY_NO_REGS]	= ds->dropped[FA_DROP_NO_REGS],
-		[FA_WHY_FEW_REGS]	= ds->dropped[FA_DROP_NO_REG],
-		[FA_WHY_NO_CODE]	= ds->dropped[FA_DROP_NO_CODE] + ds->dropped[FA_DROP_NO_MAP],
-		[FA_WHY_CHANGED]	= ds->dropped[FA_DROP_CHANGED],
+		[FA_WHY_NO_REGS]	= drop[FA_DROP_NO_REGS],
+		[FA_WHY_FEW_REGS]	= drop[FA_DROP_NO_REG],
+		[FA_WHY_NO_CODE]	= drop[FA_DROP_NO_CODE] + drop[FA_DROP_NO_MAP],
+		[FA_WHY_CHANGED]	= drop[FA_DROP_CHANGED],
 		[FA_WHY_NO_SYM]		= as->failed[FA_ATTR_NO_SYM],
 		[FA_WHY_NO_DBGINFO]	= as->failed[FA_ATTR_NO_DBGINFO],
 	};
@@ -714,9 +715,10 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 	}
 	if (why < 0 || best * 2 < lost) {
 		/* no one reason for most of them: the biggest, as --stats says it */
-		return scnprintf(buf, size, "%" PRIu64 " of %" PRIu64 " accesses %s: most '%s' (see --stats)",
-				 failed, as->accesses, "not attributed",
-				 fa_attr_fail__name(top));
+		len = scnprintf(buf, size, "%" PRIu64 " of %" PRIu64 " accesses not attributed",
+				failed, as->accesses);
+		return len + scnprintf(buf + len, size - len, ": most '%s' (see --stats)",
+				       fa_attr_fail__name(top));
 	}
 	len = scnprintf(buf, size, "%s", fa_why_text[why]);
 	if (why == FA_WHY_FEW_REGS)
