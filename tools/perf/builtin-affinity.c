@@ -509,6 +509,28 @@ static int parse_percent(struct perf_affinity *aff)
 	return 0;
 }
 
+/* -k and --symfs: a typo would only show as kernel samples not attributed */
+static int check_paths(void)
+{
+	char sbuf[STRERR_BUFSIZE];
+	struct stat st;
+	int err;
+
+	/* with --symfs, -k is in it */
+	if (symbol_conf.vmlinux_name && !*symbol_conf.symfs &&
+	    access(symbol_conf.vmlinux_name, R_OK)) {
+		err = errno;
+		pr_err("-k %s: %s\n", symbol_conf.vmlinux_name, str_error_r(err, sbuf, sizeof(sbuf)));
+		return -err;
+	}
+	if (symbol_conf.symfs && *symbol_conf.symfs &&
+	    (stat(symbol_conf.symfs, &st) || !S_ISDIR(st.st_mode))) {
+		pr_err("--symfs %s: not a directory\n", symbol_conf.symfs);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 /*
  * Values the options take that are not theirs to take: 0 for "not given"
  * would hide a typo behind the default.
@@ -534,7 +556,7 @@ static int parse_values(struct perf_affinity *aff)
 		pr_err("-T '%s': no struct type given\n", aff->types);
 		return -EINVAL;
 	}
-	return parse_percent(aff);
+	return parse_percent(aff) ?: check_paths();
 }
 
 static int parse_method(struct perf_affinity *aff)

@@ -95,7 +95,8 @@ record() {
 	local data="${tmpdir}/$1.data"
 
 	shift
-	${perf} affinity record --sw-period 250000 -o "${data}" -- "$@" > /dev/null 2>&1 ||
+	# 4 MB of buffer: a loaded machine must not lose samples, nor warn of it
+	${perf} affinity record --sw-period 250000 -m 1024 -o "${data}" -- "$@" > /dev/null 2>&1 ||
 		fail "perf affinity record $*"
 }
 
@@ -173,11 +174,11 @@ report "a good recording" -i "${tmpdir}/hot.data" -d hot
 	fail "a good recording: exit ${rc}: $(head -3 "${errout}")"
 field "struct hot" c 64
 
-perf record -e cpu-clock -c 250000 -o "${tmpdir}/noregs.data" -- "${tmpdir}/hot" \
+perf record -e cpu-clock -c 250000 -m 1024 -o "${tmpdir}/noregs.data" -- "${tmpdir}/hot" \
 	> /dev/null 2>&1 || fail "perf record"
 error "no registers sampled" "has no memory access samples .*without registers" \
 	-i "${tmpdir}/noregs.data"
-perf record -e cpu-clock -c 250000 --user-regs=ip,sp -o "${tmpdir}/fewregs.data" \
+perf record -e cpu-clock -c 250000 -m 1024 --user-regs=ip,sp -o "${tmpdir}/fewregs.data" \
 	-- "${tmpdir}/hot" > /dev/null 2>&1 || fail "perf record --user-regs=ip,sp"
 error "too few registers" "lack the registers the addresses need \(sampled: sp,ip\)" \
 	-i "${tmpdir}/fewregs.data" -d hot
@@ -338,6 +339,10 @@ error "--method bogus" "^--method bogus: use auto, window or code" -i "${good}" 
 error "-T ''" "^-T '': no struct type given" -i "${good}" -T ''
 error "-T no_such_struct" "^-T no_such_struct: no access" -i "${good}" -T no_such_struct
 error "-C garbage" "Invalid cpu_list" -i "${good}" -C garbage
+error "-k of a missing file" "^-k ${tmpdir}/vmlinux: No such file" -i "${good}" \
+	-k "${tmpdir}/vmlinux"
+error "--symfs of a missing directory" "^--symfs ${tmpdir}/nodir: not a directory" \
+	-i "${good}" --symfs "${tmpdir}/nodir"
 error "--json to a missing directory" "^--json ${tmpdir}/dir/no/x.json: No such file" \
 	-i "${good}" --json "${tmpdir}/dir/no/x.json"
 usage "unknown option" "Error: unknown option .bogus." -i "${good}" --bogus
