@@ -12,10 +12,13 @@
  * address sampling: a timer event with the interrupted registers, from
  * which report decodes the address each sampled instruction accesses.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
@@ -40,11 +43,13 @@
 #include "util/debug.h"
 #include "util/env.h"
 #include "util/event.h"
+#include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/header.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/mem-events.h"
+#include "util/perf_regs.h"
 #include "util/pmu.h"
 #include "util/sample.h"
 #include "util/session.h"
@@ -62,6 +67,12 @@
 
 /* One sample per ms of CPU time: see bench/README.md for the overhead. */
 #define AFFINITY_SW_PERIOD_NS	1000000
+
+/* --cacheline-size: what any machine has, and "not given" */
+#define FA_LINE_MIN		16
+#define FA_LINE_MAX		4096
+#define FA_LINE_UNSET		UINT_MAX
+#define FA_WINDOW_NS_UNSET	ULLONG_MAX
 
 struct perf_affinity {
 	struct perf_tool	 tool;
@@ -86,6 +97,7 @@ struct perf_affinity {
 	const char		*scope_str;
 	const char		*sort_str;
 	const char		*time_str;
+	const char		*percent_str;
 	struct perf_time_interval *ptime_range;
 	int			 range_num;
 	const char		*cpu_list;
@@ -102,6 +114,7 @@ struct perf_affinity {
 	bool			 use_tui;
 	bool			 dump_raw;
 	bool			 no_skid;
+	bool			 line_size_guessed;
 };
 
 static const char * const affinity_subcommands[] = { "record", "report", NULL };
@@ -483,17 +496,71 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	fprintf(fp, "#\n");
 }
 
-static int parse_percent(const struct option *opt, const char *str, int unset __maybe_unused)
+/* --percent-limit, after parsing: a bad value is one line, as the others */
+static int parse_percent(struct perf_affinity *aff)
 {
-	double *pcnt = opt->value;
+	double *pcnt = &aff->ropts.percent_limit;
+	const char *str = aff->percent_str;
 	char *end;
 
+	if (!str)
+		return 0;
 	*pcnt = strtod(str, &end);
-	if (end == str || *end || *pcnt < 0 || *pcnt > 100) {
+	if (end == str || *end || !(*pcnt >= 0 && *pcnt <= 100)) {
 		pr_err("--percent-limit %s: a percentage, 0 to 100\n", str);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* -k and --symfs: a typo would only show as kernel samples not attributed */
+static int check_paths(void)
+{
+	char sbuf[STRERR_BUFSIZE];
+	struct stat st;
+	int err;
+
+	/* with --symfs, -k is in it */
+	if (symbol_conf.vmlinux_name && !*symbol_conf.symfs &&
+	    access(symbol_conf.vmlinux_name, R_OK)) {
+		err = errno;
+		pr_err("-k %s: %s\n", symbol_conf.vmlinux_name, str_error_r(err, sbuf, sizeof(sbuf)));
+		return -err;
+	}
+	if (symbol_conf.symfs && *symbol_conf.symfs &&
+	    (stat(symbol_conf.symfs, &st) || !S_ISDIR(st.st_mode))) {
+		pr_err("--symfs %s: not a directory\n", symbol_conf.symfs);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+/*
+ * Values the options take that are not theirs to take: 0 for "not given"
+ * would hide a typo behind the default.
+ */
+static int parse_values(struct perf_affinity *aff)
+{
+	u32 line = aff->cfg.line_size;
+
+	if (line == FA_LINE_UNSET) {
+		aff->cfg.line_size = 0;
+	} else if (line < FA_LINE_MIN || line > FA_LINE_MAX || line & (line - 1)) {
+		pr_err("--cacheline-size %u: a power of two, %u to %u bytes\n", line,
+		       FA_LINE_MIN, FA_LINE_MAX);
+		return -EINVAL;
+	}
+	if (aff->cfg.window_ns == FA_WINDOW_NS_UNSET) {
+		aff->cfg.window_ns = 0;
+	} else if (!aff->cfg.window_ns) {
+		pr_err("--window-ns 0: a window lasts at least 1 ns\n");
+		return -EINVAL;
+	}
+	if (aff->types && !aff->types[strspn(aff->types, ", ")]) {
+		pr_err("-T '%s': no struct type given\n", aff->types);
+		return -EINVAL;
+	}
+	return parse_percent(aff) ?: check_paths();
 }
 
 static int parse_method(struct perf_affinity *aff)
@@ -587,17 +654,26 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 		aff->cfg.line_size = recorded;
 	if (!aff->cfg.line_size) {
 		aff->cfg.line_size = cacheline_size();
-		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
-			   aff->cfg.line_size);
+		aff->line_size_guessed = true;
 	}
-	if (aff->cfg.line_size < 8 || aff->cfg.line_size & (aff->cfg.line_size - 1)) {
-		pr_err("cache line size %u: not a power of two of at least 8\n",
-		       aff->cfg.line_size);
+	/* a corrupt header: --cacheline-size was checked when parsed */
+	if (aff->cfg.line_size < FA_LINE_MIN || aff->cfg.line_size > FA_LINE_MAX ||
+	    aff->cfg.line_size & (aff->cfg.line_size - 1)) {
+		pr_err("recorded cache line size %u is not a power of two, %u to %u: use --cacheline-size\n",
+		       aff->cfg.line_size, FA_LINE_MIN, FA_LINE_MAX);
 		return -EINVAL;
 	}
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
 	aff->attr.cfg = aff->cfg;
 	return 0;
+}
+
+/* Once the samples are read: a file that cannot be is one line of error */
+static void perf_affinity__warn_line_size(struct perf_affinity *aff)
+{
+	if (aff->line_size_guessed)
+		pr_warning("perf affinity: no cache line size recorded, using this machine's: %u\n",
+			   aff->cfg.line_size);
 }
 
 /* Analyze every struct type that has accesses, with progress */
@@ -704,16 +780,60 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 	return 0;
 }
 
-/* A recording of other events gives no report: say what would */
-static int perf_affinity__check_input(struct perf_affinity *aff, const char *path)
+/* The registers software address sampling recorded: "ip,sp" */
+static void perf_affinity__sampled_regs(struct perf_session *session, char *buf, size_t size)
+{
+	const char *arch = perf_env__arch(&session->header.env);
+	struct evsel *evsel;
+	u64 mask = 0;
+	int len = 0;
+
+	evlist__for_each_entry(session->evlist, evsel) {
+		struct perf_event_attr *attr = &evsel->core.attr;
+
+		if (fa_evsel__source(evsel) == FA_SRC_SW)
+			mask |= attr->sample_regs_user | attr->sample_regs_intr;
+	}
+	buf[0] = '\0';
+	for (int r = 0; r < 64; r++) {
+		if (mask & (1ULL << r))
+			len += scnprintf(buf + len, size - len, "%s%s", len ? "," : "",
+					 perf_reg_name(r, arch));
+	}
+	for (int i = 0; i < len; i++)
+		buf[i] = tolower(buf[i]);
+}
+
+/*
+ * A recording of other events gives no report: say what would.  One where
+ * nothing could be attributed gives an empty one: say why instead, and
+ * when almost nothing could, say it too.
+ */
+static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_session *session,
+				      const char *path)
 {
 	const struct fa_decode_stats *st = &aff->decoder.stats;
+	const struct fa_attr_stats *as = &aff->attr.stats;
+	char regs[256], why[512];
 
 	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
-		pr_err("%s has no memory access samples (%" PRIu64 " of other events): %s\n",
-		       path, st->other, "record it with 'perf affinity record'");
+		pr_err("%s has no memory access samples (%" PRIu64 " of events %s): %s\n", path,
+		       st->other, "without registers or data addresses",
+		       "record it with 'perf affinity record'");
 		return -EINVAL;
 	}
+	/* filters say why themselves: "No sample is left", -T */
+	if (!fa_decode_stats__samples(st) || as->failed[FA_ATTR_FILTERED])
+		return 0;
+	perf_affinity__sampled_regs(session, regs, sizeof(regs));
+	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
+		return 0;
+	if (!as->resolved) {
+		pr_err("%s: no access attributed to a struct field: %s\n", path, why);
+		return -ENODATA;
+	}
+	pr_warning("%s: only %" PRIu64 " of %" PRIu64 " samples attributed to a struct field: %s\n",
+		   path, as->resolved, fa_decode_stats__samples(st), why);
 	return 0;
 }
 
@@ -818,6 +938,47 @@ static void perf_affinity__setup_browser(struct perf_affinity *aff)
 	setup_browser(/*fallback_to_pager=*/false);
 }
 
+/*
+ * Why @path is no perf.data to report, in one line: perf's session code
+ * says it in two or three, which -v still shows.
+ */
+static void perf_affinity__input_error(const char *path, bool force, int err)
+{
+	char sbuf[STRERR_BUFSIZE], data[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		pr_err("standard input: not a perf.data stream, or a corrupt one%s\n",
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
+	} else if (stat(path, &st) < 0) {
+		pr_err("%s: %s\n", path, str_error_r(errno, sbuf, sizeof(sbuf)));
+	} else if (S_ISDIR(st.st_mode) &&
+		   (snprintf(data, sizeof(data), "%s/data", path) >= (int)sizeof(data) ||
+		    access(data, F_OK))) {
+		pr_err("%s: a directory, and not one 'perf record' wrote (no %s/data)\n",
+		       path, path);
+	} else if (!S_ISDIR(st.st_mode) && !st.st_size) {
+		pr_err("%s: empty file, nothing to report\n", path);
+	} else if (!force && st.st_uid && st.st_uid != geteuid()) {
+		pr_err("%s: not owned by you or root (use -f to override)\n", path);
+	} else if (err == -EINVAL || err == -1) {
+		pr_err("%s: not a perf.data file, or a corrupt one%s\n", path,
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
+	} else {
+		pr_err("%s: %s\n", path, str_error_r(-err, sbuf, sizeof(sbuf)));
+	}
+}
+
+/* Quiet perf's own messages unless -v asks for them, for one line of ours */
+static int perf_affinity__quiet(void)
+{
+	int old = verbose;
+
+	if (!verbose)
+		verbose = -1;
+	return old;
+}
+
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -844,9 +1005,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		   "also write the report as JSON to this file ('-': only that, to stdout)"),
 	OPT_STRING(0, "heatmap", &aff->heatmap_name, "file",
 		   "write the co-access matrices as an SVG image to this file"),
-	OPT_CALLBACK(0, "percent-limit", &aff->ropts.percent_limit, "percent",
-		     "hide structs and fields with fewer accesses, in percent (default 1)",
-		     parse_percent),
+	OPT_STRING(0, "percent-limit", &aff->percent_str, "percent",
+		   "hide structs and fields with fewer accesses, in percent (default 1)"),
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
 		    "print every decoded memory access, one per line"),
 	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
@@ -873,7 +1033,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	};
 	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
 	struct perf_session *session;
-	int err;
+	int err, old_verbose;
 
 	aff->cfg.window = 8;
 	aff->cfg.xfer_ns = 10000000;
@@ -881,25 +1041,30 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->ropts.top_pairs = 10;
 	aff->ropts.percent_limit = 1;
 	aff->ropts.xfer_cost = FA_XFER_COST;
+	aff->cfg.line_size = FA_LINE_UNSET;
+	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
 	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
 	if (argc)
-		usage_with_options(affinity_report_usage, options);
+		usage_with_options_msg(affinity_report_usage, options,
+				       "unexpected argument: %s", argv[0]);
 	aff->ropts.sep = aff->field_sep;
 #ifndef HAVE_DWARF_SUPPORT
 	pr_err("perf affinity report: fields are found by data type profiling, disabled due to missing DWARF support\n");
 	return -EOPNOTSUPP;
 #endif
-	err = parse_method(aff) ?: perf_affinity__open_outputs(aff);
+	err = parse_values(aff) ?: parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (err)
 		goto out;
 
 	data.path = aff->input_name ?: "perf.data";
 	data.force = aff->force;
 	perf_affinity__tool_init(aff);
+	old_verbose = perf_affinity__quiet();
 	session = perf_session__new(&data, &aff->tool);
+	verbose = old_verbose;
 	if (IS_ERR(session)) {
-		/* perf_session__new() said why */
 		err = PTR_ERR(session);
+		perf_affinity__input_error(data.path, data.force, err);
 		goto out;
 	}
 	annotation_options__init();
@@ -932,13 +1097,18 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	} else if (!use_browser && !quiet && isatty(STDERR_FILENO)) {
 		ui_progress__ops = &stdio_progress__ops;
 	}
+	old_verbose = perf_affinity__quiet();
 	err = perf_session__process_events(session);
+	verbose = old_verbose;
 	if (err) {
-		pr_err("failed to process the samples of %s\n", data.path);
+		pr_err("%s: cannot process its events (%s): truncated or corrupt?%s\n", data.path,
+		       err == -ENOMEM ? "out of memory" : "bad event",
+		       verbose > 0 ? "" : " (rerun with -v to learn more)");
 		goto out_attr;
 	}
+	perf_affinity__warn_line_size(aff);
 	if (!aff->dump_raw && !aff->stats_only)
-		err = perf_affinity__check_input(aff, data.path);
+		err = perf_affinity__check_input(aff, session, data.path);
 	if (!err && (!aff->dump_raw || aff->stats_only))
 		err = perf_affinity__output(aff, session);
 out_attr:

@@ -377,21 +377,22 @@ static void fa_attr__fail(struct fa_attr *a, int reason)
 	a->stats.failed[reason]++;
 }
 
-/* Count a failure for its function too, for --stats -v */
+/* Count a failure for its function (or DSO) too, for --stats -v */
 static void fa_attr__fail_at(struct fa_attr *a, int reason, struct addr_location *al)
 {
-	u64 key = (u64)reason << 56 ^ (u64)(unsigned long)al->sym;
+	u64 key = (u64)reason << 56 ^
+		  (al->sym ? (u64)(unsigned long)al->sym : (u64)(unsigned long)al->map);
 	struct fa_fail_site *fs;
 
 	fa_attr__fail(a, reason);
-	if (!al->map || !al->sym)
+	if (!al->map)
 		return;
 	fs = fa_u64_map__findnew(a->fail_sites, key, sizeof(*fs));
 	if (!fs)
 		return;		/* only the detail is lost */
 	if (!fs->dso) {
 		fs->dso = dso__get(map__dso(al->map));
-		fs->sym = al->sym->name;
+		fs->sym = al->sym ? al->sym->name : "[unknown]";
 		fs->reason = reason;
 	}
 	fs->count++;
@@ -585,7 +586,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	if (acc->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc, al);
 	if (!al->map || !al->sym) {
-		fa_attr__fail(a, FA_ATTR_NO_SYM);
+		fa_attr__fail_at(a, FA_ATTR_NO_SYM, al);
 		return 0;
 	}
 	if (!(acc->flags & FA_ACC_SEG))

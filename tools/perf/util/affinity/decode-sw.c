@@ -39,6 +39,7 @@
 struct fa_insn {
 	struct fa_dso_key	 key;
 	bool			 readable;
+	bool			 changed;	/* not the binary recorded */
 	s8			 before_state;	/* -1: not looked up, 0: none, 1: @before */
 	u8			 before_len;	/* its distance to the instruction */
 	struct insn_access_insn	 insn;
@@ -55,11 +56,50 @@ struct fa_func {
 	u8			*code;
 };
 
+/* Whether the file a DSO's code is read from is the binary recorded */
+struct fa_dso_code {
+	struct fa_dso_key	 key;
+	bool			 changed;
+};
+
 int fa_decoder__sw_init(struct fa_decoder *dec)
 {
 	dec->insns = fa_dso_map__new();
 	dec->funcs = fa_dso_map__new();
-	return dec->insns && dec->funcs ? 0 : -ENOMEM;
+	dec->dsos = fa_dso_map__new();
+	return dec->insns && dec->funcs && dec->dsos ? 0 : -ENOMEM;
+}
+
+/*
+ * The code is read from the build ID cache when it has the binary, else
+ * from the recorded path: a binary rebuilt since has other instructions
+ * there, and decoding them would make up accesses.
+ */
+static bool fa_decoder__changed(struct fa_decoder *dec, struct dso *dso)
+{
+	struct fa_dso_key key = { .dso = dso, };
+	struct fa_dso_code *c;
+	struct build_id bid;
+
+	if (hashmap__find(dec->dsos, &key, &c))
+		return c->changed;
+	c = zalloc(sizeof(*c));
+	if (!c)
+		return false;
+	c->key.dso = dso__get(dso);
+	c->changed = dso__has_build_id(dso) &&
+		     dso__binary_type(dso) == DSO_BINARY_TYPE__SYSTEM_PATH_DSO &&
+		     filename__read_build_id(dso__long_name(dso), &bid) > 0 &&
+		     !dso__build_id_equal(dso, &bid);
+	if (hashmap__add(dec->dsos, &c->key, c)) {
+		dso__put(dso);
+		free(c);
+		return false;
+	}
+	if (c->changed)
+		pr_debug("%s: build ID differs from the recorded one, its code is not used\n",
+			 dso__long_name(dso));
+	return c->changed;
 }
 
 static void fa_func__delete(struct fa_func *fn)
@@ -92,6 +132,12 @@ void fa_decoder__sw_exit(struct fa_decoder *dec)
 		hashmap__free(dec->funcs);
 		dec->funcs = NULL;
 	}
+	if (dec->dsos) {
+		hashmap__for_each_entry(dec->dsos, cur, bkt)
+			dso__put(((struct fa_dso_code *)cur->pvalue)->key.dso);
+	}
+	fa_map__free_values(dec->dsos);
+	dec->dsos = NULL;
 }
 
 static bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso)
@@ -122,7 +168,8 @@ static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map
 	fi->key.offset = key.offset;
 	fi->before_state = -1;
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, code, sizeof(code));
-	if (n > 0) {
+	fi->changed = n > 0 && fa_decoder__changed(dec, key.dso);
+	if (n > 0 && !fi->changed) {
 		fi->readable = true;
 		insn_access__decode(&fi->insn, dec->arch, code, n, key.offset,
 				    fa_decoder__is64(dec, key.dso));
@@ -196,7 +243,7 @@ static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
 		goto out_delete;
 
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, fn->code, fn->len);
-	fn->len = n > 0 ? n : 0;
+	fn->len = n > 0 && !fa_decoder__changed(dec, key.dso) ? n : 0;
 	fa_func__sweep(fn, dec->arch, fa_decoder__is64(dec, key.dso));
 	if (hashmap__add(dec->funcs, &fn->key, fn))
 		goto out_delete;
@@ -370,8 +417,9 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 	}
 	fi = fa_decoder__insn_entry(dec, al->map, ip);
 	if (!fi || !fi->readable) {
-		reason = FA_DROP_NO_CODE;
-		goto out_drop;
+		fa_decoder__drop_at(dec, fi && fi->changed ? FA_DROP_CHANGED : FA_DROP_NO_CODE,
+				    map__dso(al->map));
+		return 0;
 	}
 	insn = &fi->insn;
 	if (insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK) {

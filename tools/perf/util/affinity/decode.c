@@ -10,8 +10,10 @@
 #include <linux/perf_event.h>
 #include "decode.h"
 #include "decode-int.h"
+#include "key.h"
 #include "../env.h"
 #include "../evsel.h"
+#include "../dso.h"
 #include "../hashmap.h"
 #include "../insn-access.h"
 #include "../sample.h"
@@ -24,6 +26,7 @@ static const char * const fa_drop_names[FA_DROP_MAX] = {
 	[FA_DROP_DECODE]	= "instruction not decoded",
 	[FA_DROP_NO_MAP]	= "IP outside a known map",
 	[FA_DROP_NO_CODE]	= "code not readable",
+	[FA_DROP_CHANGED]	= "binary changed since recording",
 	[FA_DROP_NO_REGS]	= "no registers in sample",
 	[FA_DROP_NO_REG]	= "address register not sampled",
 	[FA_DROP_ARCH]		= "unsupported architecture",
@@ -42,22 +45,51 @@ int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machin
 	dec->env = env;
 	dec->machine = machine;
 	dec->names = strlist__new(NULL, NULL);
-	if (!dec->names)
+	dec->drop_dsos = fa_u64_map__new();
+	if (!dec->names || !dec->drop_dsos)
 		return -ENOMEM;
 	return fa_decoder__sw_init(dec);
 }
 
 void fa_decoder__exit(struct fa_decoder *dec)
 {
+	struct hashmap_entry *cur;
+	size_t bkt;
+
 	fa_decoder__sw_exit(dec);
 	strlist__delete(dec->names);
 	dec->names = NULL;
+	if (dec->drop_dsos) {
+		hashmap__for_each_entry(dec->drop_dsos, cur, bkt)
+			dso__put(((struct fa_drop_dso *)cur->pvalue)->dso);
+	}
+	fa_map__free_values(dec->drop_dsos);
+	dec->drop_dsos = NULL;
 }
 
 void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason)
 {
 	dec->stats.dropped[reason]++;
 	dec->last_drop = reason;
+}
+
+/* A drop for @dso's code: which binaries to name when nothing is decoded */
+void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso)
+{
+	struct fa_drop_dso *d;
+
+	fa_decoder__drop(dec, reason);
+	if (!dso)
+		return;
+	d = fa_u64_map__findnew(dec->drop_dsos, (u64)reason << 56 ^ (u64)(unsigned long)dso,
+				sizeof(*d));
+	if (!d)
+		return;		/* only the name is lost */
+	if (!d->dso) {
+		d->dso = dso__get(dso);
+		d->reason = reason;
+	}
+	d->count++;
 }
 
 /**

@@ -36,6 +36,7 @@ enum fa_drop {
 	FA_DROP_ARCH,		/* no decoder for the recording's architecture */
 	FA_DROP_NO_ADDR,	/* memory sample without a data address */
 	FA_DROP_TP_FORMAT,	/* tracepoint that does not describe accesses */
+	FA_DROP_CHANGED,	/* the binary is not the one recorded (build ID) */
 	FA_DROP_MAX,
 };
 
@@ -67,6 +68,14 @@ struct fa_decode_stats {
 	u64	other;
 };
 
+/* Samples a DSO's code gave no access for, by reason: what to tell the user */
+struct fa_drop_dso {
+	u64		 key;		/* reason and dso */
+	struct dso	*dso;
+	int		 reason;
+	u64		 count;
+};
+
 #define FA_DECODE_MAX_ACC	2	/* accesses one sample can give (movs) */
 
 struct fa_decoder {
@@ -77,6 +86,8 @@ struct fa_decoder {
 	struct fa_insn		*insn_cache[FA_CACHE_SIZE];
 	struct hashmap		*funcs;		/* (dso, start) -> struct fa_func */
 	struct strlist		*names;		/* tracepoint type and field names */
+	struct hashmap		*dsos;		/* (dso, 0) -> struct fa_dso_code */
+	struct hashmap		*drop_dsos;	/* (reason, dso) -> struct fa_drop_dso */
 	struct fa_decode_stats	 stats;
 	int			 last_drop;	/* why the last sample gave none, or -1 */
 	bool			 is64;		/* code is 64-bit unless its DSO says */
@@ -87,6 +98,7 @@ int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machin
 void fa_decoder__exit(struct fa_decoder *dec);
 int fa_evsel__source(struct evsel *evsel);
 void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason);
+void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso);
 int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		       struct perf_sample *sample, struct addr_location *al,
 		       struct fa_access *acc);

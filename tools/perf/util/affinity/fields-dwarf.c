@@ -451,6 +451,32 @@ static bool fa_die__packed(Dwarf_Die *type)
 	return false;
 }
 
+/*
+ * C++ names a class or struct without a keyword ("Derived", "ns::Derived"),
+ * as C names a typedef: the DIE is named without the namespaces, which
+ * the search walks into.
+ */
+static bool fa_struct__find_dwarf(Dwarf *dbg, struct fa_type_query *q, Dwarf_Die *die)
+{
+	static const int tags[] = { DW_TAG_structure_type, DW_TAG_union_type, };
+	const char *ns = strstr(q->name, "::");
+
+	if (fa_dwarf__find_type(dbg, q, die))
+		return true;
+	if (q->tag)
+		return false;
+	while (ns && !strchr(q->name, '<')) {
+		q->name = ns + 2;
+		ns = strstr(q->name, "::");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
+		q->tag = tags[i];
+		if (fa_dwarf__find_type(dbg, q, die))
+			return true;
+	}
+	return false;
+}
+
 /**
  * fa_struct__from_dwarf - The fields of a struct, union or class
  * @dbg: Debug info to search
@@ -476,7 +502,7 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 			q.name = type_name + strlen(kinds[i].prefix);
 		}
 	}
-	if (!fa_dwarf__find_type(dbg, &q, &die)) {
+	if (!fa_struct__find_dwarf(dbg, &q, &die)) {
 		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
 		return NULL;
 	}

@@ -211,7 +211,7 @@ int fa_struct__finish(struct fa_struct *st)
  * fa_struct__find_leaf - The leaf an access at @offset is to
  *
  * Return: the field index of the smallest leaf containing @offset, or -1
- * (padding, or past the struct).
+ * (padding, or past the struct and a flexible array member it ends with).
  */
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset)
 {
@@ -230,7 +230,8 @@ int fa_struct__find_leaf(const struct fa_struct *st, u32 offset)
 	for (int i = lo - 1; i >= 0 && i >= lo - 16; i--) {
 		const struct fa_field *f = &st->fields[st->leaves[i]];
 
-		if (offset < f->offset + max(f->size, 1U) &&
+		/* the elements of a flexible array member follow the struct */
+		if ((offset < f->offset + max(f->size, 1U) || f->kind == FA_FIELD_FLEX) &&
 		    (best < 0 || f->size < st->fields[best].size))
 			best = st->leaves[i];
 	}

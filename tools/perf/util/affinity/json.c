@@ -205,6 +205,7 @@ static const char * const fa_json_drop_keys[FA_DROP_MAX] = {
 	[FA_DROP_ARCH]		= "arch",
 	[FA_DROP_NO_ADDR]	= "no_addr",
 	[FA_DROP_TP_FORMAT]	= "tp_format",
+	[FA_DROP_CHANGED]	= "changed",
 };
 
 static const char * const fa_json_fail_keys[FA_ATTR_MAX] = {

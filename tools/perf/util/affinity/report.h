@@ -10,6 +10,7 @@
 struct fa_analysis;
 struct fa_attr;
 struct fa_decode_stats;
+struct fa_decoder;
 struct fa_type;
 struct fa_type_entry;
 
@@ -50,6 +51,8 @@ int fa_sort__parse(const char *key);
 const char *fa_sort__keys(void);
 int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *order);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
+int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const char *regs,
+		   char *buf, size_t size);
 size_t fa_report__struct_header(FILE *fp, const struct fa_report_opts *o);
 size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *x,
 			      const struct fa_report_opts *o);
