@@ -20,30 +20,44 @@ const char *fa_method__name(int method)
 	}
 }
 
+/* The keys of enum fa_method_why, for JSON */
+const char *fa_method_why__name(enum fa_method_why why)
+{
+	static const char * const names[FA_METHOD_WHY_MAX] = {
+		[FA_METHOD_WHY_ASKED]		= "asked",
+		[FA_METHOD_WHY_DENSE]		= "dense",
+		[FA_METHOD_WHY_SPARSE]		= "sparse",
+		[FA_METHOD_WHY_SPARSE_NO_CODE]	= "sparse_no_code",
+		[FA_METHOD_WHY_NO_CODE]		= "no_code",
+	};
+
+	return why < FA_METHOD_WHY_MAX ? names[why] : "?";
+}
+
 static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
 				const struct fa_matrix *code, int method)
 {
-	u64 gap = fa_type__median_gap_ns(t);
 	bool have_code = code && fa_matrix__nr_cells(code);
+	bool dense;
 
+	a->gap_ns = fa_type__median_gap_ns(t);
+	dense = a->gap_ns && a->gap_ns <= FA_DENSE_GAP_NS;
 	if (method == FA_METHOD_AUTO) {
-		if (gap && gap <= FA_DENSE_GAP_NS)
+		if (dense) {
 			method = FA_METHOD_WINDOW;
-		else
-			method = have_code ? FA_METHOD_CODE : FA_METHOD_WINDOW;
-		snprintf(a->why, sizeof(a->why),
-			 "samples of a %s are %llu ns apart (median): %s",
-			 t->cfg.scope == FA_SCOPE_THREAD ? "thread" :
-			 t->cfg.scope == FA_SCOPE_INSTANCE ? "instance" : "CPU",
-			 (unsigned long long)gap,
-			 method == FA_METHOD_WINDOW ? (gap && gap <= FA_DENSE_GAP_NS ?
-				"dense enough for windows" : "too sparse, but no code context") :
-			 "too sparse for windows, fields of the sampled code");
+			a->why = FA_METHOD_WHY_DENSE;
+		} else if (have_code) {
+			method = FA_METHOD_CODE;
+			a->why = FA_METHOD_WHY_SPARSE;
+		} else {
+			method = FA_METHOD_WINDOW;
+			a->why = FA_METHOD_WHY_SPARSE_NO_CODE;
+		}
 	} else {
-		snprintf(a->why, sizeof(a->why), "as asked");
+		a->why = FA_METHOD_WHY_ASKED;
 	}
 	if (method == FA_METHOD_CODE && !have_code) {
-		snprintf(a->why, sizeof(a->why), "no code context: window");
+		a->why = FA_METHOD_WHY_NO_CODE;
 		method = FA_METHOD_WINDOW;
 	}
 	a->method = method;

@@ -30,9 +30,20 @@ enum fa_method {
  */
 #define FA_DENSE_GAP_NS		10000
 
+/* Why the analysis took its method */
+enum fa_method_why {
+	FA_METHOD_WHY_ASKED,		/* --method */
+	FA_METHOD_WHY_DENSE,		/* samples dense enough for windows */
+	FA_METHOD_WHY_SPARSE,		/* too sparse: the sampled code's fields */
+	FA_METHOD_WHY_SPARSE_NO_CODE,	/* too sparse, but no code context */
+	FA_METHOD_WHY_NO_CODE,		/* the code method without code context */
+	FA_METHOD_WHY_MAX,
+};
+
 struct fa_analysis {
 	int			 method;
-	char			 why[160];
+	enum fa_method_why	 why;
+	u64			 gap_ns;	/* median between a scope's samples */
 	const struct fa_matrix	*affinity;	/* field x field, of @method */
 	struct fa_classes	 classes;
 	struct fa_matrix	 unit_affinity;
@@ -56,5 +67,6 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 		     int method, double xfer_cost);
 void fa_analysis__exit(struct fa_analysis *a);
 const char *fa_method__name(int method);
+const char *fa_method_why__name(enum fa_method_why why);
 
 #endif /* __PERF_AFFINITY_ANALYZE_H */

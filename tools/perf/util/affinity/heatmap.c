@@ -441,14 +441,16 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 	size_t printed = fprintf(fp, "<g class=\"type\" transform=\"translate(%d,%.1f)\">\n",
 				 HM_PAD, y);
 	char title[512];
+	int len;
 
 	scnprintf(title, sizeof(title), "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " %s",
 		  ht->te->name, ht->te->size, t->nr_accesses, t->nr_instances,
 		  t->nr_instances == 1 ? "instance" : "instances");
 	printed += hm_text(fp, 0, 14, "class=\"type-title\" font-size=\"14\" font-weight=\"bold\"",
 			   title);
-	scnprintf(title, sizeof(title), "co-access by the %s method: %s",
-		  fa_method__name(ht->an->method), ht->an->why);
+	len = scnprintf(title, sizeof(title), "co-access by the %s method: ",
+			fa_method__name(ht->an->method));
+	fa_analysis__method_reason(ht->an, t, title + len, sizeof(title) - len);
 	printed += hm_text(fp, 0, 30, HM_GRAY, title);
 	if (!ht->n)
 		printed += hm_text(fp, 0, HM_TITLE + 12, "", "no field above --percent-limit");

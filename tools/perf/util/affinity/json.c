@@ -590,7 +590,8 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__u64(j, "misaligned_instances", t->misaligned);
 	fa_json__bool(j, "shared", fa_type__shared(t));
 	fa_json__string(j, "method", fa_method__name(an->method));
-	fa_json__string(j, "method_reason", an->why);
+	fa_json__string(j, "method_reason", fa_method_why__name(an->why));
+	fa_json__u64(j, "median_gap_ns", an->gap_ns);
 	fa_json__begin_array(j, "fields", /*flat=*/false);
 	for (int f = 0; f < t->st->nr_fields; f++)
 		fa_json__field(j, t, an, f, o);

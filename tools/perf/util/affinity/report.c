@@ -344,19 +344,53 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 	return printed;
 }
 
+/**
+ * fa_analysis__method_reason - Why @an took its co-access method, in words
+ */
+int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
+			       char *buf, size_t size)
+{
+	static const char * const scopes[] = {
+		[FA_SCOPE_CPU] = "CPU", [FA_SCOPE_THREAD] = "thread",
+		[FA_SCOPE_INSTANCE] = "instance",
+	};
+	static const char * const verdicts[FA_METHOD_WHY_MAX] = {
+		[FA_METHOD_WHY_DENSE]		= "dense enough for windows",
+		[FA_METHOD_WHY_SPARSE]		= "too sparse for windows, fields of the sampled code",
+		[FA_METHOD_WHY_SPARSE_NO_CODE]	= "too sparse, but no code context",
+	};
+
+	switch (an->why) {
+	case FA_METHOD_WHY_ASKED:
+		return scnprintf(buf, size, "as asked");
+	case FA_METHOD_WHY_NO_CODE:
+		return scnprintf(buf, size, "no code context: window");
+	case FA_METHOD_WHY_DENSE:
+	case FA_METHOD_WHY_SPARSE:
+	case FA_METHOD_WHY_SPARSE_NO_CODE:
+		return scnprintf(buf, size, "samples of a %s are %" PRIu64 " ns apart (median): %s",
+				 scopes[(size_t)t->cfg.scope < ARRAY_SIZE(scopes) ?
+					t->cfg.scope : FA_SCOPE_CPU], an->gap_ns, verdicts[an->why]);
+	case FA_METHOD_WHY_MAX:
+	default:
+		return scnprintf(buf, size, "?");
+	}
+}
+
 static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 			       const struct fa_report_opts *o)
 {
 	const struct fa_struct *st = te->st;
-	char cut_i[FIELD_NAME_MAX + 1], cut_j[FIELD_NAME_MAX + 1];
+	char cut_i[FIELD_NAME_MAX + 1], cut_j[FIELD_NAME_MAX + 1], why[160];
 	struct fa_cell *cells;
 	int n = fa_matrix__cells(an->affinity, &cells);
 	size_t printed;
 
 	if (n < 0)
 		return 0;
+	fa_analysis__method_reason(an, te->t, why, sizeof(why));
 	printed = fprintf(fp, "\n  Top co-access pairs (%s method: %s):\n",
-			  fa_method__name(an->method), an->why);
+			  fa_method__name(an->method), why);
 	if (!n)
 		printed += fprintf(fp, "    none: no two fields were seen together\n");
 	for (int k = 0; k < n && k < o->top_pairs; k++) {
