@@ -110,22 +110,30 @@ check_am() {
 	echo "  git am: $(git rev-list --count base..HEAD) patches apply to the pristine tree"
 }
 
-build_each() {
-	obj="$BUILD/series-obj"
+# build_one OBJ LOG WHAT [MAKE VARIABLES]: build perf of the checked out
+# tree into OBJ, say WHAT and whether it built; 1 if it did not
+build_one() {
+	obj=$1 log=$2 what=$3
+	shift 3
 	mkdir -p "$obj"
+	# shellcheck disable=SC2086
+	if make -s -C tools/perf O="$obj" $PERF_MAKEFLAGS "$@" -j"$JOBS" > "$log" 2>&1; then
+		echo "  build $what ok"
+		return 0
+	fi
+	echo "  build $what FAILED (see $log)"
+	return 1
+}
+
+build_each() {
 	cd "$BUILD/series-am"
 	fails=0
 	n=0
 	for c in $(git rev-list --reverse base..HEAD); do
 		n=$((n + 1))
 		git checkout -q "$c"
-		if make -s -C tools/perf O="$obj" $PERF_MAKEFLAGS -j"$JOBS" \
-			> "$obj/build-$n.log" 2>&1; then
-			echo "  build [$n] ok      $(git log -1 --format=%s)"
-		else
-			echo "  build [$n] FAILED  $(git log -1 --format=%s) (see $obj/build-$n.log)"
-			fails=$((fails + 1))
-		fi
+		build_one "$BUILD/series-obj" "$BUILD/series-obj/build-$n.log" \
+			"[$n] $(git log -1 --format=%s)" || fails=$((fails + 1))
 	done
 	git checkout -q -
 	return $fails
@@ -137,15 +145,8 @@ build_without() {
 	cd "$BUILD/series-am"
 	fails=0
 	for v in NO_DWARF NO_LIBTRACEEVENT NO_SLANG; do
-		obj="$BUILD/series-obj-$v"
-		mkdir -p "$obj"
-		if make -s -C tools/perf O="$obj" $PERF_MAKEFLAGS $v=1 -j"$JOBS" \
-			> "$obj/build.log" 2>&1; then
-			echo "  build $v=1 ok"
-		else
-			echo "  build $v=1 FAILED (see $obj/build.log)"
+		build_one "$BUILD/series-obj-$v" "$BUILD/series-obj-$v/build.log" "$v=1" "$v=1" ||
 			fails=$((fails + 1))
-		fi
 	done
 	return $fails
 }
