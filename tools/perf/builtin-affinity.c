@@ -171,7 +171,8 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 	if (unset)
 		return 0;
 #ifndef HAVE_LIBTRACEEVENT
-	pr_err("--tracepoint %s: tracepoints are disabled due to missing libtraceevent support\n", str);
+	pr_err("--tracepoint %s: tracepoints are disabled due to missing libtraceevent support\n",
+	       str);
 	return -EOPNOTSUPP;
 #endif
 	tps = realloc(aff->tracepoints, (aff->nr_tracepoints + 1) * sizeof(*tps));

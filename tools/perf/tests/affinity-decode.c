@@ -80,7 +80,7 @@ static int write_comm_mmap(struct fa_synth_file *f)
 	event->comm.header.misc = PERF_RECORD_MISC_USER;
 	event->comm.header.size = offsetof(struct perf_record_comm, comm) + 16;
 	event->comm.pid = event->comm.tid = TEST_PID;
-	strcpy(event->comm.comm, "pebs-shaped");
+	memcpy(event->comm.comm, "pebs-shaped", sizeof("pebs-shaped"));
 	if (fa_synth_file__write_side(f, event, TEST_PID, TEST_PID))
 		return -1;
 
@@ -91,7 +91,7 @@ static int write_comm_mmap(struct fa_synth_file *f)
 	event->mmap.pid = event->mmap.tid = TEST_PID;
 	event->mmap.start = TEXT_START;
 	event->mmap.len = 0x10000;
-	strcpy(event->mmap.filename, "/nonexistent");
+	memcpy(event->mmap.filename, "/nonexistent", sizeof("/nonexistent"));
 	return fa_synth_file__write_side(f, event, TEST_PID, TEST_PID);
 }
 

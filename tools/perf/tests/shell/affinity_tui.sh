@@ -79,7 +79,8 @@ fi
 
 perf=$(command -v perf)
 tmux -L "${tmux_sock}" -f /dev/null new-session -d -s affinity -x 160 -y 50 \
-	"TERM=xterm-256color '${perf}' affinity report -i '${perfdata}' -T lockshare_rq; echo \$? > '${status}'"
+	"TERM=xterm-256color '${perf}' affinity report -i '${perfdata}' -T lockshare_rq;
+	 echo \$? > '${status}'"
 
 echo "the struct table"
 if wait_screen "struct lockshare_rq"; then

@@ -367,10 +367,14 @@ int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_typ
 		return scnprintf(buf, size, "no code context: window");
 	case FA_METHOD_WHY_DENSE:
 	case FA_METHOD_WHY_SPARSE:
-	case FA_METHOD_WHY_SPARSE_NO_CODE:
+	case FA_METHOD_WHY_SPARSE_NO_CODE: {
+		size_t scope = t->cfg.scope;
+
+		if (scope >= ARRAY_SIZE(scopes))
+			scope = FA_SCOPE_CPU;
 		return scnprintf(buf, size, "samples of a %s are %" PRIu64 " ns apart (median): %s",
-				 scopes[(size_t)t->cfg.scope < ARRAY_SIZE(scopes) ?
-					t->cfg.scope : FA_SCOPE_CPU], an->gap_ns, verdicts[an->why]);
+				 scopes[scope], an->gap_ns, verdicts[an->why]);
+	}
 	case FA_METHOD_WHY_MAX:
 	default:
 		return scnprintf(buf, size, "?");
