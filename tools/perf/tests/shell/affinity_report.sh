@@ -138,6 +138,10 @@ else
 		check_written __refcnt
 		check_written __use
 		check_pair __refcnt lwtstate
+		# __refcnt is only ever written: not "read on CPU -"
+		grep -q -- "-> __refcnt (written on CPU [0-9-]*)" "${result}" ||
+			fail "__refcnt after __use is not said written"
+		grep -q "(read on CPU -)" "${result}" && fail "a field said read on no CPU"
 		check_apart __refcnt ${read_mostly}
 		check_apart __use ${read_mostly}
 		check_gain -1

@@ -455,15 +455,19 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 			      "  accessed on another CPU just after):\n");
 	for (int k = 0; k < n && shown < 8; k++) {
 		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
+		const struct fa_field_stats *rs = &t->stats[cells[k].j];
 		double share = t->fs.total ? 100 * cells[k].w / t->fs.total : 0;
+		/* a field only written (a reference count) is not "read on CPU -" */
+		bool read = !bitmap_empty(rs->readers, t->cfg.nr_cpus);
 		char wcpus[64], rcpus[64];
 
 		if (share < 1)
 			break;
 		cpus_scnprintf(t->stats[cells[k].i].writers, t->cfg.nr_cpus, wcpus, sizeof(wcpus));
-		cpus_scnprintf(t->stats[cells[k].j].readers, t->cfg.nr_cpus, rcpus, sizeof(rcpus));
-		printed += fprintf(fp, "    %s (written on CPU %s) -> %s (read on CPU %s): %.1f%%%s\n",
-				   w->name, wcpus, r->name, rcpus, share,
+		cpus_scnprintf(read ? rs->readers : rs->writers, t->cfg.nr_cpus, rcpus,
+			       sizeof(rcpus));
+		printed += fprintf(fp, "    %s (written on CPU %s) -> %s (%s on CPU %s): %.1f%%%s\n",
+				   w->name, wcpus, r->name, read ? "read" : "written", rcpus, share,
 				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
 		printed += fa_report__sites(fp, te, cells[k].i);
 		printed += fa_report__sites(fp, te, cells[k].j);
