@@ -837,6 +837,11 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	const struct fa_attr_stats *as = &aff->attr.stats;
 	char regs[256], why[512];
 
+	if (!fa_decode_stats__samples(st) && !aff->nr_filtered && !st->other) {
+		report_error(false, "%s has no samples: %s\n", path,
+			     "record longer, or with a smaller --sw-period");
+		return -ENODATA;
+	}
 	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
 		report_error(false, "%s has no memory access samples (%" PRIu64 " %s): %s\n",
 			     path, st->other,
