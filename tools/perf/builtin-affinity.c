@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -61,6 +62,7 @@
 #include "ui/browsers/affinity.h"
 #include "ui/progress.h"
 #include "ui/ui.h"
+#include "ui/util.h"
 
 /* x86-64 general purpose registers: the inputs of any memory operand */
 #define AFFINITY_X86_REGS "ax,bx,cx,dx,si,di,bp,sp,ip,r8,r9,r10,r11,r12,r13,r14,r15"
@@ -781,6 +783,29 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 	return 0;
 }
 
+/*
+ * An error (or with @warn a warning) once the TUI may be up: pr_err() would
+ * only flash on its help line before the screen is restored, ui__error()
+ * waits for a key there.  On stdio, one line.
+ */
+static void __printf(2, 3) report_error(bool warn, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (use_browser > 0 && warn)
+		ui__warning("%s", msg);
+	else if (use_browser > 0)
+		ui__error("%s", msg);
+	else if (warn)
+		pr_warning("%s", msg);
+	else
+		pr_err("%s", msg);
+}
+
 /* The registers software address sampling recorded: "ip,sp" */
 static void perf_affinity__sampled_regs(struct perf_session *session, char *buf, size_t size)
 {
@@ -817,10 +842,16 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	const struct fa_attr_stats *as = &aff->attr.stats;
 	char regs[256], why[512];
 
+	if (!fa_decode_stats__samples(st) && !aff->nr_filtered && !st->other) {
+		report_error(false, "%s has no samples: %s\n", path,
+			     "record longer, or with a smaller --sw-period");
+		return -ENODATA;
+	}
 	if (!fa_decode_stats__samples(st) && !aff->nr_filtered) {
-		pr_err("%s has no memory access samples (%" PRIu64 " of events %s): %s\n", path,
-		       st->other, "without registers or data addresses",
-		       "record it with 'perf affinity record'");
+		report_error(false, "%s has no memory access samples (%" PRIu64 " %s): %s\n",
+			     path, st->other,
+			     "of events without registers or data addresses",
+			     "record it with 'perf affinity record'");
 		return -EINVAL;
 	}
 	/* filters say why themselves: "No sample is left", -T */
@@ -830,11 +861,13 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
 		return 0;
 	if (!as->resolved) {
-		pr_err("%s: no access attributed to a struct field: %s\n", path, why);
+		report_error(false, "%s: no access attributed to a struct field: %s\n",
+			     path, why);
 		return -ENODATA;
 	}
-	pr_warning("%s: only %" PRIu64 " of %" PRIu64 " samples attributed to a struct field: %s\n",
-		   path, as->resolved, fa_decode_stats__samples(st), why);
+	report_error(true, "%s: only %" PRIu64 " of %" PRIu64 " samples %s: %s\n", path,
+		     as->resolved, fa_decode_stats__samples(st),
+		     "attributed to a struct field", why);
 	return 0;
 }
 
@@ -853,8 +886,8 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	if (err)
 		goto out;
 	if (aff->types && !total && a->stats.accesses && !aff->stats_only) {
-		pr_err("-T %s: no access to such a struct type was attributed, see --stats\n",
-		       aff->types);
+		report_error(false, "-T %s: %s, see --stats\n", aff->types,
+			     "no access to such a struct type was attributed");
 		err = -ENOENT;
 		goto out;
 	}
@@ -1102,9 +1135,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	err = perf_session__process_events(session);
 	verbose = old_verbose;
 	if (err) {
-		pr_err("%s: cannot process its events (%s): truncated or corrupt?%s\n", data.path,
-		       err == -ENOMEM ? "out of memory" : "bad event",
-		       verbose > 0 ? "" : " (rerun with -v to learn more)");
+		report_error(false, "%s: cannot process its events (%s): %s%s\n", data.path,
+			     err == -ENOMEM ? "out of memory" : "bad event",
+			     "truncated or corrupt?",
+			     verbose > 0 ? "" : " (rerun with -v to learn more)");
 		goto out_attr;
 	}
 	perf_affinity__warn_line_size(aff);

@@ -174,6 +174,9 @@ report "a good recording" -i "${tmpdir}/hot.data" -d hot
 	fail "a good recording: exit ${rc}: $(head -3 "${errout}")"
 field "struct hot" c 64
 
+${perf} affinity record --sw-period 100000000000 -o "${tmpdir}/nosamples.data" -- true \
+	> /dev/null 2>&1 || fail "perf affinity record true"
+error "no samples" "nosamples.data has no samples: record longer" -i "${tmpdir}/nosamples.data"
 perf record -e cpu-clock -c 250000 -m 1024 -o "${tmpdir}/noregs.data" -- "${tmpdir}/hot" \
 	> /dev/null 2>&1 || fail "perf record"
 error "no registers sampled" "has no memory access samples .*without registers" \
