@@ -7,12 +7,16 @@ set -u
 
 # Descriptions (substrings, as 'perf test' matches them) of the project's
 # tests.  Every perf affinity test is described "perf affinity ...".
-TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|perf data-type profiling|perf affinity}"
+TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|perf data-type profiling|corrupt perf.data|perf affinity}"
 
 log="$BUILD/test.log"
 cd "$TREE/tools/perf" || exit 1	# so that perf test finds ./tests/shell
-PATH="$BUILD:$PATH"
+# $PERF's directory first, as 'perf': build/obj or build/obj-asan
+PATH="$(dirname "$(readlink -f "$PERF")"):$PATH"
 export PATH
+if [ "${SANITIZE:-}" = 1 ]; then
+	. "$TOP/mk/sanitize-env.sh"
+fi
 
 set -f
 IFS='|'

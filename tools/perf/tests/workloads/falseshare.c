@@ -239,11 +239,21 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 	return n == NR_WORKERS ? 0 : -1;
 }
 
+/*
+ * An object at the start of a cache line.  C11's aligned_alloc() takes a
+ * size that is a multiple of the alignment: the sanitizers' returns NULL
+ * for any other.
+ */
+static void *line_alloc(size_t size)
+{
+	return aligned_alloc(64, (size + 63) & ~(size_t)63);
+}
+
 static int lockshare(int argc, const char **argv)
 {
 	void *(*fn[NR_WORKERS])(void *) = { lockshare_writer, lockshare_reader };
 	bool global = has_arg(argc, argv, "global");
-	struct lockshare_rq *rq = global ? &lockshare_global : aligned_alloc(64, sizeof(*rq));
+	struct lockshare_rq *rq = global ? &lockshare_global : line_alloc(sizeof(*rq));
 	int err;
 
 	if (!rq)
@@ -270,7 +280,7 @@ static int refshare(int argc, const char **argv)
 {
 	void *(*fn[NR_WORKERS])(void *) = { refshare_worker, refshare_worker };
 	bool global = has_arg(argc, argv, "global");
-	struct refshare_dst *dst = global ? &refshare_global : aligned_alloc(64, sizeof(*dst));
+	struct refshare_dst *dst = global ? &refshare_global : line_alloc(sizeof(*dst));
 	int err;
 
 	if (!dst)

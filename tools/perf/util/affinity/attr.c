@@ -269,12 +269,12 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 	struct annotated_data_type *adt;
 	struct dso *dso = map__dso(ms->map);
 	u64 map_ip = map__map_ip(ms->map, ip);
-	struct fa_memo **slot = &a->insn_cache[fa_cache__slot(map_ip ^ (unsigned long)dso)];
+	struct fa_memo **slot = &a->insn_cache[fa_cache__slot(map_ip ^ fa_dso__id(dso))];
 	struct fa_memo *m = *slot;
 	bool created;
 	int offset = 0;
 
-	if (m && m->key.dso == dso && m->key.offset == map_ip)
+	if (m && fa_dso__id(m->key.dso) == fa_dso__id(dso) && m->key.offset == map_ip)
 		return m;
 	m = fa_attr__findnew(a->memo, dso, map_ip, sizeof(*m), &created);
 	if (!m || !created) {
@@ -649,9 +649,9 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	if (!a->code_context || !al->map || !al->sym)
 		return 0;
 	dso = map__dso(al->map);
-	slot = &a->func_cache[fa_cache__slot(al->sym->start ^ (unsigned long)dso)];
+	slot = &a->func_cache[fa_cache__slot(al->sym->start ^ fa_dso__id(dso))];
 	fn = *slot;
-	if (!fn || fn->key.dso != dso || fn->key.offset != al->sym->start) {
+	if (!fn || fa_dso__id(fn->key.dso) != fa_dso__id(dso) || fn->key.offset != al->sym->start) {
 		fn = fa_attr__findnew(a->funcs, dso, al->sym->start, sizeof(*fn), &created);
 		if (!fn)
 			return -ENOMEM;
@@ -718,20 +718,50 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 	return nr;
 }
 
+static int fa_func__cmp(const void *pa, const void *pb)
+{
+	const struct fa_func *fa = *(struct fa_func * const *)pa;
+	const struct fa_func *fb = *(struct fa_func * const *)pb;
+
+	if (fa_dso__id(fa->key.dso) != fa_dso__id(fb->key.dso))
+		return fa_dso__id(fa->key.dso) < fa_dso__id(fb->key.dso) ? -1 : 1;
+	return fa->key.offset < fb->key.offset ? -1 : fa->key.offset > fb->key.offset;
+}
+
+/*
+ * The sampled functions one DSO after the other: data-type profiling keeps
+ * the debug info of one DSO open, and opening it again for every function
+ * of another DSO in between took minutes on large binaries.
+ */
+static struct fa_func **fa_attr__funcs_by_dso(struct fa_attr *a, size_t *nr)
+{
+	struct fa_func **funcs = calloc(hashmap__size(a->funcs) + 1, sizeof(*funcs));
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	*nr = 0;
+	if (!funcs)
+		return NULL;
+	hashmap__for_each_entry(a->funcs, cur, bkt)
+		funcs[(*nr)++] = cur->pvalue;
+	qsort(funcs, *nr, sizeof(*funcs), fa_func__cmp);
+	return funcs;
+}
+
 /**
  * fa_attr__code_context - Weigh the field pairs every sampled function
  * accesses with the samples of that function, for every sampled type
  */
 int fa_attr__code_context(struct fa_attr *a)
 {
-	struct hashmap_entry *cur;
-	size_t bkt;
+	size_t nr_funcs;
+	struct fa_func **funcs = fa_attr__funcs_by_dso(a, &nr_funcs);
 	u8 *code = malloc(FA_CODE_MAX);
 
-	if (!code)
-		return -ENOMEM;
-	hashmap__for_each_entry(a->funcs, cur, bkt) {
-		struct fa_func *fn = cur->pvalue;
+	if (!code || !funcs)
+		goto out_enomem;
+	for (size_t n = 0; n < nr_funcs; n++) {
+		struct fa_func *fn = funcs[n];
 		struct dso *dso = map__dso(fn->map);
 		int len = min(fn->sym->end - fn->sym->start, (u64)FA_CODE_MAX);
 		int fields[FA_MAX_WINDOW];
@@ -760,10 +790,12 @@ int fa_attr__code_context(struct fa_attr *a)
 				goto out_enomem;
 		}
 	}
+	free(funcs);
 	free(code);
 	return 0;
 
 out_enomem:
+	free(funcs);
 	free(code);
 	return -ENOMEM;
 }

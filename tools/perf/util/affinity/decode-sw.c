@@ -149,12 +149,12 @@ static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map
 {
 	struct fa_dso_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
 	struct fa_insn **slot = &dec->insn_cache[fa_cache__slot(key.offset ^
-								 (unsigned long)key.dso)];
+								 fa_dso__id(key.dso))];
 	u8 code[FA_INSN_READ];
 	struct fa_insn *fi = *slot;
 	ssize_t n;
 
-	if (fi && fi->key.dso == key.dso && fi->key.offset == key.offset)
+	if (fi && fa_dso__id(fi->key.dso) == fa_dso__id(key.dso) && fi->key.offset == key.offset)
 		return fi;
 	if (hashmap__find(dec->insns, &key, &fi)) {
 		*slot = fi;

@@ -5,6 +5,7 @@
 #include <linux/err.h>
 #include <linux/zalloc.h>
 #include "key.h"
+#include "../dso.h"
 #include "../hashmap.h"
 
 static size_t u64_key__hash(long key, void *ctx __maybe_unused)
@@ -17,11 +18,16 @@ static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
 	return *(const u64 *)a == *(const u64 *)b;
 }
 
+unsigned long fa_dso__id(const struct dso *dso)
+{
+	return dso ? (unsigned long)RC_CHK_ACCESS(dso) : 0;
+}
+
 static size_t dso_key__hash(long key, void *ctx __maybe_unused)
 {
 	const struct fa_dso_key *k = (const struct fa_dso_key *)key;
 
-	return ((size_t)k->dso >> 4) ^ (size_t)(k->offset * 0x9E3779B97F4A7C15ULL);
+	return (fa_dso__id(k->dso) >> 4) ^ (size_t)(k->offset * 0x9E3779B97F4A7C15ULL);
 }
 
 static bool dso_key__equal(long a, long b, void *ctx __maybe_unused)
@@ -29,7 +35,7 @@ static bool dso_key__equal(long a, long b, void *ctx __maybe_unused)
 	const struct fa_dso_key *ka = (const struct fa_dso_key *)a;
 	const struct fa_dso_key *kb = (const struct fa_dso_key *)b;
 
-	return ka->dso == kb->dso && ka->offset == kb->offset;
+	return fa_dso__id(ka->dso) == fa_dso__id(kb->dso) && ka->offset == kb->offset;
 }
 
 static struct hashmap *fa_map__new(hashmap_hash_fn hash, hashmap_equal_fn equal)

@@ -32,6 +32,12 @@ static inline size_t fa_cache__slot(u64 key)
 	return key * 0x9E3779B97F4A7C15ULL >> 58 & (FA_CACHE_SIZE - 1);
 }
 
+/*
+ * One DSO however it is referenced: with REFCNT_CHECKING (sanitizer builds)
+ * every dso__get() returns another pointer to the same DSO.
+ */
+unsigned long fa_dso__id(const struct dso *dso);
+
 struct hashmap *fa_u64_map__new(void);
 struct hashmap *fa_dso_map__new(void);
 void *fa_u64_map__findnew(struct hashmap *map, u64 key, size_t size);

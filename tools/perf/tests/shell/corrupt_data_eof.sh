@@ -1,0 +1,78 @@
+#!/bin/bash
+# corrupt perf.data: a data section past the end of the file
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf report reads the events through mmap.  A file cut at a page boundary
+# inside its data section, or a data size in the header larger than the
+# file, made it read pages past the end of the file: SIGBUS.  Both must be
+# a clear error instead.
+
+shelldir=$(dirname "$0")
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+bad=$(mktemp /tmp/__perf_test.bad.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${bad}" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
+
+if ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- \
+		perf test -w lockshare 300 > /dev/null 2>&1; then
+	echo "[Fail] perf record"
+	cleanup
+	exit 1
+fi
+
+# damage HOW: "cut N" keeps the first N pages, "size" adds 1 MB to the
+# header's data size
+damage() {
+	python3 - "${perfdata}" "${bad}" "$@" <<'PY'
+import os, struct, sys
+buf = bytearray(open(sys.argv[1], "rb").read())
+off, size = struct.unpack_from("<QQ", buf, 40)
+page = os.sysconf("SC_PAGE_SIZE")
+if sys.argv[3] == "cut":
+    cut = int(sys.argv[4]) * page
+    if cut >= off + size:
+        sys.exit(1)
+    del buf[cut:]
+else:
+    struct.pack_into("<Q", buf, 48, size + (1 << 20))
+open(sys.argv[2], "wb").write(buf)
+PY
+}
+
+check() {
+	local how=$1 rc=0
+
+	perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
+	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error' "${result}"; then
+		echo "[Fail] perf report of a perf.data with ${how} crashed (exit ${rc})"
+		err=1
+	elif [ ${rc} -eq 0 ] || ! grep -q 'truncated or corrupt' "${result}"; then
+		echo "[Fail] perf report of a perf.data with ${how} did not say it is truncated"
+		head -3 "${result}"
+		err=1
+	fi
+}
+
+for pages in 3 2 1; do
+	if damage cut ${pages}; then
+		check "the data cut after page ${pages}"
+	fi
+done
+damage size && check "a data size 1 MB past the end of the file"
+
+cleanup
+exit ${err}
