@@ -16,9 +16,10 @@ esac
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 TREE=${TREE:-$BUILD/linux}
-export TOP BUILD TREE
-if [ ! -x "$BUILD/perf" ]; then
-	echo "no $BUILD/perf: run 'make' first" >&2
+PERF=${PERF:-$BUILD/perf}
+export TOP BUILD TREE PERF
+if [ ! -x "$PERF" ]; then
+	echo "no $PERF: run 'make' first" >&2
 	exit 1
 fi
 
