@@ -182,6 +182,25 @@ static struct fa_type *lock_reader__new(struct fa_struct *st)
 	return t;
 }
 
+/* Does the C of @l, for a kernel type or not, have @text? */
+static bool layout_c__has(const struct fa_layout *l, const struct fa_struct *st,
+			  const struct fa_classes *c, bool kernel, const char *text)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	bool has;
+
+	if (!fp)
+		return false;
+	fa_layout__fprintf_c(l, st, c, kernel, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	has = strstr(buf, text) != NULL;
+	free(buf);
+	return has;
+}
+
 static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 					 int subtest __maybe_unused)
 {
@@ -203,6 +222,11 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 	T("the readers share a line", fa_layout__line(&a.suggested, st, 1) ==
 	  fa_layout__line(&a.suggested, st, 3));
 	T("the struct becomes cache line aligned", a.suggested.align == 64);
+	T("C for user space aligns with GCC's attribute",
+	  layout_c__has(&a.suggested, st, &a.classes, false, "} __attribute__((aligned(64)));") &&
+	  !layout_c__has(&a.suggested, st, &a.classes, false, "____cacheline_aligned"));
+	T("C for the kernel with its macro",
+	  layout_c__has(&a.suggested, st, &a.classes, true, "} ____cacheline_aligned;"));
 	pr_debug("model: %.2f -> %.2f, replay transfers/window %.3f -> %.3f\n",
 		 a.model[0].total, a.model[1].total, a.replay[0].xfers_per_window,
 		 a.replay[1].xfers_per_window);

@@ -120,6 +120,36 @@ check_gain() {
 	fi
 }
 
+# check_emit_c TYPE: the C of the suggested layout of struct TYPE compiles
+# in user space and has the size and offsets of the layout printed
+check_emit_c() {
+	local src="${result}.c"
+
+	command -v cc > /dev/null || { echo "no C compiler: --emit-c not compiled"; return; }
+	perf affinity report -i "${perfdata}" --stdio -T "$1" --emit-c > "${result}" 2>&1
+	{
+		echo "#include <stddef.h>"
+		awk '/^  As C:/ { c = 1; next } c && /^struct / { p = 1 } p { print } p && /^}/ { exit }' \
+			"${result}"
+		awk -v t="struct $1" '
+			/^  Suggested layout [(]/ { s = 1; next }
+			s && /^}/ { exit }
+			s && /\/\* size: / { sub(/.*size: /, ""); sub(/,.*/, "")
+				printf "_Static_assert(sizeof(%s) == %d, \"size\");\n", t, $0 }
+			s && /;.*\/\* *[0-9]+ +[0-9]+ \*\// {
+				decl = $0; sub(/;.*/, "", decl); sub(/ __attribute__.*/, "", decl)
+				if (decl ~ /\(\*/) { sub(/^[^(]*\(\*/, "", decl); sub(/\).*/, "", decl) }
+				sub(/\[.*/, "", decl); n = split(decl, w, /[ \t*]+/)
+				off = $0; sub(/.*\/\* */, "", off); sub(/ .*/, "", off)
+				printf "_Static_assert(offsetof(%s, %s) == %d, \"%s\");\n", t, w[n], off, w[n]
+			}' "${result}"
+	} > "${src}"
+	grep -q "offsetof" "${src}" || fail "$1: no layout to check the C against"
+	cc -c -o /dev/null -x c "${src}" 2> "${result}" ||
+		fail "$1: the C of --emit-c does not compile: $(head -3 "${result}")"
+	rm -f "${src}"
+}
+
 readers="nr_running clock load_avg util_avg flags"
 read_mostly="dev ops flags header_len"
 
@@ -133,6 +163,7 @@ else
 			check_pair lock "$f"
 		done
 		check_gain -50
+		check_emit_c lockshare_rq
 	fi
 	if report refshare_dst; then
 		check_written __refcnt
@@ -145,6 +176,7 @@ else
 		check_apart __refcnt ${read_mostly}
 		check_apart __use ${read_mostly}
 		check_gain -1
+		check_emit_c refshare_dst
 	fi
 fi
 

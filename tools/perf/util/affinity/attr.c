@@ -224,6 +224,7 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 	if (di)
 		te->st = fa_struct__from_dwarf(di->dbg, name, size);
 	te->size = te->st ? te->st->size : size;
+	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	a->types[a->nr_types++] = te;
 	return te;
 }

@@ -91,6 +91,7 @@ struct fa_type_entry {
 	char			*name;
 	u32			 size;
 	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
+	bool			 kernel;	/* of vmlinux or a module: C in its macros */
 	struct fa_type		*t;	/* created on its first access */
 	struct fa_matrix	 code;	/* co-access by code context */
 	struct hashmap		*sites;	/* struct fa_site by field and function */

@@ -224,10 +224,24 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
  * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
  * cache line headed by what its fields are
  */
+/*
+ * The attribute that aligns to @align: the kernel's macros in a kernel type,
+ * GCC's attribute elsewhere, where the kernel's headers are not included.
+ */
+static int fa_align__scnprintf(char *buf, size_t size, u32 align, u32 line_size, bool kernel)
+{
+	if (!kernel)
+		return scnprintf(buf, size, " __attribute__((aligned(%u)))", align);
+	if (align == line_size)
+		return scnprintf(buf, size, " ____cacheline_aligned");
+	return scnprintf(buf, size, " __aligned(%u)", align);
+}
+
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
-			    const struct fa_classes *c, FILE *fp)
+			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
 	size_t printed = fprintf(fp, "%s {\n", st->name);
+	char attr[64] = "";
 	int line = -1;
 
 	for (int k = 0; k < l->nr_units; k++) {
@@ -247,14 +261,21 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 					   f->funcptr ? "(*" : "", f->name, f->suffix);
 			if (f->kind == FA_FIELD_BITFIELD)
 				printed += fprintf(fp, ":%u", f->bit_size);
-			if (aligned && l->line_start[u] && f->align <= l->line_size)
-				printed += fprintf(fp, " ____cacheline_aligned");
-			else if (aligned)
-				printed += fprintf(fp, " __aligned(%u)", f->align);
+			if (aligned) {
+				u32 align = l->line_start[u] && f->align <= l->line_size ?
+					    l->line_size : f->align;
+
+				fa_align__scnprintf(attr, sizeof(attr), align, l->line_size,
+						    kernel);
+				printed += fprintf(fp, "%s", attr);
+			}
 			printed += fprintf(fp, ";\t/* %s */\n",
 					   fa_class__name(c ? c->units[u].cls : FA_CLASS_COLD));
 		}
 	}
-	printed += fprintf(fp, "}%s;\n", l->align >= l->line_size ? " ____cacheline_aligned" : "");
+	attr[0] = '\0';
+	if (l->align >= l->line_size)
+		fa_align__scnprintf(attr, sizeof(attr), l->align, l->line_size, kernel);
+	printed += fprintf(fp, "}%s;\n", attr);
 	return printed;
 }

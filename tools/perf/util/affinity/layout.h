@@ -51,6 +51,6 @@ bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b);
 
 size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp);
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
-			    const struct fa_classes *c, FILE *fp);
+			    const struct fa_classes *c, bool kernel, FILE *fp);
 
 #endif /* __PERF_AFFINITY_LAYOUT_H */

@@ -539,7 +539,8 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
 		printed += fprintf(fp, "\n  As C:\n\n");
-		printed += fa_layout__fprintf_c(&an->suggested, te->st, &an->classes, fp);
+		printed += fa_layout__fprintf_c(&an->suggested, te->st, &an->classes, te->kernel,
+						fp);
 	}
 	return printed;
 }
