@@ -9,6 +9,7 @@
 #include <linux/zalloc.h>
 #include "access.h"
 #include "attr.h"
+#include "decode.h"
 #include "fields.h"
 #include "key.h"
 #include "../addr_location.h"
@@ -38,6 +39,7 @@ struct fa_memo {
 	int			 offset;
 	int			 field;		/* the leaf at @offset, of an instruction */
 	s8			 reason;	/* enum fa_attr_fail, -1 if attributed */
+	bool			 array;		/* a variable: an array of @te */
 };
 
 struct fa_dbg {
@@ -355,7 +357,8 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 
 			if (dso__adjust_symbols(map__dso(al.map)))
 				vaddr = fa_dwarf__vaddr(di->dbg, vaddr);
-			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size);
+			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size,
+						 &m->array);
 		}
 		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
 		if (!err) {
@@ -365,7 +368,10 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 		strbuf_release(&name);
 	}
 	*offset = al.addr - al.sym->start;
-	/* a variable, but not of a struct type: the instruction cannot say better */
+	/* in an array, the offset in its element */
+	if (m && m->reason < 0 && m->array && m->te->size && *offset >= 0)
+		*offset %= m->te->size;
+	/* past the struct: let the instruction say */
 	if (m && m->reason < 0 && (*offset < 0 || (u32)*offset >= m->te->size))
 		m = NULL;
 out:
@@ -431,9 +437,6 @@ size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp)
 	free(sites);
 	return printed;
 }
-
-/* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
-#define FA_X86_CANARY	0x28
 
 /*
  * Data-type profiling found no type: say why better where the operand does.
@@ -581,6 +584,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	struct fa_memo *insn = NULL, *var = NULL;
 	struct fa_type_entry *te;
 	int offset = 0, var_off = 0, field;
+	bool by_address = false;
 	u64 base;
 
 	a->stats.accesses++;
@@ -607,6 +611,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 		/* the data address is exact */
 		te = var->te;
 		offset = var_off;
+		by_address = true;
 		a->stats.by_address++;
 	} else if (insn && insn->reason < 0) {
 		te = insn->te;
@@ -629,7 +634,8 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 		fa_attr__fail_at(a, FA_ATTR_PADDING, al);
 		return 0;
 	}
-	base = acc->addr - acc->index_off - offset;
+	/* the data address gave the exact offset; the instruction's lacks the index */
+	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
 	return fa_attr__account(a, te, acc, base,
 				fa_instance__key(base, acc->pid, acc->flags & FA_ACC_KERNEL), field,
 				al->sym);

@@ -392,6 +392,21 @@ static void fa_access__mark_stack(struct fa_access *acc, int n, struct regs_dump
 	}
 }
 
+/*
+ * The stack protector's canary, read at the entry and exit of a function,
+ * is always in the cache: a sample there is the stall of the instruction
+ * before it, as on an instruction that accesses no memory.
+ */
+static bool insn_access__is_canary(const struct insn_access_insn *insn)
+{
+	const struct insn_mem_operand *op = &insn->ops[0];
+
+	return insn->result == INSN_ACCESS__OK && insn->nr_ops == 1 &&
+	       (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS)) &&
+	       op->base == INSN_ACCESS_REG_NONE && op->index == INSN_ACCESS_REG_NONE &&
+	       op->disp == FA_X86_CANARY && !(op->op & INSN_ACCESS_OP_STORE);
+}
+
 /* A software sample: decode the instruction at its IP with its registers. */
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc)
@@ -422,7 +437,8 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		return 0;
 	}
 	insn = &fi->insn;
-	if (insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK) {
+	if (insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK ||
+	    insn_access__is_canary(insn)) {
 		if (!dec->no_skid && fa_decoder__before(dec, al, fi)) {
 			insn = &fi->before;
 			ip -= fi->before_len;

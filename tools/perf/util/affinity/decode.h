@@ -78,6 +78,9 @@ struct fa_drop_dso {
 
 #define FA_DECODE_MAX_ACC	2	/* accesses one sample can give (movs) */
 
+/* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
+#define FA_X86_CANARY		0x28
+
 struct fa_decoder {
 	struct perf_env		*env;
 	const char		*arch;		/* perf_env__arch() of the recording */

@@ -601,12 +601,13 @@ bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
  *        different compilation units may share a name)
  * @type_name: Result: "struct foo" (as fa_struct__from_dwarf() takes it)
  * @size: Result: its size
+ * @array: Result: the variable is an array of them, of any dimensions
  *
  * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
- * struct.
+ * struct nor an array of structs.
  */
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size)
+		       u32 *size, bool *array)
 {
 	Dwarf_Off off = 0, next;
 	size_t header_size;
@@ -622,8 +623,17 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *typ
 	}
 	return -ENOENT;
 found:
-	if (!die_get_real_type(&die, &real) || !fa_die__is_record(dwarf_tag(&real)) ||
-	    !dwarf_diename(&real))
+	if (!die_get_real_type(&die, &real))
+		return -ENOTSUP;
+	/* the elements of an array are the instances: slots[i].field */
+	*array = dwarf_tag(&real) == DW_TAG_array_type;
+	if (*array) {
+		/* the type of the array is that of its elements */
+		die = real;
+		if (!die_get_real_type(&die, &real))
+			return -ENOTSUP;
+	}
+	if (!fa_die__is_record(dwarf_tag(&real)) || !dwarf_diename(&real))
 		return -ENOTSUP;
 	strbuf_addf(type_name, "%s %s", dwarf_tag(&real) == DW_TAG_union_type ? "union" :
 		    dwarf_tag(&real) == DW_TAG_class_type ? "class" : "struct",

@@ -119,7 +119,7 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size);
+		       u32 *size, bool *array);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

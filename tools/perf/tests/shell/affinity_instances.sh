@@ -1,0 +1,75 @@
+#!/bin/bash
+# perf affinity report of struct instances in arrays and on the heap
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-thread slots in a static array (perf test -w slotshare): each element
+# is an instance of its own, attributed by its address as by the
+# instruction.  A scan over many heap instances (perf test -w rqscan): many
+# instances of one type.  Only what every run shows is asserted: both
+# threads write their slot all the time, the scan visits thousands of
+# instances per millisecond.
+
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "[Skip] software address sampling is x86-64 only"
+	cleanup
+	exit 2
+fi
+
+# The value of a 'label : value' line of the report
+value() {
+	awk -F: -v l="$1" '{ k = $1; gsub(/^ +| +$/, "", k) } k == l { print $2 + 0; exit }' \
+		"${result}"
+}
+
+# instances TYPE: the instances the report's title of struct TYPE counts
+instances() {
+	sed -n "s/^  struct $1: .* accesses, \([0-9]*\) instances*$/\1/p" "${result}"
+}
+
+echo "slotshare: the elements of a static array of structs"
+if ! perf affinity record -o "${perfdata}" -- perf test -w slotshare 1000 > /dev/null 2>&1; then
+	fail "perf affinity record -- perf test -w slotshare"
+elif ! perf affinity report -i "${perfdata}" --stdio -T slot_stats > "${result}" 2>&1; then
+	fail "no access to struct slot_stats attributed: $(head -1 "${result}")"
+else
+	[ "$(instances slot_stats)" = 2 ] ||
+		fail "$(instances slot_stats) instances of struct slot_stats, not the 2 slots"
+	perf affinity report -i "${perfdata}" --stats > "${result}" 2>&1
+	[ "$(value "by the data address (variables)")" -gt 0 ] ||
+		fail "no access attributed by the slots' addresses"
+	[ "$(value "both ways, other field")" -eq 0 ] ||
+		fail "$(value "both ways, other field") accesses to another field by address"
+fi
+
+echo "rqscan: many instances on the heap"
+if ! perf affinity record -o "${perfdata}" -- perf test -w rqscan 1000 > /dev/null 2>&1; then
+	fail "perf affinity record -- perf test -w rqscan"
+elif ! perf affinity report -i "${perfdata}" --stdio -T runq > "${result}" 2>&1; then
+	fail "no access to struct runq attributed: $(head -1 "${result}")"
+else
+	[ "$(instances runq)" -gt 100 ] || fail "$(instances runq) instances of struct runq"
+fi
+
+cleanup
+exit $err
