@@ -719,8 +719,8 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 			if (drop[i] > drop[top])
 				top = i;
 		}
-		return scnprintf(buf, size, "no sample gave a memory access: most '%s' (see --stats)",
-				 fa_drop__name(top));
+		return scnprintf(buf, size, "no sample gave a memory access: most '%s'%s",
+				 fa_drop__name(top), " (see --stats)");
 	}
 	if (why < 0 || best * 2 < lost) {
 		/* no one reason for most of them: the biggest, as --stats says it */
