@@ -527,7 +527,8 @@ static int check_paths(void)
 	if (symbol_conf.vmlinux_name && !*symbol_conf.symfs &&
 	    access(symbol_conf.vmlinux_name, R_OK)) {
 		err = errno;
-		pr_err("-k %s: %s\n", symbol_conf.vmlinux_name, str_error_r(err, sbuf, sizeof(sbuf)));
+		pr_err("-k %s: %s\n", symbol_conf.vmlinux_name,
+		       str_error_r(err, sbuf, sizeof(sbuf)));
 		return -err;
 	}
 	if (symbol_conf.symfs && *symbol_conf.symfs &&

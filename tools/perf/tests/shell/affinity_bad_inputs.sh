@@ -219,6 +219,7 @@ struct with_union { long a; union num u; long b; };
 struct anon { long a; struct { long x; long y; }; union { long p; int q; }; };
 struct flex { long n; long data[]; };
 struct zero { long n; long data[0]; };
+struct gflex { long n; long data[]; } gflex = { 1, { [0 ... 63] = 1 } };
 struct huge { long first; char pad[2 << 20]; long last; };
 
 #define WORK(name, type, body)						\
@@ -235,6 +236,8 @@ WORK(work_flex, struct flex, s->data[5]++; s->data[40] += s->data[5])
 WORK(work_zero, struct zero, s->data[3]++; s->data[20] += s->data[3])
 WORK(work_huge, struct huge, s->first++; s->last += s->first)
 WORK(work_many, struct many, s->f3999++; s->f2000 += s->f3999)
+/* an initialized flexible array member: its elements are in the variable */
+WORK(work_gflex, struct gflex, *(volatile long *)&gflex.data[40] += gflex.data[5])
 
 static long now_ms(void)
 {
@@ -260,6 +263,7 @@ int main(void)
 	RUN(work_zero, struct zero, 64 * sizeof(long));
 	RUN(work_huge, struct huge, 0);
 	RUN(work_many, struct many, 0);
+	RUN(work_gflex, struct gflex, 0);
 	return 0;
 }
 PROG
@@ -314,6 +318,7 @@ field "struct huge" first 0
 field "struct huge" last 2097160
 field "struct many" f2000 8000
 field "struct many" f3999 15996
+field "struct gflex" data 8
 grep -q "offset outside the type" "${out}" && fail "types: offsets outside the type"
 record cls "${tmpdir}/cls"
 report "C++ class" -i "${tmpdir}/cls.data" --percent-limit 0 -d cls

@@ -371,8 +371,12 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 	/* in an array, the offset in its element */
 	if (m && m->reason < 0 && m->array && m->te->size && *offset >= 0)
 		*offset %= m->te->size;
-	/* past the struct: let the instruction say */
-	if (m && m->reason < 0 && (*offset < 0 || (u32)*offset >= m->te->size))
+	/*
+	 * Past the type's size, in the symbol: the elements of an initialized
+	 * flexible array member, else the instruction may say better.
+	 */
+	if (m && m->reason < 0 && (*offset < 0 || ((u32)*offset >= m->te->size &&
+						   fa_struct__find_leaf(m->te->st, *offset) < 0)))
 		m = NULL;
 out:
 	addr_location__exit(&al);

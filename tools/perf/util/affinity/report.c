@@ -742,6 +742,15 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 			why = i;
 		}
 	}
+	if (why < 0 && !as->accesses) {
+		/* code without memory operands: nothing to attribute */
+		for (int i = 0; i < FA_DROP_MAX; i++) {
+			if (drop[i] > drop[top])
+				top = i;
+		}
+		return scnprintf(buf, size, "no sample gave a memory access: most '%s'%s",
+				 fa_drop__name(top), " (see --stats)");
+	}
 	if (why < 0 || best * 2 < lost) {
 		/* no one reason for most of them: the biggest, as --stats says it */
 		len = scnprintf(buf, size, "%" PRIu64 " of %" PRIu64 " accesses not attributed",
