@@ -55,7 +55,8 @@ static bool fa_die__matches(Dwarf_Die *die, const struct fa_type_query *q, Dwarf
 			return false;
 		*out = *die;
 	}
-	return dwarf_bytesize(out) == (int)q->size;
+	/* size 0: any size (a tracepoint names the type only) */
+	return !q->size || dwarf_bytesize(out) == (int)q->size;
 }
 
 /* Search the top level of a CU and of its namespaces. */
@@ -507,7 +508,8 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 		return NULL;
 	}
 	w.packed = fa_die__packed(&die);
-	w.st = fa_struct__new(type_name, size, w.packed ? 1 : fa_die__align(&die, 0));
+	w.st = fa_struct__new(type_name, size ?: (u32)dwarf_bytesize(&die),
+			      w.packed ? 1 : fa_die__align(&die, 0));
 	if (!w.st)
 		return NULL;
 	w.st->packed = w.packed;
