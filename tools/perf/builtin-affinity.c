@@ -34,6 +34,7 @@
 #include "util/affinity/analyze.h"
 #include "util/affinity/attr.h"
 #include "util/affinity/decode.h"
+#include "util/affinity/fields.h"
 #include "util/affinity/heatmap.h"
 #include "util/affinity/json.h"
 #include "util/affinity/report.h"
@@ -335,9 +336,23 @@ out:
  * report
  */
 
-/* One access, or with @drop a sample that gave none and why. */
+/* What the access was attributed to, or why it was not */
+static void fa_attr_last__fprintf(const struct fa_attr_last *last, const char *sep, FILE *fp)
+{
+	if (last->te)
+		fprintf(fp, "%s%s.%s[%#" PRIx64 "]", sep ?: " ", last->te->name,
+			last->te->st->fields[last->field].name, last->base);
+	else
+		fprintf(fp, "%s%s", sep ?: " # ", fa_attr_fail__name(last->reason));
+}
+
+/*
+ * One access and what it was attributed to (@last), or with @drop a sample
+ * that gave none and why.
+ */
 static void fa_access__fprintf(const struct fa_access *acc, struct addr_location *al,
-			       const char *sep, const char *drop, FILE *fp)
+			       const char *sep, const char *drop,
+			       const struct fa_attr_last *last, FILE *fp)
 {
 	const char *op = drop ? "drop" : fa_op__name(acc->op);
 	char ts[64], flags[32];
@@ -370,11 +385,10 @@ static void fa_access__fprintf(const struct fa_access *acc, struct addr_location
 			op, fa_source__name(acc->source), flags,
 			al->sym ? al->sym->name : "[unknown]");
 	}
-	if (acc->type_name)
-		fprintf(fp, "%s%s.%s[%#" PRIx64 "]", sep ?: " ", acc->type_name, acc->field_name,
-			acc->instance);
 	if (drop)
 		fprintf(fp, "%s%s", sep ?: " # ", drop);
+	else
+		fa_attr_last__fprintf(last, sep, fp);
 	fputc('\n', fp);
 }
 
@@ -382,8 +396,9 @@ static void perf_affinity__dump_header(struct perf_affinity *aff, FILE *fp)
 {
 	if (aff->field_sep)
 		return;
-	fprintf(fp, "# %14s %4s %7s %7s %18s %18s %4s %-8s %-3s %-10s %s\n", "time", "cpu",
-		"pid", "tid", "ip", "addr", "size", "op", "src", "flags", "symbol");
+	fprintf(fp, "# %14s %4s %7s %7s %18s %18s %4s %-8s %-3s %-10s %s %s\n", "time", "cpu",
+		"pid", "tid", "ip", "addr", "size", "op", "src", "flags", "symbol",
+		"type.field[base] or # why not");
 }
 
 /* --time and --cpu */
@@ -422,16 +437,17 @@ static int process_sample_event(const struct perf_tool *tool,
 	}
 
 	n = fa_decoder__decode(&aff->decoder, evsel, sample, &al, acc);
-	for (int i = 0; aff->dump_raw && i < n; i++)
-		fa_access__fprintf(&acc[i], &al, aff->field_sep, /*drop=*/NULL, stdout);
 	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
 		fa_access__fprintf(&acc[0], &al, aff->field_sep,
-				   fa_drop__name(aff->decoder.last_drop), stdout);
+				   fa_drop__name(aff->decoder.last_drop), NULL, stdout);
 	for (int i = 0; i < n; i++) {
 		if (fa_attr__add(&aff->attr, &acc[i], sample, evsel, &al)) {
 			addr_location__exit(&al);
 			return -ENOMEM;
 		}
+		if (aff->dump_raw)
+			fa_access__fprintf(&acc[i], &al, aff->field_sep, /*drop=*/NULL,
+					   &aff->attr.last, stdout);
 	}
 	if (fa_evsel__source(evsel) != FA_SRC_TP &&
 	    fa_attr__add_code(&aff->attr, sample, evsel, &al)) {

@@ -9,7 +9,7 @@
 # lockshare_rq.nr_running of the object the workload prints.
 
 err=0
-group=perf_affinity_test
+group=perf_affinity_$$
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
 addrs=$(mktemp /tmp/__perf_test.addrs.XXXXX)
 result=$(mktemp /tmp/__perf_test.result.XXXXX)

@@ -386,6 +386,7 @@ out:
 static void fa_attr__fail(struct fa_attr *a, int reason)
 {
 	a->stats.failed[reason]++;
+	a->last.reason = reason;
 }
 
 /* Count a failure for its function (or DSO) too, for --stats -v */
@@ -534,6 +535,8 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct 
 			return -ENOMEM;
 	}
 	a->stats.resolved++;
+	/* a tracepoint's small instance is an index: show it */
+	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
 	if (fa_type_entry__site(te, field, sym, acc))
 		return -ENOMEM;
 	return fa_type__add(te->t, &s);
@@ -592,6 +595,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	u64 base;
 
 	a->stats.accesses++;
+	a->last.te = NULL;
 	if (acc->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc, al);
 	if (!al->map || !al->sym) {

@@ -107,8 +107,17 @@ struct fa_fail_site {
 	int		 reason;
 };
 
+/* What the last access was attributed to, for --dump-raw-accesses */
+struct fa_attr_last {
+	const struct fa_type_entry	*te;	/* NULL: not attributed, for @reason */
+	int				 field;
+	u64				 base;
+	int				 reason;
+};
+
 struct fa_attr {
 	struct fa_config	  cfg;
+	struct fa_attr_last	  last;
 	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
 	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */
 	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
