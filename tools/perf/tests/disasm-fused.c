@@ -7,9 +7,9 @@
  * the add's operand ('movq %fs:0x28,%rax' after 'addq 0x8(%rdi),%rsi' was
  * 'struct slot_stats +0x8').
  */
+#include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/string.h>
 #include "debug.h"
 #include "disasm.h"
 #include "tests.h"
@@ -22,7 +22,7 @@ static struct arch *x86__init(const char *cpuid)
 
 	if (!arch || !arch->init)
 		return NULL;
-	strlcpy(buf, cpuid, sizeof(buf));
+	snprintf(buf, sizeof(buf), "%s", cpuid);
 	arch->initialized = false;
 	return arch->init(arch, buf) ? NULL : arch;
 }
@@ -64,4 +64,4 @@ static int test__disasm_fused(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-DEFINE_SUITE("Disassembler fuses only a conditional jump with the instruction before", disasm_fused);
+DEFINE_SUITE("Disassembler fuses only a conditional jump with the insn before", disasm_fused);
