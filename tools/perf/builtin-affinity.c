@@ -63,6 +63,9 @@
 /* One sample per ms of CPU time: see bench/README.md for the overhead. */
 #define AFFINITY_SW_PERIOD_NS	1000000
 
+/* More CPUs than this in a header is a damaged header, not a machine */
+#define FA_MAX_CPUS		(1 << 16)
+
 struct perf_affinity {
 	struct perf_tool	 tool;
 	struct fa_decoder	 decoder;
@@ -589,6 +592,12 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 	if (aff->cfg.line_size < 8 || aff->cfg.line_size & (aff->cfg.line_size - 1)) {
 		pr_err("cache line size %u: not a power of two of at least 8\n",
 		       aff->cfg.line_size);
+		return -EINVAL;
+	}
+	/* every field has CPU sets of that many bits, walked for each table */
+	if (env->nr_cpus_avail > FA_MAX_CPUS) {
+		pr_err("%s: the header says %d CPUs, more than perf affinity handles (%d): corrupt?\n",
+		       session->data->path, env->nr_cpus_avail, FA_MAX_CPUS);
 		return -EINVAL;
 	}
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
