@@ -264,18 +264,13 @@ def stack_key(kind, err, nframes=3):
     return kind + " " + " < ".join(frames or ["?"])
 
 
-def top_frames_file(err):
-    m = re.search(r"in \S+ (/\S+?):\d+", err)
-    return m.group(1) if m else ""
-
-
 def in_affinity(err):
-    """Does the first frame in perf's sources lie in perf affinity's code?"""
+    """Is the top frame that is not the sanitizers' or libc's perf affinity's?"""
     for func, where in FRAME.findall(err):
-        if NOISE_FRAME.match(func) or "/tools/perf/" not in where:
+        if NOISE_FRAME.match(func) or not where or where.startswith("("):
             continue
-        return bool(re.search(r"/util/affinity/|builtin-affinity|"
-                              r"browsers/affinity|bench/affinity", where))
+        return bool(re.search(r"util/affinity/|builtin-affinity|browsers/affinity|"
+                              r"bench/affinity", where) or func.startswith("fa_"))
     return False
 
 
@@ -286,6 +281,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = {"clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.crashes = {}	# stack key -> [index, ...]
+        self.ours = {}		# stack key -> the top frame is perf affinity's
         self.errors = {}	# first stderr line -> count
         self.rerun = {"runs": 0, "clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.done = 0
@@ -320,6 +316,7 @@ class Runner:
         with self.lock:
             first = key not in self.crashes
             self.crashes.setdefault(key, []).append(index)
+            self.ours.setdefault(key, in_affinity(err))
             nr = len(self.crashes[key])
         if nr > self.args.keep_per_stack:
             return
@@ -376,7 +373,8 @@ class Runner:
                 "seed": self.args.seed, "command": self.args.cmd,
                 "perf": self.args.perf, "counts": self.counts,
                 "rerun": self.rerun if self.args.rerun_perf else None,
-                "crash_stacks": {k: {"count": len(v), "inputs": v[:20]}
+                "crash_stacks": {k: {"count": len(v), "inputs": v[:20],
+                                     "in_perf_affinity": self.ours[k]}
                                  for k, v in sorted(self.crashes.items())},
                 "error_first_lines": dict(sorted(self.errors.items(),
                                                  key=lambda kv: -kv[1])[:40])}
@@ -482,7 +480,8 @@ def main():
         print(f"rerun with {args.rerun_perf}: {r['runs']} inputs: {r['clean']} clean, "
               f"{r['error']} error, {r['crash']} crashes, {r['hang']} hangs")
     for key, idx in sorted(runner.crashes.items()):
-        print(f"  {len(idx)} x {key} (e.g. input {idx[0]})")
+        where = "perf affinity" if runner.ours[key] else "perf"
+        print(f"  {len(idx)} x {key} (e.g. input {idx[0]}; {where})")
     try:
         os.rmdir(os.path.join(args.output, "tmp"))
     except OSError:
