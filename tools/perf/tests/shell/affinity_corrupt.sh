@@ -36,6 +36,7 @@ fi
 damage() {
 	python3 - "${perfdata}" "${bad}" "${shelldir}/lib" "$@" <<'PY'
 import struct, sys
+sys.dont_write_bytecode = True	# nothing written next to the tests
 sys.path.insert(0, sys.argv[3])
 from perf_data_fuzz import Layout
 buf = bytearray(open(sys.argv[1], "rb").read())

@@ -39,6 +39,7 @@ fi
 damage() {
 	python3 - "${perfdata}" "${bad}" "$1" "${shelldir}/lib" <<'PY'
 import struct, sys
+sys.dont_write_bytecode = True	# nothing written next to the tests
 sys.path.insert(0, sys.argv[4])
 from perf_data_fuzz import Layout
 buf = bytearray(open(sys.argv[1], "rb").read())
