@@ -62,7 +62,8 @@ CRASH_PATTERNS = [
 ]
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (\S+)(?: (\S+))?", re.M)
 # Frames of the sanitizer runtime and libc, not where the bug is
-NOISE_FRAME = re.compile(r"^(__interceptor_|__asan|__ubsan|__sanitizer|"
+NOISE_FRAME = re.compile(r"^(__interceptor_|__asan|__ubsan|__sanitizer|printf_common|"
+                         r"StrstrCheck|"
                          r"__libc_|__GI_|_start$|raise$|abort$|"
                          r"mem(cpy|move|set|cmp)$|str\w+$|__memcpy|__memmove)")
 
@@ -302,8 +303,13 @@ class Runner:
             _, err = p.communicate(timeout=self.args.timeout)
             rc = p.returncode
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            _, err = p.communicate()
+            # SIGABRT first: a sanitizer build (handle_abort=1) prints the stack
+            os.killpg(p.pid, signal.SIGABRT)
+            try:
+                _, err = p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                _, err = p.communicate()
             rc = None
         for f in ("json", "svg"):
             if os.path.exists(subst[f]):
@@ -311,7 +317,7 @@ class Runner:
         return cmd, rc, err.decode("utf-8", "replace")[-65536:]
 
     def keep(self, cls, kind, index, data, cmd, err, log, seed_name):
-        key = stack_key(kind, err) if cls == "crash" else "hang"
+        key = stack_key(kind if cls == "crash" else "hang", err)
         sig = hashlib.sha1(key.encode()).hexdigest()[:10]
         with self.lock:
             first = key not in self.crashes
@@ -350,8 +356,7 @@ class Runner:
             if cls2 in ("crash", "hang") and cls not in ("crash", "hang"):
                 cls, kind, cmd, err = cls2, kind2, cmd2, err2
             elif cls in ("crash", "hang") and cls2 == cls:
-                err = err2 or err	# the sanitizer's stack where there is one
-                cmd = cmd2
+                kind, err, cmd = kind2, err2, cmd2	# the sanitizer's stack
         if cls in ("crash", "hang"):
             self.keep(cls, kind, index, data, cmd, err, log, seed_name)
         elif cls == "error":
@@ -443,8 +448,12 @@ def main():
     args = ap.parse_args()
 
     env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    env.setdefault("ASAN_OPTIONS",
+                   "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1")
+    env.setdefault("UBSAN_OPTIONS", "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
+    # the stack of a hang, when the timeout sends SIGABRT to a sanitizer build
+    if "handle_abort" not in env["ASAN_OPTIONS"]:
+        env["ASAN_OPTIONS"] += ":handle_abort=1"
     env["PAGER"] = "cat"
     seed_dir = args.record_seeds or args.seeds
     if not seed_dir:
