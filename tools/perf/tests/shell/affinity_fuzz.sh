@@ -22,7 +22,11 @@ trap_cleanup() {
 }
 trap trap_cleanup EXIT TERM INT
 
-[ "$(uname -m)" = x86_64 ] || { echo "[Skip] software address sampling is x86-64 only"; cleanup; exit 2; }
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "[Skip] software address sampling is x86-64 only"
+	cleanup
+	exit 2
+fi
 command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
 
 mkdir -p "${work}/seeds"

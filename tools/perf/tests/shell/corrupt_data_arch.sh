@@ -53,7 +53,8 @@ fi
 
 rc=0
 perf report -i "${bad}" -s type --stdio > /dev/null 2> "${result}" || rc=$?
-if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error' "${result}"; then
+if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
+   grep -q 'Sanitizer\|runtime error' "${result}"; then
 	echo "[Fail] perf report -s type crashed (exit ${rc})"
 	err=1
 fi

@@ -60,8 +60,9 @@ for size in 65535 4; do
 	fi
 	rc=0
 	perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error\|smashing' "${result}"; then
-		echo "[Fail] perf report with a build ID record of ${size} bytes crashed (exit ${rc})"
+	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
+	   grep -q 'Sanitizer\|runtime error\|smashing' "${result}"; then
+		echo "[Fail] perf report, build ID record of ${size} bytes: crashed (exit ${rc})"
 		err=1
 	fi
 done

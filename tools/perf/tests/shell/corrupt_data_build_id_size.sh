@@ -61,7 +61,8 @@ for size in 255 64; do
 	fi
 	rc=0
 	perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error\|smashing' "${result}"; then
+	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
+	   grep -q 'Sanitizer\|runtime error\|smashing' "${result}"; then
 		echo "[Fail] perf report with a build ID of ${size} bytes crashed (exit ${rc})"
 		err=1
 	fi

@@ -57,7 +57,8 @@ check() {
 	local how=$1 rc=0
 
 	perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error' "${result}"; then
+	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
+	   grep -q 'Sanitizer\|runtime error' "${result}"; then
 		echo "[Fail] perf report of a perf.data with ${how} crashed (exit ${rc})"
 		err=1
 	elif [ ${rc} -eq 0 ] || ! grep -q 'truncated or corrupt' "${result}"; then

@@ -65,7 +65,8 @@ fi
 
 rc=0
 perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error' "${result}"; then
+if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
+   grep -q 'Sanitizer\|runtime error' "${result}"; then
 	echo "[Fail] perf report of samples on CPU 0x10000000 crashed (exit ${rc})"
 	err=1
 fi
