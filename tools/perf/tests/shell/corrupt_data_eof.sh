@@ -9,31 +9,10 @@
 # All must be a clear error instead.
 
 shelldir=$(dirname "$0")
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-bad=$(mktemp /tmp/__perf_test.bad.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+# shellcheck source=lib/corrupt_data.sh
+. "${shelldir}/lib/corrupt_data.sh"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${bad}" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
-
-if ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- \
-		perf test -w lockshare 300 > /dev/null 2>&1; then
-	echo "[Fail] perf record"
-	cleanup
-	exit 1
-fi
+corrupt_data__record
 
 # damage HOW: "cut N" keeps the first N pages, "size N" adds N to the
 # header's data size, "set N" makes it N
@@ -60,8 +39,7 @@ check() {
 	local how=$1 rc=0
 
 	timeout -s KILL 60 perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
-	   grep -q 'Sanitizer\|runtime error' "${result}"; then
+	if corrupt_data__crashed ${rc}; then
 		echo "[Fail] perf report of a perf.data with ${how} crashed or hung (exit ${rc})"
 		err=1
 	elif ! grep -q "$2" "${result}"; then

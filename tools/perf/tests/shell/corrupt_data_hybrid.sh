@@ -8,31 +8,11 @@
 # (minutes in a sanitizer build) of a report that takes one.  Now a count
 # the section cannot hold is an error.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-bad=$(mktemp /tmp/__perf_test.bad.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+shelldir=$(dirname "$0")
+# shellcheck source=lib/corrupt_data.sh
+. "${shelldir}/lib/corrupt_data.sh"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${bad}" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
-
-if ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- \
-		perf test -w lockshare 300 > /dev/null 2>&1; then
-	echo "[Fail] perf record"
-	cleanup
-	exit 1
-fi
+corrupt_data__record
 
 # add a HYBRID_TOPOLOGY feature (bit 30) whose node count is 0x40000000
 if ! python3 - "${perfdata}" "${bad}" <<'PY'
@@ -56,16 +36,13 @@ buf[72:104] = (feats | 1 << HYBRID).to_bytes(32, "little")
 open(sys.argv[2], "wb").write(buf)
 PY
 then
-	echo "[Skip] the recording has a hybrid topology already"
-	cleanup
-	exit 2
+	corrupt_data__skip "the recording has a hybrid topology already"
 fi
 
 # the header alone takes a fraction of a second
 rc=0
 timeout -s KILL 5 perf report -i "${bad}" --header-only > /dev/null 2> "${result}" || rc=$?
-if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } ||
-   grep -q 'Sanitizer\|runtime error' "${result}"; then
+if corrupt_data__crashed ${rc}; then
 	echo "[Fail] perf report --header-only crashed or took over 5 s (exit ${rc})"
 	err=1
 fi

@@ -118,6 +118,34 @@ class Layout:
             self.regions.append((name, off, min(length, self.size - off)))
 
 
+# PERF_SAMPLE_* bits of the u64 fields at the start of a PERF_RECORD_SAMPLE,
+# in their order; TID and CPU are two u32 each
+SAMPLE_ORDER = [16, 0, 1, 2, 3, 6, 9, 7]	# IDENTIFIER, IP, TID, TIME, ADDR, ID, ...
+
+
+def sample_fields(buf, bit):
+    """Offsets in @buf of the field PERF_SAMPLE_* @bit of every sample.
+
+    Only for files of one event, where every sample has the same layout;
+    an empty list when that is not so or the samples lack the field.
+    """
+    attr_size, a_off, a_size, d_off, d_size = le("QQQQQ", buf, 16)
+    sample_type = le("Q", buf, a_off + 24)[0]
+    if a_size != attr_size or not sample_type & (1 << bit):
+        return []
+    before = SAMPLE_ORDER[:SAMPLE_ORDER.index(bit)]
+    field = 8 + 8 * sum(1 for b in before if sample_type & (1 << b))
+    found, pos = [], d_off
+    while pos + 8 <= min(d_off + d_size, len(buf)):
+        kind, _, size = le("IHH", buf, pos)
+        if size < 8:
+            return []
+        if kind == 9:		# PERF_RECORD_SAMPLE
+            found.append(pos + field)
+        pos += size
+    return found
+
+
 def interesting(rng, width, buf, region):
     top = (1 << (8 * width)) - 1
     _, off, length = region
