@@ -77,6 +77,9 @@
 #define FA_LINE_UNSET		UINT_MAX
 #define FA_WINDOW_NS_UNSET	ULLONG_MAX
 
+/* More CPUs than this in a header is a damaged header, not a machine */
+#define FA_MAX_CPUS		(1 << 16)
+
 struct perf_affinity {
 	struct perf_tool	 tool;
 	struct fa_decoder	 decoder;
@@ -681,6 +684,12 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 	    aff->cfg.line_size & (aff->cfg.line_size - 1)) {
 		pr_err("recorded cache line size %u is not a power of two, %u to %u: use --cacheline-size\n",
 		       aff->cfg.line_size, FA_LINE_MIN, FA_LINE_MAX);
+		return -EINVAL;
+	}
+	/* every field has CPU sets of that many bits, walked for each table */
+	if (env->nr_cpus_avail > FA_MAX_CPUS) {
+		pr_err("%s: the header says %d CPUs, more than perf affinity handles (%d): corrupt?\n",
+		       session->data->path, env->nr_cpus_avail, FA_MAX_CPUS);
 		return -EINVAL;
 	}
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;

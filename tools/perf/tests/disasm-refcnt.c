@@ -49,9 +49,12 @@ static struct map *fake_map__new(struct maps *maps, const char *name, u64 start,
 		goto out_put;
 	if (maps__insert(maps, map))
 		goto out_delete;
-	/* Symbols are all there is: never try to load /fake/... from disk. */
-	dso__insert_symbol(dso, sym);
-	dso__set_loaded(dso);
+	/*
+	 * Symbols are all there is: never try to load /fake/... from disk.
+	 * The map's reference to the DSO: ours was put above.
+	 */
+	dso__insert_symbol(map__dso(map), sym);
+	dso__set_loaded(map__dso(map));
 	return map;
 
 out_delete:

@@ -8,38 +8,16 @@
 # over it: stack smashing.  Now such a table is an error.
 
 shelldir=$(dirname "$0")
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-bad=$(mktemp /tmp/__perf_test.bad.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+# shellcheck source=lib/corrupt_data.sh
+. "${shelldir}/lib/corrupt_data.sh"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${bad}" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
-
-if ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- \
-		perf test -w lockshare 300 > /dev/null 2>&1; then
-	echo "[Fail] perf record"
-	cleanup
-	exit 1
-fi
+corrupt_data__record
 
 # set the size of the first build ID record to SIZE and append 80 kB, so
 # that there is more to read than the buffer holds
 damage() {
-	python3 - "${perfdata}" "${bad}" "$1" "${shelldir}/lib" <<'PY'
+	python3 - "${perfdata}" "${bad}" "$1" <<'PY'
 import struct, sys
-sys.path.insert(0, sys.argv[4])
 from perf_data_fuzz import Layout
 buf = bytearray(open(sys.argv[1], "rb").read())
 regions = [r for r in Layout(buf).regions if r[0] == "feat:build_id"]
@@ -53,14 +31,12 @@ PY
 
 for size in 65535 4; do
 	if ! damage ${size}; then
-		echo "[Skip] the recording has no build ID table"
-		cleanup
-		exit 2
+		corrupt_data__skip "the recording has no build ID table"
 	fi
 	rc=0
 	perf report -i "${bad}" --stdio > /dev/null 2> "${result}" || rc=$?
-	if { [ ${rc} -gt 128 ] && [ ${rc} -le 192 ]; } || grep -q 'Sanitizer\|runtime error\|smashing' "${result}"; then
-		echo "[Fail] perf report with a build ID record of ${size} bytes crashed (exit ${rc})"
+	if corrupt_data__crashed ${rc}; then
+		echo "[Fail] perf report, build ID record of ${size} bytes: crashed (exit ${rc})"
 		err=1
 	fi
 done

@@ -62,7 +62,8 @@ CRASH_PATTERNS = [
 ]
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (\S+)(?: (\S+))?", re.M)
 # Frames of the sanitizer runtime and libc, not where the bug is
-NOISE_FRAME = re.compile(r"^(__interceptor_|__asan|__ubsan|__sanitizer|"
+NOISE_FRAME = re.compile(r"^(__interceptor_|__asan|__ubsan|__sanitizer|printf_common|"
+                         r"StrstrCheck|"
                          r"__libc_|__GI_|_start$|raise$|abort$|"
                          r"mem(cpy|move|set|cmp)$|str\w+$|__memcpy|__memmove)")
 
@@ -115,6 +116,34 @@ class Layout:
     def add(self, name, off, length):
         if 0 <= off < self.size and length > 0:
             self.regions.append((name, off, min(length, self.size - off)))
+
+
+# PERF_SAMPLE_* bits of the u64 fields at the start of a PERF_RECORD_SAMPLE,
+# in their order; TID and CPU are two u32 each
+SAMPLE_ORDER = [16, 0, 1, 2, 3, 6, 9, 7]	# IDENTIFIER, IP, TID, TIME, ADDR, ID, ...
+
+
+def sample_fields(buf, bit):
+    """Offsets in @buf of the field PERF_SAMPLE_* @bit of every sample.
+
+    Only for files of one event, where every sample has the same layout;
+    an empty list when that is not so or the samples lack the field.
+    """
+    attr_size, a_off, a_size, d_off, d_size = le("QQQQQ", buf, 16)
+    sample_type = le("Q", buf, a_off + 24)[0]
+    if a_size != attr_size or not sample_type & (1 << bit):
+        return []
+    before = SAMPLE_ORDER[:SAMPLE_ORDER.index(bit)]
+    field = 8 + 8 * sum(1 for b in before if sample_type & (1 << b))
+    found, pos = [], d_off
+    while pos + 8 <= min(d_off + d_size, len(buf)):
+        kind, _, size = le("IHH", buf, pos)
+        if size < 8:
+            return []
+        if kind == 9:		# PERF_RECORD_SAMPLE
+            found.append(pos + field)
+        pos += size
+    return found
 
 
 def interesting(rng, width, buf, region):
@@ -264,18 +293,13 @@ def stack_key(kind, err, nframes=3):
     return kind + " " + " < ".join(frames or ["?"])
 
 
-def top_frames_file(err):
-    m = re.search(r"in \S+ (/\S+?):\d+", err)
-    return m.group(1) if m else ""
-
-
 def in_affinity(err):
-    """Does the first frame in perf's sources lie in perf affinity's code?"""
+    """Is the top frame that is not the sanitizers' or libc's perf affinity's?"""
     for func, where in FRAME.findall(err):
-        if NOISE_FRAME.match(func) or "/tools/perf/" not in where:
+        if NOISE_FRAME.match(func) or not where or where.startswith("("):
             continue
-        return bool(re.search(r"/util/affinity/|builtin-affinity|"
-                              r"browsers/affinity|bench/affinity", where))
+        return bool(re.search(r"util/affinity/|builtin-affinity|browsers/affinity|"
+                              r"bench/affinity", where) or func.startswith("fa_"))
     return False
 
 
@@ -286,6 +310,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = {"clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.crashes = {}	# stack key -> [index, ...]
+        self.ours = {}		# stack key -> the top frame is perf affinity's
         self.errors = {}	# first stderr line -> count
         self.rerun = {"runs": 0, "clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.done = 0
@@ -306,8 +331,13 @@ class Runner:
             _, err = p.communicate(timeout=self.args.timeout)
             rc = p.returncode
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            _, err = p.communicate()
+            # SIGABRT first: a sanitizer build (handle_abort=1) prints the stack
+            os.killpg(p.pid, signal.SIGABRT)
+            try:
+                _, err = p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                _, err = p.communicate()
             rc = None
         for f in ("json", "svg"):
             if os.path.exists(subst[f]):
@@ -315,11 +345,12 @@ class Runner:
         return cmd, rc, err.decode("utf-8", "replace")[-65536:]
 
     def keep(self, cls, kind, index, data, cmd, err, log, seed_name):
-        key = stack_key(kind, err) if cls == "crash" else "hang"
+        key = stack_key(kind if cls == "crash" else "hang", err)
         sig = hashlib.sha1(key.encode()).hexdigest()[:10]
         with self.lock:
             first = key not in self.crashes
             self.crashes.setdefault(key, []).append(index)
+            self.ours.setdefault(key, in_affinity(err))
             nr = len(self.crashes[key])
         if nr > self.args.keep_per_stack:
             return
@@ -353,8 +384,7 @@ class Runner:
             if cls2 in ("crash", "hang") and cls not in ("crash", "hang"):
                 cls, kind, cmd, err = cls2, kind2, cmd2, err2
             elif cls in ("crash", "hang") and cls2 == cls:
-                err = err2 or err	# the sanitizer's stack where there is one
-                cmd = cmd2
+                kind, err, cmd = kind2, err2, cmd2	# the sanitizer's stack
         if cls in ("crash", "hang"):
             self.keep(cls, kind, index, data, cmd, err, log, seed_name)
         elif cls == "error":
@@ -376,7 +406,8 @@ class Runner:
                 "seed": self.args.seed, "command": self.args.cmd,
                 "perf": self.args.perf, "counts": self.counts,
                 "rerun": self.rerun if self.args.rerun_perf else None,
-                "crash_stacks": {k: {"count": len(v), "inputs": v[:20]}
+                "crash_stacks": {k: {"count": len(v), "inputs": v[:20],
+                                     "in_perf_affinity": self.ours[k]}
                                  for k, v in sorted(self.crashes.items())},
                 "error_first_lines": dict(sorted(self.errors.items(),
                                                  key=lambda kv: -kv[1])[:40])}
@@ -445,8 +476,12 @@ def main():
     args = ap.parse_args()
 
     env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    env.setdefault("ASAN_OPTIONS",
+                   "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1")
+    env.setdefault("UBSAN_OPTIONS", "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
+    # the stack of a hang, when the timeout sends SIGABRT to a sanitizer build
+    if "handle_abort" not in env["ASAN_OPTIONS"]:
+        env["ASAN_OPTIONS"] += ":handle_abort=1"
     env["PAGER"] = "cat"
     seed_dir = args.record_seeds or args.seeds
     if not seed_dir:
@@ -482,7 +517,8 @@ def main():
         print(f"rerun with {args.rerun_perf}: {r['runs']} inputs: {r['clean']} clean, "
               f"{r['error']} error, {r['crash']} crashes, {r['hang']} hangs")
     for key, idx in sorted(runner.crashes.items()):
-        print(f"  {len(idx)} x {key} (e.g. input {idx[0]})")
+        where = "perf affinity" if runner.ours[key] else "perf"
+        print(f"  {len(idx)} x {key} (e.g. input {idx[0]}; {where})")
     try:
         os.rmdir(os.path.join(args.output, "tmp"))
     except OSError:

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the corrupt perf.data tests: temporary files, a recording to
+# damage a copy of, and the check that perf did not crash on the copy.
+
+err=0
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+bad=$(mktemp /tmp/__perf_test.bad.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${bad}" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+corrupt_data__skip() {
+	echo "[Skip] $1"
+	cleanup
+	exit 2
+}
+
+command -v python3 > /dev/null || corrupt_data__skip "no python3"
+
+# the damaging Python scripts import perf_data_fuzz (Layout, samples)
+PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")${PYTHONPATH:+:${PYTHONPATH}}"
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH PYTHONDONTWRITEBYTECODE
+
+# corrupt_data__record [perf record options]: a small recording, ${perfdata}
+corrupt_data__record() {
+	if ! perf record -e cpu-clock -c 100000 "$@" -o "${perfdata}" -- \
+			perf test -w lockshare 300 > /dev/null 2>&1; then
+		echo "[Fail] perf record"
+		cleanup
+		exit 1
+	fi
+}
+
+# corrupt_data__crashed RC: did perf die of a signal, or of a sanitizer's
+# or glibc's report (its stderr is in ${result})?
+corrupt_data__crashed() {
+	{ [ "$1" -gt 128 ] && [ "$1" -le 192 ]; } ||
+		grep -q 'Sanitizer\|runtime error\|stack smashing' "${result}"
+}
