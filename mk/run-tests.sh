@@ -21,7 +21,7 @@ fi
 set -f
 IFS='|'
 # shellcheck disable=SC2086
-perf test $TESTS > "$log" 2>&1
+perf test -v $TESTS > "$log" 2>&1	# -v: the output of a failure that a rerun does not repeat
 unset IFS
 set +f
 
@@ -32,9 +32,14 @@ passed=$(echo "$results" | grep -c ': Ok$')
 failed=$(echo "$results" | grep -c ': FAILED!$')
 skipped=$(echo "$results" | grep -c ': Skip')
 
+# what each failed test printed in this run, from its start to its result
 for t in $(echo "$results" | sed -n 's/^ *\([0-9.]*\): .*: FAILED!$/\1/p'); do
-	echo "---- perf test -v ${t%%.*} ----"
-	perf test -v "${t%%.*}" 2>&1 | tail -40
+	echo "---- perf test -v ${t} ----"
+	awk -v t="$t" '
+		/^--- start ---$/ { n = 0 }
+		{ buf[n++] = $0 }
+		$1 == t ":" && / : FAILED!$/ { for (i = 0; i < n; i++) print buf[i]; exit }' \
+		"$log" | tail -40
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"
