@@ -46,5 +46,5 @@ corrupt_data__record() {
 # or glibc's report (its stderr is in ${result})?
 corrupt_data__crashed() {
 	{ [ "$1" -gt 128 ] && [ "$1" -le 192 ]; } ||
-		grep -q 'Sanitizer\|runtime error\|stack smashing' "${result}"
+		grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error\|stack smashing' "${result}"
 }
