@@ -439,6 +439,13 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
+	/* first: the accesses are marked with the sampled function */
+	if (fa_evsel__source(evsel) == FA_SRC_TP) {
+		aff->attr.cur_func = NULL;
+	} else if (fa_attr__add_code(&aff->attr, sample, evsel, &al)) {
+		addr_location__exit(&al);
+		return -ENOMEM;
+	}
 	n = fa_decoder__decode(&aff->decoder, evsel, sample, &al, acc);
 	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
 		fa_access__fprintf(&acc[0], &al, aff->field_sep,
@@ -451,11 +458,6 @@ static int process_sample_event(const struct perf_tool *tool,
 		if (aff->dump_raw)
 			fa_access__fprintf(&acc[i], &al, aff->field_sep, /*drop=*/NULL,
 					   &aff->attr.last, stdout);
-	}
-	if (fa_evsel__source(evsel) != FA_SRC_TP &&
-	    fa_attr__add_code(&aff->attr, sample, evsel, &al)) {
-		addr_location__exit(&al);
-		return -ENOMEM;
 	}
 
 	addr_location__exit(&al);

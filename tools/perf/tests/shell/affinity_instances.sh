@@ -4,9 +4,12 @@
 #
 # Per-thread slots in a static array (perf test -w slotshare): each element
 # is an instance of its own, attributed by its address as by the
-# instruction.  A scan over many heap instances (perf test -w rqscan): many
-# instances of one type.  Only what every run shows is asserted: both
-# threads write their slot all the time, the scan visits thousands of
+# instruction; the two slots share a line that both threads write, so the
+# suggestion aligns the struct to the line, and for slots the threads only
+# read (the 'ro' control) it suggests nothing.  A scan over many heap
+# instances (perf test -w rqscan): many instances of one type.  Only what
+# every run shows is asserted: both threads write their slot all the time
+# in a function that stores to both fields, the scan visits thousands of
 # instances per millisecond, even on a loaded machine where each thread
 # gets a fraction of a CPU.
 
@@ -63,6 +66,21 @@ else
 	# as in affinity_report.sh: a rate, until the rare disagreement is understood
 	[ -n "${other}" ] && [ $((other * 100)) -le "${by_addr:-0}" ] ||
 		fail "${other} of ${by_addr} accesses to another field by address"
+	perf affinity report -i "${perfdata}" --stdio -T slot_stats --emit-c > "${result}" 2>&1
+	grep -q "^  aligned to the [0-9]* byte cache line: instances share lines that other threads write" \
+		"${result}" || fail "slots sharing a line written by two threads: not aligned"
+	grep -q "^} __attribute__((aligned([0-9]*)));" "${result}" ||
+		fail "--emit-c does not align struct slot_stats"
+fi
+
+echo "slotshare ro: slots that share a line, only read"
+if ! perf affinity record -o "${perfdata}" -- perf test -w slotshare 1000 ro > /dev/null 2>&1; then
+	fail "perf affinity record -- perf test -w slotshare 1000 ro"
+elif ! perf affinity report -i "${perfdata}" --stdio -T slot_stats > "${result}" 2>&1; then
+	fail "no access to struct slot_stats attributed: $(head -1 "${result}")"
+elif grep -q "aligned to the .* cache line" "${result}" ||
+		! grep -q "^  Suggested layout: keep the current one" "${result}"; then
+	fail "read only slots: a change suggested"
 fi
 
 echo "rqscan: many instances on the heap"

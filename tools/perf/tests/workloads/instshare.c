@@ -7,14 +7,16 @@
  *   one cache line (the perf c2c talk's case, and the per-thread stats of
  *   many servers).  Each thread only ever writes its own slot; the line
  *   still moves between their CPUs on every write.  The fix is to align
- *   each slot to a cache line.
+ *   each slot to a cache line.  With 'ro' the threads only read their
+ *   slots: nothing to fix (the control).
  *
  * rqscan: a load balancer scanning many instances of a large struct and
  *   reading five fields of each that sit on five different cache lines (the
  *   struct rq / idle_cpu() case).  One thread, no sharing: the cost is the
  *   lines touched per instance visited.  The fix is to group the five.
  *
- *   perf test -w slotshare|rqscan [<msecs> [addr]]
+ *   perf test -w slotshare [<msecs> [addr] [ro]]
+ *   perf test -w rqscan [<msecs> [addr]]
  *
  * 'addr' prints the addresses of the first instances and of the functions
  * that access them, the ground truth for tests.
@@ -50,7 +52,8 @@ struct runq {
 	char		cold4[132];
 };
 
-static struct slot_stats slots[NR_SLOTS];
+/* the array starts a line, so that the slots share one in every build */
+static struct slot_stats slots[NR_SLOTS] __aligned(64);
 static int done;
 static unsigned long sink;
 
@@ -81,6 +84,11 @@ static noinline void slot_account(struct slot_stats *st, unsigned long bytes)
 	WRITE_ONCE(st->bytes, st->bytes + bytes);
 }
 
+static noinline unsigned long slot_read(const struct slot_stats *st)
+{
+	return READ_ONCE(st->ops) + READ_ONCE(st->bytes);
+}
+
 static noinline void *slot_worker(void *arg)
 {
 	struct slot_stats *st = arg;
@@ -91,9 +99,21 @@ static noinline void *slot_worker(void *arg)
 	return NULL;
 }
 
+static noinline void *slot_reader(void *arg)
+{
+	struct slot_stats *st = arg;
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(done))
+		sum += slot_read(st);
+	WRITE_ONCE(sink, sum);
+	return NULL;
+}
+
 static int slotshare(int argc, const char **argv)
 {
 	int msecs = msecs_arg(argc, argv);
+	bool ro = has_arg(argc, argv, "ro");
 	pthread_t th[NR_SLOTS];
 	int i, n = 0;
 
@@ -105,7 +125,7 @@ static int slotshare(int argc, const char **argv)
 		fflush(stdout);
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
-		if (pthread_create(&th[i], NULL, slot_worker, &slots[i]) == 0)
+		if (pthread_create(&th[i], NULL, ro ? slot_reader : slot_worker, &slots[i]) == 0)
 			n++;
 	}
 	sleep_ms(msecs);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/kernel.h>
 #include "analyze.h"
 #include "fields.h"
 #include "refine.h"
@@ -64,6 +65,44 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
 	a->affinity = method == FA_METHOD_CODE ? code : &t->co;
 }
 
+/*
+ * Instances that share cache lines (array slots, neighbouring heap objects)
+ * move those lines between the CPUs that write them, whatever the order of
+ * the fields.  The cost model sees one instance at a time; the replay sees
+ * the instances where they were.  Aligning the struct to the line gives
+ * each instance lines of its own: advise it when the replay of the
+ * instances so spread saves FA_MIN_GAIN.
+ */
+static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
+{
+	u32 line = t->cfg.line_size;
+	struct fa_layout spread;
+	struct fa_cost cost;
+
+	if (t->replay.nr_bases < 2 || !xfer_cost || (a->suggested.size % line == 0 &&
+						   !t->misaligned))
+		return 0;
+	if (fa_layout__copy(&spread, &a->suggested))
+		return -ENOMEM;
+	spread.align = max(spread.align, line);
+	spread.size = roundup(spread.size, line);
+	if (fa_cost__replay(t, &spread, FA_BASES_SPREAD, xfer_cost, &cost)) {
+		fa_layout__exit(&spread);
+		return -ENOMEM;
+	}
+	if (cost.total >= a->replay[1].total * (1 - FA_MIN_GAIN)) {
+		fa_layout__exit(&spread);
+		return 0;
+	}
+	fa_layout__exit(&a->suggested);
+	a->suggested = spread;
+	a->replay[1] = cost;
+	a->spread = true;
+	a->kept = false;
+	a->changed = true;
+	return 0;
+}
+
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -81,10 +120,11 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	}
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
-	if (fa_cost__replay(t, &a->current, false, xfer_cost, &a->replay[0]) ||
-	    fa_cost__replay(t, &a->suggested, aligned, xfer_cost, &a->replay[1]))
+	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0]) ||
+	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
+			    xfer_cost, &a->replay[1]))
 		return -ENOMEM;
-	return 0;
+	return fa_analysis__spread(a, t, xfer_cost);
 }
 
 /* Cluster, lay out, then improve the layout under the cost model */

@@ -54,6 +54,7 @@ struct fa_analysis {
 	struct fa_cost		 replay[2];
 	bool			 changed;
 	bool			 kept;		/* the suggestion saved too little: kept the current */
+	bool			 spread;	/* aligned: instances no longer share lines */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 };
 

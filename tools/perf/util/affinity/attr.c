@@ -55,6 +55,7 @@ struct fa_func {
 	struct thread		*thread;
 	struct evsel		*evsel;
 	unsigned long		*cpus;		/* CPUs it was sampled on */
+	u32			 id;		/* 1, 2, ...: the accesses' fa_sample::func */
 	bool			 threads;	/* sampled in several threads */
 	u8			 cpumode;
 	double			 weight;
@@ -526,11 +527,15 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct 
 	struct fa_sample s = {
 		.time = acc->time, .base = base, .instance = instance, .weight = acc->period,
 		.data_src = acc->data_src, .cpu = acc->cpu, .tid = acc->tid,
-		.field = field, .op = acc->op,
+		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
 	};
 
 	if (!te->t) {
-		te->t = fa_type__new(te->st, &a->cfg);
+		struct fa_config cfg = a->cfg;
+
+		/* a kernel thread does not own a line: its CPU's cache does */
+		cfg.by_thread = !te->kernel;
+		te->t = fa_type__new(te->st, &cfg);
 		if (!te->t)
 			return -ENOMEM;
 	}
@@ -661,6 +666,7 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	bool created = false;
 	struct dso *dso;
 
+	a->cur_func = NULL;
 	if (!a->code_context || !al->map || !al->sym)
 		return 0;
 	dso = map__dso(al->map);
@@ -681,7 +687,9 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 		fn->cpus = bitmap_zalloc(a->cfg.nr_cpus);
 		if (!fn->cpus)
 			return -ENOMEM;
+		fn->id = hashmap__size(a->funcs);
 	}
+	a->cur_func = fn;
 	if (sample->cpu < (u32)a->cfg.nr_cpus)
 		__set_bit(sample->cpu, fn->cpus);
 	if (sample->tid != (u32)thread__tid(fn->thread))
@@ -797,7 +805,8 @@ int fa_attr__code_context(struct fa_attr *a)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			for (int k = 0; k < nr; k++) {
 				if (fa_type__add_code_access(te->t, fields[k], stored[k],
-							     fn->weight, fn->cpus))
+							     fn->weight, fn->cpus) ||
+				    (stored[k] && fa_type__add_code_store(te->t, fn->id, fields[k])))
 					goto out_enomem;
 			}
 			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight,

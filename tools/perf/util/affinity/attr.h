@@ -130,6 +130,7 @@ struct fa_attr {
 	/* every sample looks these up: recent ones in front of the hash maps */
 	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
 	struct fa_func		 *func_cache[FA_CACHE_SIZE];
+	struct fa_func		 *cur_func;	/* of the sample being attributed */
 	bool			  code_context;
 };
 

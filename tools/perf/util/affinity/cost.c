@@ -180,11 +180,19 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
  * Replay
  */
 
+#define FA_LINE_HOLDERS	8
+
+/*
+ * The owners of copies of a line: threads in user space, where a thread
+ * that migrates still writes its own lines and a layout cannot save the
+ * moves its migrations cause; CPUs in the kernel.
+ */
 struct fa_line_state {
 	u64		line;		/* absolute cache line number: the key */
-	int		writer;		/* CPU that wrote it last, -1 */
-	bool		held;		/* by some CPU in this chunk */
-	unsigned long	holders[];	/* CPUs with a copy */
+	s64		writer;		/* owner that wrote it last, -1 */
+	bool		held;		/* by some owner in this chunk */
+	int		nr_holders;
+	u32		holders[FA_LINE_HOLDERS];	/* owners with a copy, oldest first */
 };
 
 struct fa_replay_window {
@@ -198,7 +206,8 @@ struct fa_replay_window {
 struct fa_replayer {
 	const struct fa_type	*t;
 	const struct fa_layout	*l;
-	bool			 aligned;
+	enum fa_bases		 bases;
+	u64			*spread;	/* FA_BASES_SPREAD: base by instance */
 	struct hashmap		*lines;
 	struct hashmap		*windows;
 	/* recently used lines and windows: one compare instead of a lookup */
@@ -269,22 +278,45 @@ static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, 
 	return 0;
 }
 
+static bool fa_line_state__holds(const struct fa_line_state *ls, u32 owner)
+{
+	for (int i = 0; i < ls->nr_holders; i++) {
+		if (ls->holders[i] == owner)
+			return true;
+	}
+	return false;
+}
+
+/* @owner got a copy: with no room, the oldest copy is dropped */
+static void fa_line_state__hold(struct fa_line_state *ls, u32 owner)
+{
+	if (fa_line_state__holds(ls, owner))
+		return;
+	if (ls->nr_holders == FA_LINE_HOLDERS) {
+		memmove(ls->holders, ls->holders + 1, (FA_LINE_HOLDERS - 1) * sizeof(u32));
+		ls->nr_holders--;
+	}
+	ls->holders[ls->nr_holders++] = owner;
+}
+
 static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 {
 	const struct fa_type *t = r->t;
 	u32 line_size = t->cfg.line_size;
 	u64 base = t->replay.bases[e->instance], line;
 	struct fa_line_state **slot, *ls;
-	int nr_cpus = t->cfg.nr_cpus;
+	u32 owner = t->cfg.by_thread ? e->tid : e->cpu;
+	bool store = e->op & FA_OP_STORE || fa_type__code_stores(t, e->func, e->field);
 
-	if (r->aligned)
+	if (r->bases == FA_BASES_LINE_START)
 		base -= base % line_size;
+	else if (r->bases == FA_BASES_SPREAD)
+		base = r->spread[e->instance];
 	line = (base + fa_layout__field_offset(r->l, t->st, e->field)) / line_size;
 	slot = &r->line_cache[fa_cache__slot(line)];
 	ls = *slot;
 	if (!ls || ls->line != line) {
-		ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls) +
-					 BITS_TO_LONGS(nr_cpus) * sizeof(long));
+		ls = fa_u64_map__findnew(r->lines, line, sizeof(*ls));
 		if (!ls)
 			return -ENOMEM;
 		*slot = ls;
@@ -293,29 +325,63 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 		ls->writer = -1;
 		ls->held = true;
 	}
-	if (!test_bit(e->cpu, ls->holders) && ls->writer >= 0 && ls->writer != (int)e->cpu)
+	if (ls->writer >= 0 && ls->writer != owner && !fa_line_state__holds(ls, owner))
 		r->xfers++;
-	if (e->op & FA_OP_STORE) {
-		bitmap_zero(ls->holders, nr_cpus);
-		ls->writer = e->cpu;
+	if (store) {
+		ls->nr_holders = 0;
+		ls->writer = owner;
 	}
-	__set_bit(e->cpu, ls->holders);
+	fa_line_state__hold(ls, owner);
 	r->accesses++;
 	return fa_replayer__window(r, e, line);
 }
 
+static int fa_spread__cmp(const void *a, const void *b, void *arg)
+{
+	const u64 *bases = arg;
+	u64 ba = bases[*(const u32 *)a], bb = bases[*(const u32 *)b];
+
+	return ba < bb ? -1 : ba > bb;
+}
+
+/*
+ * Where the instances would be if each started a cache line of its own: in
+ * the order of their addresses, one line aligned struct after the other,
+ * so that instances sharing a line now share none.
+ */
+static u64 *fa_spread__new(const struct fa_replay *rp, const struct fa_layout *l)
+{
+	u64 stride = roundup(l->size ?: 1, l->line_size);
+	u32 *order = calloc(rp->nr_bases, sizeof(*order));
+	u64 *spread = calloc(rp->nr_bases, sizeof(*spread));
+
+	if (!order || !spread) {
+		free(order);
+		zfree(&spread);
+		return NULL;
+	}
+	for (u32 i = 0; i < rp->nr_bases; i++)
+		order[i] = i;
+	qsort_r(order, rp->nr_bases, sizeof(*order), fa_spread__cmp, rp->bases);
+	for (u32 i = 0; i < rp->nr_bases; i++)
+		spread[order[i]] = i * stride;
+	free(order);
+	return spread;
+}
+
 /**
  * fa_cost__replay - Replay the access sample of @t against layout @l
- * @aligned_bases: Assume the instances start on a cache line (a layout that
- *                 relies on line boundaries makes the struct line aligned)
+ * @bases: Where the instances are: as recorded, moved back to the start of
+ *         their first line (a layout that relies on line boundaries makes
+ *         the struct line aligned), or spread to lines of their own
  *
  * Every chunk of the sample starts with empty caches.
  */
-int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool aligned_bases,
+int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost)
 {
 	const struct fa_replay *rp = &t->replay;
-	struct fa_replayer r = { .t = t, .l = l, .aligned = aligned_bases, };
+	struct fa_replayer r = { .t = t, .l = l, .bases = bases, };
 	size_t n = min(rp->nr, rp->max);
 	int err = -ENOMEM;
 
@@ -323,6 +389,11 @@ int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool ali
 	r.windows = fa_u64_map__new();
 	if (!r.lines || !r.windows)
 		goto out;
+	if (bases == FA_BASES_SPREAD && rp->nr_bases) {
+		r.spread = fa_spread__new(rp, l);
+		if (!r.spread)
+			goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (i % rp->chunk == 0) {
 			struct hashmap_entry *cur;
@@ -357,6 +428,7 @@ int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool ali
 	cost->total = cost->lines_per_window + xfer_cost * cost->xfers_per_window;
 	err = 0;
 out:
+	free(r.spread);
 	fa_map__free_values(r.lines);
 	fa_map__free_values(r.windows);
 	return err;

@@ -73,7 +73,14 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
 			   struct fa_cost *cost);
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
 				 struct fa_cost *cost);
-int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, bool aligned_bases,
+/* Where fa_cost__replay() puts the instances */
+enum fa_bases {
+	FA_BASES_RECORDED,	/* at their recorded addresses */
+	FA_BASES_LINE_START,	/* at the start of the line they start in */
+	FA_BASES_SPREAD,	/* each on cache lines of its own */
+};
+
+int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost);
 
 #endif /* __PERF_AFFINITY_COST_H */

@@ -27,12 +27,18 @@ static size_t banner(FILE *fp, const char *title)
 			   "=================================================\n", title);
 }
 
-/* The predicted saving of the suggestion, as a share of the current cost */
+/*
+ * The predicted saving of the suggestion, as a share of the current cost:
+ * the model's, or for an alignment of instances sharing lines, which the
+ * model does not see, the replay's
+ */
 double fa_analysis__gain(const struct fa_analysis *an)
 {
-	if (!an->changed || an->model[0].total <= 0)
+	const struct fa_cost *c = an->spread ? an->replay : an->model;
+
+	if (!an->changed || c[0].total <= 0)
 		return 0;
-	return 1 - an->model[1].total / an->model[0].total;
+	return 1 - c[1].total / c[0].total;
 }
 
 u64 fa_type__stores(const struct fa_type *t)
@@ -518,6 +524,10 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
 			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
+	if (an->spread)
+		printed += fprintf(fp, "    (the model sees one instance at a time: the replay, with the instances on lines of their own, gives the gain of the alignment, total %.2f -> %.2f, %+.1f%%)\n",
+				   r[0].total, r[1].total,
+				   r[0].total > 0 ? 100 * (r[1].total - r[0].total) / r[0].total : 0);
 	return printed;
 }
 
@@ -534,8 +544,15 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 					   100 * FA_MIN_GAIN);
 		return printed + fprintf(fp, "\n");
 	}
-	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n\n",
+	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n",
 			   (int)an->suggested.size - (int)an->current.size);
+	if (an->spread)
+		printed += fprintf(fp, "  aligned to the %u byte cache line: instances share lines that other %s write;\n  %+" PRId64 " bytes for the %" PRIu64 " instances seen\n",
+				   an->suggested.line_size,
+				   te->t->cfg.by_thread ? "threads" : "CPUs",
+				   ((s64)an->suggested.size - an->current.size) *
+				   (s64)te->t->nr_instances, te->t->nr_instances);
+	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
 		printed += fprintf(fp, "\n  As C:\n\n");

@@ -155,6 +155,7 @@ void fa_type__delete(struct fa_type *t)
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
 	zfree(&t->replay.bases);
+	zfree(&t->code_stores);
 	mem_info__zput(t->mi);
 	free(t);
 }
@@ -625,8 +626,8 @@ static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
 	if (fa_replay__instance(r, s, &index))
 		return -ENOMEM;
 	r->events[pos] = (struct fa_event){
-		.time = s->time, .instance = index, .tid = s->tid, .cpu = s->cpu,
-		.field = s->field, .op = s->op,
+		.time = s->time, .instance = index, .tid = s->tid, .func = s->func,
+		.cpu = s->cpu, .field = s->field, .op = s->op,
 	};
 	return 0;
 }
@@ -668,6 +669,13 @@ bool fa_type__shared(const struct fa_type *t)
 }
 
 /* End the windows still open at the end of the recording. */
+static int fa_u64__cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 void fa_type__flush(struct fa_type *t)
 {
 	struct hashmap_entry *cur;
@@ -675,6 +683,41 @@ void fa_type__flush(struct fa_type *t)
 
 	hashmap__for_each_entry(t->windows, cur, bkt)
 		fa_type__end_set(t, cur->pvalue);
+	qsort(t->code_stores, t->nr_code_stores, sizeof(*t->code_stores), fa_u64__cmp);
+}
+
+static u64 fa_code_store__key(u32 func, int field)
+{
+	return (u64)func << 32 | (u32)field;
+}
+
+/* Code context: function @func stores to @field (each pair once) */
+int fa_type__add_code_store(struct fa_type *t, u32 func, int field)
+{
+	size_t n = t->nr_code_stores;
+
+	if (!(n & (n - 1))) {		/* 0, 1, 2, 4...: full */
+		u64 *stores = realloc(t->code_stores, (n ? 2 * n : 1) * sizeof(*stores));
+
+		if (!stores)
+			return -ENOMEM;
+		t->code_stores = stores;
+	}
+	t->code_stores[t->nr_code_stores++] = fa_code_store__key(func, field);
+	return 0;
+}
+
+/*
+ * Does the sampled function @func store to @field?  Then its sampled
+ * accesses to it stand for read-modify-writes: time based samples land
+ * on the load that stalls, seldom on the store after it.
+ */
+bool fa_type__code_stores(const struct fa_type *t, u32 func, int field)
+{
+	u64 key = fa_code_store__key(func, field);
+
+	return func && bsearch(&key, t->code_stores, t->nr_code_stores, sizeof(key),
+			       fa_u64__cmp);
 }
 
 /* Typical time between two accesses of a scope: density of the samples. */

@@ -47,6 +47,7 @@ enum fa_scope {
  * @xfer_ns: Longest time between a write on one CPU and an access on another
  *           that counts as a transfer of the line between them
  * @replay_max: Accesses kept for replaying layouts
+ * @by_thread: The owners of cache lines are threads, not CPUs (user space)
  */
 struct fa_config {
 	u32	line_size;
@@ -56,6 +57,7 @@ struct fa_config {
 	u64	window_ns;
 	u64	xfer_ns;
 	size_t	replay_max;
+	bool	by_thread;
 };
 
 /**
@@ -103,6 +105,7 @@ struct fa_sample {
 	u64	data_src;
 	u32	cpu;
 	u32	tid;
+	u32	func;		/* the sampled function (code context), 0 */
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
 };
@@ -112,6 +115,7 @@ struct fa_event {
 	u64	time;
 	u32	instance;	/* index into fa_replay::bases */
 	u32	tid;
+	u32	func;		/* fa_sample::func */
 	u16	cpu;
 	u16	field;
 	u8	op;
@@ -161,6 +165,9 @@ struct fa_type {
 	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
 	struct fa_replay	 replay;
+	/* (function, field) pairs the sampled code stores to, sorted by the flush */
+	u64			*code_stores;
+	size_t			 nr_code_stores;
 	/* recent windows and instances: accesses of a few CPUs interleave */
 	struct fa_window	*window_cache[FA_CACHE_SIZE];
 	struct fa_inst		*inst_cache[FA_CACHE_SIZE];
@@ -186,6 +193,8 @@ void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
 			     struct fa_matrix *m);
+int fa_type__add_code_store(struct fa_type *t, u32 func, int field);
+bool fa_type__code_stores(const struct fa_type *t, u32 func, int field);
 int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
 			     const unsigned long *cpus);
 
