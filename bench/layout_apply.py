@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Apply perf affinity's --emit-c suggestion and time it against a hand fix.
+
+    python3 bench/layout_apply.py [-d DIR] [-r ROUNDS] PERF
+
+For every workload below (a small program in bench/layouts/ whose struct
+comes from a header named by -DLAYOUT):
+
+  1. build it with its layout as written (-O2 -g);
+  2. record it with 'perf affinity record' and ask
+     'perf affinity report --stdio -T TYPE --emit-c' for a layout;
+  3. write the suggested struct, as printed, to a header and build the
+     program with it; build it with the known fix (a header written by
+     hand) too;
+  4. time the three builds, ROUNDS rounds whose order rotates, and print
+     the medians and the speedups over the original.
+
+The suggestion should reach 95% of the hand fix's speedup; on a control
+(a variant with nothing to fix) it should suggest nothing, and is not
+timed.  Exits 1 if a workload misses either.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAYOUTS = os.path.join(HERE, "layouts")
+
+# name, source, struct, layout as written, known fix, program arguments
+# to record, to time; control: True when there is nothing to fix
+WORKLOADS = [
+    ("slots", "slots.c", "slot_stats", "slots.h", "slots-fix.h",
+     ["50000000"], ["200000000"], False),
+    ("slots-ro", "slots.c", "slot_stats", "slots.h", None,
+     ["50000000", "ro"], None, True),
+]
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
+
+
+def build(src, header, out):
+    sh(["gcc", "-O2", "-g", "-pthread", '-DLAYOUT="%s"' % header,
+        os.path.join(LAYOUTS, src), "-o", out])
+
+
+def suggestion(report):
+    """The struct of the report's 'As C:' block, or None: keep the layout."""
+    m = re.search(r"^  As C:\n\n(struct .*?^}[^\n]*;\n)", report, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def time_run(prog, args):
+    out = sh([prog] + args).stdout
+    return float(out.split()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("perf")
+    ap.add_argument("-d", "--dir", default="build/bench-layout")
+    ap.add_argument("-r", "--rounds", type=int, default=5)
+    args = ap.parse_args()
+    perf = os.path.abspath(args.perf)
+    os.makedirs(args.dir, exist_ok=True)
+    ok = True
+    for name, src, typ, orig_h, fix_h, rec_args, time_args, control in WORKLOADS:
+        d = os.path.join(os.path.abspath(args.dir), name)
+        os.makedirs(d, exist_ok=True)
+        orig = os.path.join(d, "orig")
+        build(src, os.path.join(LAYOUTS, orig_h), orig)
+        data = os.path.join(d, "perf.data")
+        sh([perf, "affinity", "record", "-o", data, "--", orig] + rec_args)
+        report = sh([perf, "affinity", "report", "-i", data, "--stdio", "-T", typ,
+                     "--emit-c"]).stdout
+        with open(os.path.join(d, "report.txt"), "w") as f:
+            f.write(report)
+        c = suggestion(report)
+        if control:
+            print("%-10s control: %s" % (name, "no suggestion" if c is None else
+                                       "SUGGESTED A CHANGE"))
+            ok &= c is None
+            continue
+        if c is None:
+            print("%-10s no suggestion (the known fix is in %s)" % (name, fix_h))
+            ok = False
+            continue
+        sug_h = os.path.join(d, "suggested.h")
+        with open(sug_h, "w") as f:
+            f.write("/* perf affinity report --emit-c */\n" + c)
+        builds = [("original", orig),
+                  ("hand fix", os.path.join(d, "fix")),
+                  ("suggested", os.path.join(d, "suggested"))]
+        build(src, os.path.join(LAYOUTS, fix_h), builds[1][1])
+        build(src, sug_h, builds[2][1])
+        times = {b: [] for b, _ in builds}
+        for r in range(args.rounds):
+            for k in range(len(builds)):
+                b, prog = builds[(r + k) % len(builds)]
+                times[b].append(time_run(prog, time_args))
+        med = {b: statistics.median(t) for b, t in times.items()}
+        fix_x = med["original"] / med["hand fix"]
+        sug_x = med["original"] / med["suggested"]
+        reached = (sug_x - 1) / (fix_x - 1) if fix_x > 1 else float("nan")
+        print("%-10s original %.3f s, hand fix %.3f s (%.2fx), suggested %.3f s (%.2fx): "
+              "%.0f%% of the hand fix's speedup" %
+              (name, med["original"], med["hand fix"], fix_x, med["suggested"], sug_x,
+               100 * reached))
+        ok &= reached >= 0.95
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
