@@ -421,7 +421,7 @@ static int bench_one(struct fa_struct *st, struct bench_result *r)
 	if (fa_analysis__run(&a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST))
 		goto out_type;
 	/* the model the analysis used */
-	if (fa_cost_model__init(&m, t, a.xfer_cost))
+	if (fa_cost_model__init(&m, t, a.xfer_cost, /*visits=*/false))
 		goto out_analysis;
 	if (fa_cost_model__set_moving(&m, &a.classes))
 		goto out_model;
@@ -449,7 +449,7 @@ static int bench_model__init(struct fa_cost_model *m, struct fa_type *t)
 
 	if (fa_classes__init(&c, t))
 		return -ENOMEM;
-	err = fa_cost_model__init(m, t, FA_XFER_COST);
+	err = fa_cost_model__init(m, t, FA_XFER_COST, /*visits=*/false);
 	if (!err)
 		err = fa_cost_model__set_moving(m, &c);
 	if (err)

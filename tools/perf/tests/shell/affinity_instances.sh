@@ -91,6 +91,17 @@ elif ! perf affinity report -i "${perfdata}" --stdio -T runq > "${result}" 2>&1;
 else
 	n=$(instances runq)
 	[ "${n:-0}" -gt 20 ] || fail "${n} instances of struct runq, not many: $(head -3 "${result}")"
+	# the scan reads five fields on five lines: the suggestion groups them
+	grep -q "^    cache lines per visit  *5.00  *1.00$" "${result}" ||
+		fail "lines per visit of the scan not 5.00 -> 1.00: $(grep 'per visit' "${result}")"
+	perf affinity report -i "${perfdata}" -T runq --json - 2> /dev/null | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["types"][0]
+name = {f["index"]: f["name"] for f in t["fields"]}
+hot = {"nr_running", "cpu_capacity", "curr", "idle", "ttwu_pending"}
+lines = {m["line"] for m in t["suggested"]["members"] if name[m["field"]] in hot}
+sys.exit(not t["per_visit"] or len(lines) != 1)' ||
+		fail "the scanned fields are not on one line of the suggestion"
 fi
 
 cleanup

@@ -163,7 +163,9 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 	 */
 	a->xfer_cost = fa_type__shared(t) ? xfer_cost : 0;
 	xfer_cost = a->xfer_cost;
-	if (fa_cost_model__init(&model, t, xfer_cost))
+	/* sparse samples: what every call of the sampled code touches */
+	a->per_visit = a->method == FA_METHOD_CODE && t->nr_visits;
+	if (fa_cost_model__init(&model, t, xfer_cost, a->per_visit))
 		return -ENOMEM;
 	if (!fa_classes__init(&a->classes, t) &&
 	    !fa_cost_model__set_moving(&model, &a->classes) &&

@@ -55,6 +55,7 @@ struct fa_analysis {
 	bool			 changed;
 	bool			 kept;		/* the suggestion saved too little: kept the current */
 	bool			 spread;	/* aligned: instances no longer share lines */
+	bool			 per_visit;	/* the model counts lines per visit, not window */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 };
 

@@ -56,6 +56,7 @@ struct fa_func {
 	struct evsel		*evsel;
 	unsigned long		*cpus;		/* CPUs it was sampled on */
 	u32			 id;		/* 1, 2, ...: the accesses' fa_sample::func */
+	u64			 samples;
 	bool			 threads;	/* sampled in several threads */
 	u8			 cpumode;
 	double			 weight;
@@ -695,6 +696,7 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	if (sample->tid != (u32)thread__tid(fn->thread))
 		fn->threads = true;
 	fn->weight += sample->period ?: 1;
+	fn->samples++;
 	return 0;
 }
 
@@ -811,6 +813,8 @@ int fa_attr__code_context(struct fa_attr *a)
 			}
 			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight,
 							       &te->code))
+				goto out_enomem;
+			if (fa_type__add_code_visit(te->t, fields, nr, fn->samples, fn->weight))
 				goto out_enomem;
 		}
 	}

@@ -50,25 +50,29 @@ static void fa_cost_model__add(struct fa_cost_model *m, struct hashmap *map, siz
 }
 
 /**
- * fa_cost_model__init - Compile the window and move sets of @t to evaluate
- * layouts with
+ * fa_cost_model__init - Compile the window (or visit) and move sets of @t to
+ * evaluate layouts with
+ * @visits: Count the lines of the sampled functions' visits (code context),
+ *          not of the windows of samples
  */
-int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost)
+int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost,
+			bool visits)
 {
-	size_t nr_units = fa_sets__nr_units(t->sets) + fa_sets__nr_units(t->moves);
+	struct hashmap *sets = visits ? t->visits : t->sets;
+	size_t nr_units = fa_sets__nr_units(sets) + fa_sets__nr_units(t->moves);
 
 	memset(m, 0, sizeof(*m));
 	m->t = t;
 	m->xfer_cost = xfer_cost;
-	m->nr_windows = t->nr_windows;
-	m->sets = calloc(hashmap__size(t->sets) + hashmap__size(t->moves) + 1, sizeof(*m->sets));
+	m->nr_windows = visits ? t->nr_visits : t->nr_windows;
+	m->sets = calloc(hashmap__size(sets) + hashmap__size(t->moves) + 1, sizeof(*m->sets));
 	m->units = calloc(nr_units + 1, sizeof(*m->units));
 	if (!m->sets || !m->units) {
 		fa_cost_model__exit(m);
 		return -ENOMEM;
 	}
 	nr_units = 0;
-	fa_cost_model__add(m, t->sets, &nr_units);
+	fa_cost_model__add(m, sets, &nr_units);
 	m->nr_window_sets = m->nr_sets;
 	fa_cost_model__add(m, t->moves, &nr_units);
 	return 0;

@@ -66,7 +66,8 @@ struct fa_cost_model {
 	bool			*moving;
 };
 
-int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost);
+int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost,
+			bool visits);
 void fa_cost_model__exit(struct fa_cost_model *m);
 int fa_cost_model__set_moving(struct fa_cost_model *m, const struct fa_classes *c);
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,

@@ -603,6 +603,7 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__bool(j, "changed", an->changed);
 	fa_json__bool(j, "kept_current", an->kept);
 	fa_json__bool(j, "aligned_instances", an->spread);
+	fa_json__bool(j, "per_visit", an->per_visit);
 	fa_json__layout(j, "current", &an->current, t->st);
 	fa_json__layout(j, "suggested", &an->suggested, t->st);
 	fa_json__costs(j, an);

@@ -510,11 +510,12 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 {
 	const struct fa_cost *m = an->model, *r = an->replay;
+	const char *per = an->per_visit ? "visit " : "window";
 	size_t printed = fprintf(fp, "\n  Predicted cost (model)       current  suggested\n");
 
-	printed += fprintf(fp, "    cache lines per window    %9.2f  %9.2f\n",
+	printed += fprintf(fp, "    cache lines per %s    %9.2f  %9.2f\n", per,
 			   m[0].lines_per_window, m[1].lines_per_window);
-	printed += fprintf(fp, "    transfers per window      %9.2f  %9.2f\n",
+	printed += fprintf(fp, "    transfers per %s      %9.2f  %9.2f\n", per,
 			   m[0].xfers_per_window, m[1].xfers_per_window);
 	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
 			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);

@@ -108,10 +108,11 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->windows = fa_u64_map__new();
 	t->insts = fa_u64_map__new();
 	t->sets = fa_set_map__new();
+	t->visits = fa_set_map__new();
 	t->moves = fa_set_map__new();
 	t->replay.instances = fa_u64_map__new();
 	t->mi = mem_info__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->moves || !t->mi ||
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->moves || !t->mi ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
@@ -151,6 +152,7 @@ void fa_type__delete(struct fa_type *t)
 	fa_map__free_values(t->windows);
 	fa_map__free_values(t->insts);
 	fa_map__free_values(t->sets);
+	fa_map__free_values(t->visits);
 	fa_map__free_values(t->moves);
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
@@ -279,7 +281,7 @@ static int fa_inst__written(const struct fa_type *t, const struct fa_inst *inst,
 #define FA_SET_MAX_UNITS	(FA_MAX_WINDOW + 1 + FA_INST_WRITES)
 
 static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *units, int nr,
-				int nr_w, double weight)
+				int nr_w, u64 count, double weight)
 {
 	/* the key on the stack: most sets were seen before, only new ones are allocated */
 	u64 buf[DIV_ROUND_UP(sizeof(struct fa_set) + FA_SET_MAX_UNITS * sizeof(u16), sizeof(u64))];
@@ -292,7 +294,7 @@ static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *uni
 	key->nr_w = nr_w;
 	memcpy(key->units, units, (nr + nr_w) * sizeof(u16));
 	if (hashmap__find(map, key, &set)) {
-		set->count++;
+		set->count += count;
 		set->weight += weight;
 		return;
 	}
@@ -306,7 +308,7 @@ static void fa_type__record_set(struct fa_type *t, struct hashmap *map, u16 *uni
 		return;
 	}
 	memcpy(set, key, size);
-	set->count = 1;
+	set->count = count;
 	set->weight = weight;
 	if (hashmap__add(map, set, set)) {
 		t->sets_dropped++;
@@ -323,7 +325,7 @@ static void fa_type__end_set(struct fa_type *t, struct fa_window *w)
 	for (int k = 0; k < w->nr_insts; k++) {
 		struct fa_win_inst *wi = &w->insts[k];
 
-		fa_type__record_set(t, t->sets, wi->units, wi->nr_units, 0,
+		fa_type__record_set(t, t->sets, wi->units, wi->nr_units, 0, 1,
 				    w->set_weight / w->nr_insts);
 	}
 	w->nr_insts = 0;
@@ -488,7 +490,7 @@ static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct
 	if (!nr_w)
 		return;
 	units[0] = t->st->fields[s->field].unit;
-	fa_type__record_set(t, t->moves, units, 1, nr_w, s->weight);
+	fa_type__record_set(t, t->moves, units, 1, nr_w, 1, s->weight);
 }
 
 /* The newest write of @w by a CPU other than @cpu, or -1 */
@@ -689,6 +691,33 @@ void fa_type__flush(struct fa_type *t)
 static u64 fa_code_store__key(u32 func, int field)
 {
 	return (u64)func << 32 | (u32)field;
+}
+
+/*
+ * Code context: a sampled function accesses @fields of the type, @samples
+ * times: a visit.  Sparse samples seldom catch two accesses of one visit;
+ * the code says which lines every call of it touches.
+ */
+int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 samples,
+			    double weight)
+{
+	u16 units[FA_SET_MAX_UNITS];
+	int n = 0;
+
+	for (int k = 0; k < nr && n < FA_MAX_WINDOW; k++) {
+		u16 unit = t->st->fields[fields[k]].unit;
+		int i;
+
+		for (i = 0; i < n && units[i] != unit; i++)
+			;
+		if (i == n)
+			units[n++] = unit;
+	}
+	if (!n)
+		return 0;
+	fa_type__record_set(t, t->visits, units, n, 0, samples, weight);
+	t->nr_visits += samples;
+	return 0;
 }
 
 /* Code context: function @func stores to @field (each pair once) */

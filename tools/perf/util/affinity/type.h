@@ -164,6 +164,8 @@ struct fa_type {
 	struct hashmap		*insts;		/* instance -> struct fa_inst */
 	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
+	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
+	u64			 nr_visits;	/* samples of those functions */
 	struct fa_replay	 replay;
 	/* (function, field) pairs the sampled code stores to, sorted by the flush */
 	u64			*code_stores;
@@ -193,6 +195,8 @@ void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
 			     struct fa_matrix *m);
+int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 samples,
+			    double weight);
 int fa_type__add_code_store(struct fa_type *t, u32 func, int field);
 bool fa_type__code_stores(const struct fa_type *t, u32 func, int field);
 int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
