@@ -48,3 +48,19 @@ corrupt_data__crashed() {
 	{ [ "$1" -gt 128 ] && [ "$1" -le 192 ]; } ||
 		grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error\|stack smashing' "${result}"
 }
+
+# corrupt_data__report OPTION...: perf report of ${bad} with each option
+# must not crash (an error exit is fine); sets err=1 if it does
+corrupt_data__report() {
+	local opt rc
+
+	for opt in "$@"; do
+		rc=0
+		perf report -i "${bad}" "${opt}" > /dev/null 2> "${result}" || rc=$?
+		if corrupt_data__crashed ${rc}; then
+			echo "[Fail] perf report ${opt} crashed (exit ${rc})"
+			head -3 "${result}"
+			err=1
+		fi
+	done
+}
