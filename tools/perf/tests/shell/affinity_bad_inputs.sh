@@ -191,6 +191,12 @@ error "built without -g" "no debug info for the hot DSOs.*: hotnog" \
 record hotstrip "${tmpdir}/hotstrip"
 error "stripped" "no symbols for the hot DSOs.*: hotstrip" \
 	-i "${tmpdir}/hotstrip.data" -d hotstrip
+# without a symbol the instruction before a sampled one is not known: the
+# samples on the loop's instructions without a memory operand say so, and
+# count for the reason above whatever instructions the samples land on
+${perf} affinity report -i "${tmpdir}/hotstrip.data" --stats 2>&1 |
+	grep -q "no symbol: instruction before unknown *: *[1-9]" ||
+	fail "stripped: no sample counted as 'no symbol: instruction before unknown'"
 # the same build ID as hot: its debug info is in the build ID cache
 build_hot hotstrip2 "" -g && strip "${tmpdir}/hotstrip2"
 record hotstrip2 "${tmpdir}/hotstrip2"

@@ -445,6 +445,11 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 			skid = true;
 		}
 	}
+	if (insn->result == INSN_ACCESS__NO_MEM && !skid && !al->sym) {
+		/* the access is likely the instruction before, which needs the symbol */
+		fa_decoder__drop_at(dec, FA_DROP_NO_SYM, map__dso(al->map));
+		return 0;
+	}
 	if (insn->result != INSN_ACCESS__OK) {
 		reason = fa_drop__insn_result(insn->result);
 		goto out_drop;

@@ -32,6 +32,7 @@ static const char * const fa_drop_names[FA_DROP_MAX] = {
 	[FA_DROP_ARCH]		= "unsupported architecture",
 	[FA_DROP_NO_ADDR]	= "no data address",
 	[FA_DROP_TP_FORMAT]	= "tracepoint without access fields",
+	[FA_DROP_NO_SYM]	= "no symbol: instruction before unknown",
 };
 
 const char *fa_drop__name(enum fa_drop reason)

@@ -37,6 +37,7 @@ enum fa_drop {
 	FA_DROP_NO_ADDR,	/* memory sample without a data address */
 	FA_DROP_TP_FORMAT,	/* tracepoint that does not describe accesses */
 	FA_DROP_CHANGED,	/* the binary is not the one recorded (build ID) */
+	FA_DROP_NO_SYM,		/* no memory operand, and no symbol to find the one before */
 	FA_DROP_MAX,
 };
 
