@@ -215,7 +215,7 @@ static struct fa_type *bench_type__new(struct fa_struct *st, int nr_paths, unsig
 		for (int i = 0; i < path->nr; i++, done++) {
 			struct fa_sample s = {
 				.time = time += 10, .instance = 0x10000, .base = 0x10000,
-				.weight = 1, .cpu = cpu, .tid = 100 + cpu,
+				.weight = 1, .cpu = cpu, .owner = cpu, .tid = 100 + cpu,
 				.field = st->leaves[path->fields[i]],
 				.op = i == path->written ? FA_OP_STORE : FA_OP_LOAD,
 			};

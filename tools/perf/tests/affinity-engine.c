@@ -60,7 +60,7 @@ static struct fa_struct *longs__new(int n)
 static int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
 {
 	struct fa_sample s = {
-		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu,
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu, .owner = cpu,
 		.tid = 100 + cpu, .field = field, .op = op,
 	};
 
@@ -346,7 +346,8 @@ static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
 		for (int f = 0; f < 4; f++) {
 			struct fa_sample s = {
 				.instance = BASE, .base = BASE, .weight = 1, .cpu = i >= 1000,
-				.tid = 100, .field = f, .op = f ? FA_OP_LOAD : FA_OP_RMW,
+				.owner = i >= 1000, .tid = 100, .field = f,
+				.op = f ? FA_OP_LOAD : FA_OP_RMW,
 			};
 
 			s.time = time++;
@@ -646,7 +647,7 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 	T("type", t);
 	for (size_t i = 0; i < ARRAY_SIZE(dsrc); i++) {
 		struct fa_sample s = {
-			.time = i, .instance = BASE, .base = BASE, .weight = 1, .cpu = i % 2,
+			.time = i, .instance = BASE, .base = BASE, .weight = 1, .cpu = i % 2, .owner = i % 2,
 			.tid = 100 + i % 2, .field = 0,
 			.op = dsrc[i] & PERF_MEM_S(OP, STORE) ? FA_OP_STORE : FA_OP_LOAD,
 			.data_src = dsrc[i] ?: power.val,

@@ -105,7 +105,7 @@ check_apart() {
 
 # check_pair WRITER READER: the report names the pair and separates it
 check_pair() {
-	grep -q "^    $1 (written on CPU .*-> $2 (read on CPU .*separated in the suggestion" \
+	grep -q "^    $1 (written ${by} .*-> $2 (read ${by} .*separated in the suggestion" \
 		"${result}" || fail "$2 is not named as sharing a line with $1, separated"
 	suggested || fail "no suggested layout"
 	check_apart "$1" "$2"
@@ -151,6 +151,8 @@ check_emit_c() {
 }
 
 readers="nr_running clock load_avg util_avg flags"
+# who accesses a field: threads in user space (CPUs for kernel types)
+by="by thread"
 read_mostly="dev ops flags header_len"
 
 echo "exact samples of one instance"
@@ -170,9 +172,9 @@ else
 		check_written __use
 		check_pair __refcnt lwtstate
 		# __refcnt is only ever written: not "read on CPU -"
-		grep -q -- "-> __refcnt (written on CPU [0-9-]*)" "${result}" ||
+		grep -q -- "-> __refcnt (written ${by} [0-9,-]*)" "${result}" ||
 			fail "__refcnt after __use is not said written"
-		grep -q "(read on CPU -)" "${result}" && fail "a field said read on no CPU"
+		grep -q "(read ${by} -)" "${result}" && fail "a field said read by no one"
 		check_apart __refcnt ${read_mostly}
 		check_apart __use ${read_mostly}
 		check_gain -1
@@ -211,6 +213,15 @@ if record lockshare global && report lockshare_rq; then
 	# about twenty runs: a rate, not a rule, until it is understood
 	[ -n "${other}" ] && [ $((other * 100)) -le "${by_addr:-0}" ] ||
 		fail "${other} of ${by_addr} accesses attributed to another field by address"
+fi
+
+echo "lockshare migrating: one thread writes the lock, on every CPU"
+# the workers swap CPUs every 5 ms: the lock is written on both CPUs, but by
+# one thread, which owns it wherever it runs; its readers are still apart
+if record lockshare migrate && report lockshare_rq; then
+	grep -q "^  lock .* write-hot" "${result}" ||
+		fail "the lock of one migrating writer is not write-hot: $(grep '^  lock ' "${result}")"
+	check_apart lock ${readers}
 fi
 
 cleanup

@@ -98,7 +98,7 @@ if wait_screen "Fields (by offset"; then
 	grep -q "^  lock .* \(write-hot\|shared-written\)" "${screen}" ||
 		fail "fields: no lock field classified as written"
 	expect "^  clock .* read-mostly" "fields"
-	expect "lock (written on CPU .*-> clock (read on CPU" "false sharing"
+	expect "lock (written by thread .*-> clock (read by thread" "false sharing"
 	expect "ENTER/l layout" "key help"
 fi
 

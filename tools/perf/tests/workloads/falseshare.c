@@ -13,11 +13,14 @@
  *   lwtstate, read under a reference, shares line 1 with it.  Every CPU takes
  *   a reference, reads the fields and drops the reference.
  *
- *   perf test -w lockshare|refshare [<msecs> [addr] [global]]
+ *   perf test -w lockshare|refshare [<msecs> [addr] [global] [migrate]]
  *
  * 'addr' prints the addresses of the object's fields and of the functions
  * that access it, the ground truth for tests.  'global' uses a static
- * variable (in .bss) instead of an allocated object.
+ * variable (in .bss) instead of an allocated object.  'migrate' moves the
+ * workers between the first two CPUs every few milliseconds, each still
+ * on a CPU of its own: every CPU then writes the lock (or the reference
+ * count), but one thread does.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -175,21 +178,51 @@ static noinline void *refshare_worker(void *arg)
 	return NULL;
 }
 
-/* Run each worker on its own CPU, so that the cache lines really move. */
-static void worker__pin(pthread_attr_t *attr, int idx)
+/* The @idx-th CPU this process may run on (modulo their number), or -1 */
+static int worker__cpu(int idx)
 {
-	cpu_set_t allowed, one;
+	cpu_set_t allowed;
 	int cpu, n = 0;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) || CPU_COUNT(&allowed) < 2)
-		return;
+		return -1;
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || n++ != idx % CPU_COUNT(&allowed))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_attr_setaffinity_np(attr, sizeof(one), &one);
+		if (CPU_ISSET(cpu, &allowed) && n++ == idx % CPU_COUNT(&allowed))
+			return cpu;
+	}
+	return -1;
+}
+
+/* Run each worker on its own CPU, so that the cache lines really move. */
+static void worker__pin(pthread_attr_t *attr, int idx)
+{
+	int cpu = worker__cpu(idx);
+	cpu_set_t one;
+
+	if (cpu < 0)
 		return;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	pthread_attr_setaffinity_np(attr, sizeof(one), &one);
+}
+
+/* 'migrate': swap the workers' CPUs every 5 ms until @msecs have passed */
+static void workers__migrate(pthread_t *th, int n, int msecs)
+{
+	struct timespec ts = { .tv_nsec = 5000000L, };
+
+	for (int round = 0; round < msecs / 5; round++) {
+		for (int i = 0; i < n; i++) {
+			int cpu = worker__cpu(i + round);
+			cpu_set_t one;
+
+			if (cpu < 0)
+				continue;
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			pthread_setaffinity_np(th[i], sizeof(one), &one);
+		}
+		nanosleep(&ts, NULL);
 	}
 }
 
@@ -217,6 +250,7 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 	pthread_t th[NR_WORKERS];
 	pthread_attr_t attr;
 	int msecs = argc > 0 ? atoi(argv[0]) : 1000;
+	bool migrate = has_arg(argc, argv, "migrate");
 	int i, n = 0;
 
 	if (msecs <= 0) {
@@ -232,7 +266,10 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 	}
 	ts.tv_sec = msecs / 1000;
 	ts.tv_nsec = (msecs % 1000) * 1000000L;
-	nanosleep(&ts, NULL);
+	if (migrate)
+		workers__migrate(th, n, msecs);
+	else
+		nanosleep(&ts, NULL);
 	WRITE_ONCE(done, 1);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);

@@ -55,6 +55,7 @@ struct fa_func {
 	struct thread		*thread;
 	struct evsel		*evsel;
 	unsigned long		*cpus;		/* CPUs it was sampled on */
+	unsigned long		*tids;		/* threads (fa_owners indexes) it was sampled in */
 	u32			 id;		/* 1, 2, ...: the accesses' fa_sample::func */
 	u64			 samples;
 	bool			 threads;	/* sampled in several threads */
@@ -93,6 +94,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->debuginfo = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
+	if (fa_owners__init(&a->owners))
+		return -ENOMEM;
 	if (only_types) {
 		a->only = strlist__new(only_types, NULL);
 		if (!a->only)
@@ -138,8 +141,10 @@ void fa_attr__exit(struct fa_attr *a)
 			map__put(fn->map);
 			thread__put(fn->thread);
 			bitmap_free(fn->cpus);
+			bitmap_free(fn->tids);
 		}
 	}
+	fa_owners__exit(&a->owners);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
@@ -530,16 +535,23 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct 
 		.data_src = acc->data_src, .cpu = acc->cpu, .tid = acc->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
 	};
+	int owner;
 
 	if (!te->t) {
 		struct fa_config cfg = a->cfg;
 
 		/* a kernel thread does not own a line: its CPU's cache does */
 		cfg.by_thread = !te->kernel;
+		cfg.owners = cfg.by_thread ? &a->owners : NULL;
+		cfg.nr_owners = cfg.by_thread ? FA_MAX_THREADS : cfg.nr_cpus;
 		te->t = fa_type__new(te->st, &cfg);
 		if (!te->t)
 			return -ENOMEM;
 	}
+	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, acc->tid) : (int)acc->cpu;
+	if (owner < 0)
+		return owner;
+	s.owner = owner;
 	a->stats.resolved++;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
@@ -666,6 +678,7 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	struct fa_func **slot, *fn;
 	bool created = false;
 	struct dso *dso;
+	int owner;
 
 	a->cur_func = NULL;
 	if (!a->code_context || !al->map || !al->sym)
@@ -686,13 +699,18 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 		fn->evsel = evsel;
 		fn->cpumode = sample->cpumode;
 		fn->cpus = bitmap_zalloc(a->cfg.nr_cpus);
-		if (!fn->cpus)
+		fn->tids = bitmap_zalloc(FA_MAX_THREADS);
+		if (!fn->cpus || !fn->tids)
 			return -ENOMEM;
 		fn->id = hashmap__size(a->funcs);
 	}
 	a->cur_func = fn;
 	if (sample->cpu < (u32)a->cfg.nr_cpus)
 		__set_bit(sample->cpu, fn->cpus);
+	owner = fa_owners__index(&a->owners, sample->tid);
+	if (owner < 0)
+		return owner;
+	__set_bit(owner, fn->tids);
 	if (sample->tid != (u32)thread__tid(fn->thread))
 		fn->threads = true;
 	fn->weight += sample->period ?: 1;
@@ -806,8 +824,8 @@ int fa_attr__code_context(struct fa_attr *a)
 			if (nr)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			for (int k = 0; k < nr; k++) {
-				if (fa_type__add_code_access(te->t, fields[k], stored[k],
-							     fn->weight, fn->cpus) ||
+				if (fa_type__add_code_access(te->t, fields[k], stored[k], fn->weight,
+							     te->t->cfg.owners ? fn->tids : fn->cpus) ||
 				    (stored[k] && fa_type__add_code_store(te->t, fn->id, fields[k])))
 					goto out_enomem;
 			}

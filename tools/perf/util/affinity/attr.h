@@ -25,6 +25,7 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include "matrix.h"
+#include "owner.h"
 #include "type.h"
 
 struct addr_location;
@@ -131,6 +132,7 @@ struct fa_attr {
 	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
 	struct fa_func		 *func_cache[FA_CACHE_SIZE];
 	struct fa_func		 *cur_func;	/* of the sample being attributed */
+	struct fa_owners	  owners;	/* the threads that accessed user space types */
 	bool			  code_context;
 };
 

@@ -32,15 +32,31 @@ static bool bitmap_subset_of(const unsigned long *a, const unsigned long *b, int
 	return true;
 }
 
-static u8 fa_field__class(const struct fa_field_info *fi, double hottest, int nr_cpus,
+/* Written by one owner and accessed by another (in one instance, if known) */
+static bool fa_field_info__shared(const struct fa_field_info *fi, int nr_owners)
+{
+	if (fi->by_instance)
+		return fi->inst_shared;
+	return bitmap_weight(fi->writers, nr_owners) > 1 ||
+	       !bitmap_subset_of(fi->readers, fi->writers, nr_owners);
+}
+
+/* Written by several owners (in one instance, if known) */
+static bool fa_field_info__writers(const struct fa_field_info *fi, int nr_owners)
+{
+	if (fi->by_instance)
+		return fi->inst_writers;
+	return bitmap_weight(fi->writers, nr_owners) > 1;
+}
+
+static u8 fa_field__class(const struct fa_field_info *fi, double hottest, int nr_owners,
 			  bool shared)
 {
 	if (!fi->accesses || fi->weight <= hottest * FA_COLD_SHARE)
 		return FA_CLASS_COLD;
 	if (fi->writes < fi->accesses * FA_WRITE_SHARE)
 		return FA_CLASS_READ_MOSTLY;
-	if (shared && (bitmap_weight(fi->writers, nr_cpus) > 1 ||
-		       !bitmap_subset_of(fi->readers, fi->writers, nr_cpus)))
+	if (shared && fa_field_info__shared(fi, nr_owners))
 		return FA_CLASS_SHARED_WRITTEN;
 	return FA_CLASS_WRITE_HOT;
 }
@@ -61,19 +77,19 @@ void fa_classes__exit(struct fa_classes *c)
 }
 
 static void fa_unit_info__add_leaf(struct fa_unit_info *ui, const struct fa_field_info *fi,
-				   u8 cls, int nr_cpus)
+				   u8 cls, int nr_owners)
 {
 	ui->weight += fi->weight;
 	ui->cls = max(ui->cls, cls);
-	bitmap_or(ui->accessors, ui->accessors, fi->readers, nr_cpus);
-	bitmap_or(ui->accessors, ui->accessors, fi->writers, nr_cpus);
+	bitmap_or(ui->accessors, ui->accessors, fi->readers, nr_owners);
+	bitmap_or(ui->accessors, ui->accessors, fi->writers, nr_owners);
 	/* a read-mostly leaf's rare writes do not make the unit a writer */
 	if (cls == FA_CLASS_WRITE_HOT || cls == FA_CLASS_SHARED_WRITTEN) {
 		ui->writer = true;
-		bitmap_or(ui->writers, ui->writers, fi->writers, nr_cpus);
+		bitmap_or(ui->writers, ui->writers, fi->writers, nr_owners);
 	}
 	/* written on several CPUs: its line moves between them, wherever it is */
-	if (cls == FA_CLASS_SHARED_WRITTEN && bitmap_weight(fi->writers, nr_cpus) > 1)
+	if (cls == FA_CLASS_SHARED_WRITTEN && fa_field_info__writers(fi, nr_owners))
 		ui->moving = true;
 }
 
@@ -100,22 +116,26 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 {
 	const struct fa_field_stats *fs = &t->stats[f];
 	const struct fa_code_stats *cs = t->code_stats ? &t->code_stats[f] : NULL;
-	int nr_cpus = t->cfg.nr_cpus;
+	int nr_owners = t->cfg.nr_owners;
 
 	fi->weight = fs->weight;
 	fi->accesses = fs->loads + fs->stores + fs->rmws + fs->other;
 	fi->writes = fs->stores + fs->rmws;
-	memcpy(fi->readers, fs->readers, BITS_TO_LONGS(nr_cpus) * sizeof(long));
-	memcpy(fi->writers, fs->writers, BITS_TO_LONGS(nr_cpus) * sizeof(long));
+	memcpy(fi->readers, fs->readers, BITS_TO_LONGS(nr_owners) * sizeof(long));
+	memcpy(fi->writers, fs->writers, BITS_TO_LONGS(nr_owners) * sizeof(long));
+	fi->by_instance = t->cfg.owners && fi->accesses >= FA_MIN_SAMPLES && fs->inst_seen &&
+			  !t->inst_fields_dropped;
+	fi->inst_shared = fs->inst_shared;
+	fi->inst_writers = fs->inst_writers;
 	if (!cs || !cs->readers)
 		return;
 	fi->by_code = true;
-	bitmap_or(fi->readers, fi->readers, cs->readers, nr_cpus);
-	bitmap_or(fi->writers, fi->writers, cs->writers, nr_cpus);
+	bitmap_or(fi->readers, fi->readers, cs->readers, nr_owners);
+	bitmap_or(fi->writers, fi->writers, cs->writers, nr_owners);
 	fi->weight = max(fi->weight, cs->weight * code_scale);
 	if (fi->accesses < FA_MIN_SAMPLES) {
 		fi->accesses = FA_MIN_SAMPLES;
-		fi->writes = bitmap_empty(cs->writers, nr_cpus) ? 0 : FA_MIN_SAMPLES;
+		fi->writes = bitmap_empty(cs->writers, nr_owners) ? 0 : FA_MIN_SAMPLES;
 		fi->class_by_code = true;
 	}
 	/*
@@ -143,16 +163,16 @@ static int fa_classes__alloc(struct fa_classes *c, const struct fa_struct *st)
 	c->nr_units = st->nr_units;
 	c->nr_fields = st->nr_fields;
 	for (int u = 0; u < st->nr_units; u++) {
-		c->units[u].accessors = bitmap_zalloc(c->nr_cpus);
-		c->units[u].writers = bitmap_zalloc(c->nr_cpus);
+		c->units[u].accessors = bitmap_zalloc(c->nr_owners);
+		c->units[u].writers = bitmap_zalloc(c->nr_owners);
 		if (!c->units[u].accessors || !c->units[u].writers)
 			return -ENOMEM;
 	}
 	for (int i = 0; i < st->nr_leaves; i++) {
 		struct fa_field_info *fi = &c->fields[st->leaves[i]];
 
-		fi->readers = bitmap_zalloc(c->nr_cpus);
-		fi->writers = bitmap_zalloc(c->nr_cpus);
+		fi->readers = bitmap_zalloc(c->nr_owners);
+		fi->writers = bitmap_zalloc(c->nr_owners);
 		if (!fi->readers || !fi->writers)
 			return -ENOMEM;
 	}
@@ -168,7 +188,7 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 	double hottest = 0, code_scale = fa_type__code_scale(t);
 
 	memset(c, 0, sizeof(*c));
-	c->nr_cpus = t->cfg.nr_cpus;
+	c->nr_owners = t->cfg.nr_owners;
 	c->shared = fa_type__shared(t);
 	if (fa_classes__alloc(c, st))
 		goto out_err;
@@ -181,10 +201,10 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
-		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_cpus,
+		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_owners,
 						  c->shared);
 		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &c->fields[f],
-				       c->field_cls[f], c->nr_cpus);
+				       c->field_cls[f], c->nr_owners);
 	}
 	return 0;
 
@@ -198,12 +218,12 @@ out_err:
  * @w is the only one accessing @a, some write takes the line from a reader.
  */
 static bool fa_unit_info__hurts(const struct fa_unit_info *w, const struct fa_unit_info *a,
-				int nr_cpus)
+				int nr_owners)
 {
-	if (!w->writer || bitmap_empty(a->accessors, nr_cpus))
+	if (!w->writer || bitmap_empty(a->accessors, nr_owners))
 		return false;
-	return bitmap_weight(w->writers, nr_cpus) > 1 ||
-	       !bitmap_subset_of(a->accessors, w->writers, nr_cpus);
+	return bitmap_weight(w->writers, nr_owners) > 1 ||
+	       !bitmap_subset_of(a->accessors, w->writers, nr_owners);
 }
 
 /**
@@ -219,8 +239,8 @@ bool fa_classes__conflict(const struct fa_classes *c, int u, int v)
 
 	if (!c->shared || a->cls == FA_CLASS_COLD || b->cls == FA_CLASS_COLD)
 		return false;
-	if (a->writer && b->writer && bitmap_equal(a->writers, b->writers, c->nr_cpus) &&
-	    bitmap_equal(a->accessors, b->accessors, c->nr_cpus))
+	if (a->writer && b->writer && bitmap_equal(a->writers, b->writers, c->nr_owners) &&
+	    bitmap_equal(a->accessors, b->accessors, c->nr_owners))
 		return false;
-	return fa_unit_info__hurts(a, b, c->nr_cpus) || fa_unit_info__hurts(b, a, c->nr_cpus);
+	return fa_unit_info__hurts(a, b, c->nr_owners) || fa_unit_info__hurts(b, a, c->nr_owners);
 }

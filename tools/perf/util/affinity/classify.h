@@ -11,6 +11,11 @@
  * A type that one thread alone accesses has no shared lines, whatever CPUs
  * the thread ran on (fa_type__shared()): its written fields are write-hot.
  *
+ * Threads as owners (user space): a field written by one thread and
+ * accessed by another counts when they do so in one instance, so that
+ * per-thread slots of an array are write-hot (fa_field_stats::inst_shared),
+ * given FA_MIN_SAMPLES samples of the field.
+ *
  * Affinity says what to put together; these classes say whether it may
  * be: a field written on one CPU must not share a cache line with a field
  * accessed on another (fa_classes__conflict()).
@@ -49,8 +54,8 @@ struct fa_unit_info {
 	u8		 cls;		/* the strongest class of its leaves */
 	bool		 writer;	/* its writes count (write-hot or shared-written) */
 	bool		 moving;	/* written on several CPUs (see cost.h) */
-	unsigned long	*accessors;	/* CPUs accessing it */
-	unsigned long	*writers;	/* CPUs writing it (when @writer) */
+	unsigned long	*accessors;	/* owners (threads or CPUs) accessing it */
+	unsigned long	*writers;	/* owners writing it (when @writer) */
 };
 
 /* A leaf field as the classes see it: its samples and its code */
@@ -62,6 +67,10 @@ struct fa_field_info {
 	unsigned long	*writers;
 	bool		 by_code;	/* the code context added to what was sampled */
 	bool		 class_by_code;	/* and its class comes from the code */
+	/* threads: sampled enough to tell owners sharing an instance's field */
+	bool		 by_instance;
+	bool		 inst_shared;	/* written by one, accessed by another */
+	bool		 inst_writers;	/* written by several */
 };
 
 struct fa_classes {
@@ -70,7 +79,7 @@ struct fa_classes {
 	u8			*field_cls;	/* by field index, leaves only */
 	struct fa_field_info	*fields;	/* by field index, leaves only */
 	struct fa_unit_info	*units;
-	int			 nr_cpus;
+	int			 nr_owners;	/* bits of the sets of owners */
 	bool			 shared;	/* accessed by several threads */
 };
 

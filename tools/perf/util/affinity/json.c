@@ -21,6 +21,7 @@
 #include "decode.h"
 #include "fields.h"
 #include "json.h"
+#include "owner.h"
 #include "report.h"
 #include "type.h"
 
@@ -206,6 +207,7 @@ static const char * const fa_json_drop_keys[FA_DROP_MAX] = {
 	[FA_DROP_NO_ADDR]	= "no_addr",
 	[FA_DROP_TP_FORMAT]	= "tp_format",
 	[FA_DROP_CHANGED]	= "changed",
+	[FA_DROP_NO_SYM]	= "no_sym",
 };
 
 static const char * const fa_json_fail_keys[FA_ATTR_MAX] = {
@@ -321,13 +323,14 @@ static void fa_json__header(struct fa_json *j, const struct fa_json_header *h,
 	fa_json__end_object(j);
 }
 
-static void fa_json__cpus(struct fa_json *j, const char *key, const unsigned long *cpus,
-			  int nr_cpus)
+/* A set of owners: thread IDs or CPU numbers (see "owners" of the type) */
+static void fa_json__owners(struct fa_json *j, const char *key, const struct fa_type *t,
+			    const unsigned long *owners)
 {
 	fa_json__begin_array(j, key, /*flat=*/true);
-	for (int cpu = 0; cpus && cpu < nr_cpus; cpu++) {
-		if (test_bit(cpu, cpus))
-			fa_json__int(j, NULL, cpu);
+	for (int i = 0; owners && i < t->cfg.nr_owners; i++) {
+		if (test_bit(i, owners))
+			fa_json__int(j, NULL, t->cfg.owners ? t->cfg.owners->tids[i] : (u32)i);
 	}
 	fa_json__end_array(j);
 }
@@ -347,8 +350,8 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 	fa_json__u64(j, "peer", fs->peer);
 	fa_json__double(j, "weight", fs->weight);
 	fa_json__double(j, "share", t->weight ? 100 * fs->weight / t->weight : 0);
-	fa_json__cpus(j, "readers", fi->readers, t->cfg.nr_cpus);
-	fa_json__cpus(j, "writers", fi->writers, t->cfg.nr_cpus);
+	fa_json__owners(j, "readers", t, fi->readers);
+	fa_json__owners(j, "writers", t, fi->writers);
 	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));
 	fa_json__bool(j, "by_code", fi->class_by_code);
 	fa_json__bool(j, "reported", fa_report__field_shown(t, an, f, o->percent_limit));
@@ -432,8 +435,8 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 		fa_json__int(j, "reader", r);
 		fa_json__double(j, "weight", cells[k].w);
 		fa_json__double(j, "share", t->fs.total ? 100 * cells[k].w / t->fs.total : 0);
-		fa_json__cpus(j, "writer_cpus", t->stats[w].writers, t->cfg.nr_cpus);
-		fa_json__cpus(j, "reader_cpus", t->stats[r].readers, t->cfg.nr_cpus);
+		fa_json__owners(j, "writer_owners", t, t->stats[w].writers);
+		fa_json__owners(j, "reader_owners", t, t->stats[r].readers);
 		fa_json__bool(j, "separated", fa_layout__line(&an->suggested, st, w) !=
 			      fa_layout__line(&an->suggested, st, r));
 		fa_json__end_object(j);
@@ -589,6 +592,7 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__u64(j, "instances", t->nr_instances);
 	fa_json__u64(j, "misaligned_instances", t->misaligned);
 	fa_json__bool(j, "shared", fa_type__shared(t));
+	fa_json__string(j, "owners", t->cfg.owners ? "threads" : "cpus");
 	fa_json__string(j, "method", fa_method__name(an->method));
 	fa_json__string(j, "method_reason", fa_method_why__name(an->why));
 	fa_json__u64(j, "median_gap_ns", an->gap_ns);

@@ -15,6 +15,7 @@
 #include "attr.h"
 #include "decode.h"
 #include "fields.h"
+#include "owner.h"
 #include "report.h"
 #include "type.h"
 #include "../dso.h"
@@ -293,12 +294,17 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	return printed;
 }
 
-/* "0-3,8" as perf prints CPU lists, "-" for none */
-static void cpus_scnprintf(const unsigned long *cpus, int nr_cpus, char *buf, size_t size)
+/* Owners: "0-3,8" as perf prints CPU lists, thread IDs "1201,1202", "-" */
+static void owners_scnprintf(const struct fa_type *t, const unsigned long *owners, char *buf,
+			     size_t size)
 {
-	/* bitmap_scnprintf() only reads the bitmap */
-	if (!bitmap_scnprintf((unsigned long *)cpus, nr_cpus, buf, size))
-		scnprintf(buf, size, "-");
+	fa_owners__scnprintf(t->cfg.owners, owners, t->cfg.nr_owners, buf, size);
+}
+
+/* How the report says who accessed a field */
+static const char *fa_type__owner_verb(const struct fa_type *t)
+{
+	return t->cfg.owners ? "by thread" : "on CPU";
 }
 
 /* Wider names (a bitfield unit's members, deep paths) are cut in the tables */
@@ -315,6 +321,7 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 	const char *name;
 	bool by_code = false;
 	int width = strlen("# Field");
+	int owners = t->cfg.owners ? 13 : 9;	/* two thread IDs or a CPU list */
 
 	/* as wide as the longest name, for narrow terminals and long paths */
 	for (int i = 0; i < st->nr_leaves; i++) {
@@ -322,9 +329,9 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 			width = max(width, (int)strlen(st->fields[st->leaves[i]].name));
 	}
 	width = min(width, FIELD_NAME_MAX);
-	printed += fprintf(fp, "  %-*s %5s %4s %4s %8s %8s %6s %6s %-9s %-9s %s\n", width,
+	printed += fprintf(fp, "  %-*s %5s %4s %4s %8s %8s %6s %6s %-*s %-*s %s\n", width,
 			   "# Field", "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%",
-			   "Readers", "Writers", "Class");
+			   owners, "Readers", owners, "Writers", "Class");
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 		const struct fa_field_stats *fs = &t->stats[f];
@@ -337,16 +344,17 @@ static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_an
 			continue;
 		by_code |= coded;
 		name = fa_field__short_name(st->fields[f].name, FIELD_NAME_MAX, cut, sizeof(cut));
-		cpus_scnprintf(fi->readers, t->cfg.nr_cpus, readers, sizeof(readers));
-		cpus_scnprintf(fi->writers, t->cfg.nr_cpus, writers, sizeof(writers));
-		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-9s %-9s %s%s\n",
+		owners_scnprintf(t, fi->readers, readers, sizeof(readers));
+		owners_scnprintf(t, fi->writers, writers, sizeof(writers));
+		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-*s %-*s %s%s\n",
 				   width, name, st->fields[f].offset, st->fields[f].size,
 				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
-				   fs->stores + fs->rmws, fs->hitm, share, readers, writers,
+				   fs->stores + fs->rmws, fs->hitm, share, owners, readers, owners,
+				   writers,
 				   fa_class__name(cls), coded ? " (code)" : "");
 	}
 	if (by_code)
-		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its CPUs and class\n");
+		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its readers, writers and class\n");
 	return printed;
 }
 
@@ -457,23 +465,25 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 
 	if (n < 0)
 		return 0;
-	printed = fprintf(fp, "\n  False sharing (a field written on one CPU, another field of its cache line\n"
-			      "  accessed on another CPU just after):\n");
+	printed = fprintf(fp, "\n  False sharing (a field written %s, another field of its cache line\n"
+			      "  accessed %s just after):\n",
+			  t->cfg.owners ? "by one thread" : "on one CPU",
+			  t->cfg.owners ? "by another" : "on another CPU");
 	for (int k = 0; k < n && shown < 8; k++) {
 		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
 		const struct fa_field_stats *rs = &t->stats[cells[k].j];
 		double share = t->fs.total ? 100 * cells[k].w / t->fs.total : 0;
 		/* a field only written (a reference count) is not "read on CPU -" */
-		bool read = !bitmap_empty(rs->readers, t->cfg.nr_cpus);
+		bool read = !bitmap_empty(rs->readers, t->cfg.nr_owners);
 		char wcpus[64], rcpus[64];
 
 		if (share < 1)
 			break;
-		cpus_scnprintf(t->stats[cells[k].i].writers, t->cfg.nr_cpus, wcpus, sizeof(wcpus));
-		cpus_scnprintf(read ? rs->readers : rs->writers, t->cfg.nr_cpus, rcpus,
-			       sizeof(rcpus));
-		printed += fprintf(fp, "    %s (written on CPU %s) -> %s (%s on CPU %s): %.1f%%%s\n",
-				   w->name, wcpus, r->name, read ? "read" : "written", rcpus, share,
+		owners_scnprintf(t, t->stats[cells[k].i].writers, wcpus, sizeof(wcpus));
+		owners_scnprintf(t, read ? rs->readers : rs->writers, rcpus, sizeof(rcpus));
+		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%%%s\n",
+				   w->name, fa_type__owner_verb(t), wcpus, r->name,
+				   read ? "read" : "written", fa_type__owner_verb(t), rcpus, share,
 				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
 		printed += fa_report__sites(fp, te, cells[k].i);
 		printed += fa_report__sites(fp, te, cells[k].j);
@@ -693,6 +703,7 @@ static int fa_why__dsos(const struct fa_decoder *dec, const struct fa_attr *a, i
 	static const int fail[FA_WHY_MAX] = {
 		[FA_WHY_NO_SYM] = FA_ATTR_NO_SYM + 1, [FA_WHY_NO_DBGINFO] = FA_ATTR_NO_DBGINFO + 1,
 	};
+	static const int drop_too[FA_WHY_MAX] = { [FA_WHY_NO_SYM] = FA_DROP_NO_SYM + 1, };
 	struct fa_why_dso t[FA_WHY_TALLY];
 	struct hashmap_entry *cur;
 	int n = 0, len = 0;
@@ -701,7 +712,7 @@ static int fa_why__dsos(const struct fa_decoder *dec, const struct fa_attr *a, i
 	hashmap__for_each_entry(dec->drop_dsos, cur, bkt) {
 		struct fa_drop_dso *d = cur->pvalue;
 
-		if (d->reason + 1 == drop[why])
+		if (d->reason + 1 == drop[why] || d->reason + 1 == drop_too[why])
 			fa_why__tally(t, &n, d->dso, d->count);
 	}
 	hashmap__for_each_entry(a->fail_sites, cur, bkt) {
@@ -737,7 +748,7 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 		[FA_WHY_FEW_REGS]	= drop[FA_DROP_NO_REG],
 		[FA_WHY_NO_CODE]	= drop[FA_DROP_NO_CODE] + drop[FA_DROP_NO_MAP],
 		[FA_WHY_CHANGED]	= drop[FA_DROP_CHANGED],
-		[FA_WHY_NO_SYM]		= as->failed[FA_ATTR_NO_SYM],
+		[FA_WHY_NO_SYM]		= as->failed[FA_ATTR_NO_SYM] + drop[FA_DROP_NO_SYM],
 		[FA_WHY_NO_DBGINFO]	= as->failed[FA_ATTR_NO_DBGINFO],
 	};
 	u64 samples = fa_decode_stats__samples(ds), best = 0, lost, failed = 0;
@@ -752,7 +763,7 @@ int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const 
 			top = i;
 	}
 	/* of the samples lost for a reason; those without a memory operand are not */
-	lost = failed - count[FA_WHY_NO_SYM] - count[FA_WHY_NO_DBGINFO];
+	lost = failed - as->failed[FA_ATTR_NO_SYM] - as->failed[FA_ATTR_NO_DBGINFO];
 	for (int i = 0; i < FA_WHY_MAX; i++) {
 		lost += count[i];
 		if (count[i] > best) {

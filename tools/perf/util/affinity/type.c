@@ -104,21 +104,24 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->st = st;
 	t->cfg = *cfg;
 	t->cfg.window = clamp(t->cfg.window, 2, FA_MAX_WINDOW);
+	if (!t->cfg.nr_owners)
+		t->cfg.nr_owners = t->cfg.nr_cpus;
 	t->stats = calloc(st->nr_fields, sizeof(*t->stats));
 	t->windows = fa_u64_map__new();
 	t->insts = fa_u64_map__new();
 	t->sets = fa_set_map__new();
 	t->visits = fa_set_map__new();
+	t->inst_fields = fa_u64_map__new();
 	t->moves = fa_set_map__new();
 	t->replay.instances = fa_u64_map__new();
 	t->mi = mem_info__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->moves || !t->mi ||
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->inst_fields || !t->moves || !t->mi ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
 	for (int i = 0; i < st->nr_fields; i++) {
-		t->stats[i].readers = bitmap_zalloc(cfg->nr_cpus);
-		t->stats[i].writers = bitmap_zalloc(cfg->nr_cpus);
+		t->stats[i].readers = bitmap_zalloc(t->cfg.nr_owners);
+		t->stats[i].writers = bitmap_zalloc(t->cfg.nr_owners);
 		if (!t->stats[i].readers || !t->stats[i].writers)
 			goto out_delete;
 	}
@@ -153,6 +156,7 @@ void fa_type__delete(struct fa_type *t)
 	fa_map__free_values(t->insts);
 	fa_map__free_values(t->sets);
 	fa_map__free_values(t->visits);
+	fa_map__free_values(t->inst_fields);
 	fa_map__free_values(t->moves);
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
@@ -185,20 +189,20 @@ static void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 	switch (s->op) {
 	case FA_OP_LOAD:
 		fs->loads++;
-		__set_bit(s->cpu, fs->readers);
+		__set_bit(s->owner, fs->readers);
 		break;
 	case FA_OP_STORE:
 		fs->stores++;
-		__set_bit(s->cpu, fs->writers);
+		__set_bit(s->owner, fs->writers);
 		break;
 	case FA_OP_RMW:
 		fs->rmws++;
-		__set_bit(s->cpu, fs->readers);
-		__set_bit(s->cpu, fs->writers);
+		__set_bit(s->owner, fs->readers);
+		__set_bit(s->owner, fs->writers);
 		break;
 	default:
 		fs->other++;
-		__set_bit(s->cpu, fs->readers);
+		__set_bit(s->owner, fs->readers);
 		break;
 	}
 	fs->weight += s->weight;
@@ -463,14 +467,14 @@ static void fa_inst__record_write(struct fa_inst *inst, const struct fa_sample *
 		}
 		w->nr = 0;
 	}
-	if (w->field != s->field || !w->nr || w->cpu[0] != s->cpu) {
+	if (w->field != s->field || !w->nr || w->cpu[0] != s->owner) {
 		/* a new writer: remember the previous one, which another CPU may need */
 		w->cpu[1] = w->cpu[0];
 		w->time[1] = w->time[0];
 		w->nr = min(w->nr + 1, 2);
 	}
 	w->field = s->field;
-	w->cpu[0] = s->cpu;
+	w->cpu[0] = s->owner;
 	w->time[0] = s->time;
 	w->nr_seen = 0;
 }
@@ -484,8 +488,8 @@ static void fa_inst__record_write(struct fa_inst *inst, const struct fa_sample *
 static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
 {
 	u16 units[1 + FA_INST_WRITES];
-	u64 since = fa_inst__fetch(inst, s->cpu, s->time);
-	int nr_w = fa_inst__written(t, inst, s->cpu, since, units + 1);
+	u64 since = fa_inst__fetch(inst, s->owner, s->time);
+	int nr_w = fa_inst__written(t, inst, s->owner, since, units + 1);
 
 	if (!nr_w)
 		return;
@@ -531,10 +535,10 @@ static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 	inst->last_time = s->time;
 	for (int i = 0; i < inst->nr_writes; i++) {
 		struct fa_write *w = &inst->writes[i];
-		int k = fa_write__other(w, s->cpu);
+		int k = fa_write__other(w, s->owner);
 
 		if (k < 0 || s->time - w->time[k] > t->cfg.xfer_ns ||
-		    fa_write__seen(w, s->cpu << 16 ^ s->field))
+		    fa_write__seen(w, s->owner << 16 ^ s->field))
 			continue;
 		if (fa_matrix__add(&t->xfer, w->field, s->field, s->weight))
 			return -ENOMEM;
@@ -634,6 +638,90 @@ static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
 	return 0;
 }
 
+/*
+ * Who accessed one field of one instance, to tell a field that owners share
+ * from one that each owner has in its own instance (per-thread slots): the
+ * first FA_IF_OWNERS owners, each with the first two functions it accessed
+ * the field in.  Whether a function stores to the field is known from the
+ * code context only after the last sample (fa_type__inst_fields_flush()).
+ */
+#define FA_IF_OWNERS		3
+#define FA_MAX_INST_FIELDS	(1 << 18)
+
+struct fa_if_owner {
+	u32	owner;
+	u32	func[2];
+	bool	stored;		/* a sampled store */
+};
+
+struct fa_inst_field {
+	u64			key;		/* instance and field, mixed */
+	int			field;
+	int			nr;
+	struct fa_if_owner	owners[FA_IF_OWNERS];
+};
+
+static int fa_type__inst_field(struct fa_type *t, const struct fa_sample *s)
+{
+	u64 key = s->instance * 0x9E3779B97F4A7C15ULL + s->field;
+	struct fa_inst_field *ifd;
+	struct fa_if_owner *o;
+	int i;
+
+	if (hashmap__find(t->inst_fields, &key, &ifd)) {
+		/* found */
+	} else if (hashmap__size(t->inst_fields) >= FA_MAX_INST_FIELDS) {
+		t->inst_fields_dropped++;
+		return 0;
+	} else {
+		ifd = fa_u64_map__findnew(t->inst_fields, key, sizeof(*ifd));
+		if (!ifd)
+			return -ENOMEM;
+		ifd->field = s->field;
+	}
+	for (i = 0; i < ifd->nr && ifd->owners[i].owner != s->owner; i++)
+		;
+	if (i == ifd->nr) {
+		if (ifd->nr == FA_IF_OWNERS)
+			return 0;
+		ifd->owners[ifd->nr++] = (struct fa_if_owner){ .owner = s->owner,
+							       .func = { s->func, s->func }, };
+	}
+	o = &ifd->owners[i];
+	if (o->func[1] == o->func[0] && s->func != o->func[0])
+		o->func[1] = s->func;
+	o->stored |= !!(s->op & FA_OP_STORE);
+	return 0;
+}
+
+/* Count, per field, the instances its owners share, now that the code is known */
+static void fa_type__inst_fields_flush(struct fa_type *t)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	for (int f = 0; f < t->st->nr_fields; f++) {
+		t->stats[f].inst_seen = 0;
+		t->stats[f].inst_shared = 0;
+		t->stats[f].inst_writers = 0;
+	}
+	hashmap__for_each_entry(t->inst_fields, cur, bkt) {
+		const struct fa_inst_field *ifd = cur->pvalue;
+		struct fa_field_stats *fs = &t->stats[ifd->field];
+		int writers = 0;
+
+		for (int i = 0; i < ifd->nr; i++) {
+			const struct fa_if_owner *o = &ifd->owners[i];
+
+			writers += o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
+				   fa_type__code_stores(t, o->func[1], ifd->field);
+		}
+		fs->inst_seen++;
+		fs->inst_shared += writers && ifd->nr > 1;
+		fs->inst_writers += writers > 1;
+	}
+}
+
 /**
  * fa_type__add - Account one access to a field of the type
  *
@@ -641,10 +729,12 @@ static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
  */
 int fa_type__add(struct fa_type *t, const struct fa_sample *s)
 {
-	if (s->field < 0 || s->field >= t->st->nr_fields || s->cpu >= (u32)t->cfg.nr_cpus)
+	if (s->field < 0 || s->field >= t->st->nr_fields || s->owner >= (u32)t->cfg.nr_owners)
 		return -EINVAL;
 	fa_type__count(t, s);
 	fa_type__add_thread(t, s->tid, false);
+	if (fa_type__inst_field(t, s))
+		return -ENOMEM;
 	if (fa_type__transfers(t, s) || fa_type__window(t, s) || fa_replay__add(&t->replay, s))
 		return -ENOMEM;
 	return 0;
@@ -686,6 +776,7 @@ void fa_type__flush(struct fa_type *t)
 	hashmap__for_each_entry(t->windows, cur, bkt)
 		fa_type__end_set(t, cur->pvalue);
 	qsort(t->code_stores, t->nr_code_stores, sizeof(*t->code_stores), fa_u64__cmp);
+	fa_type__inst_fields_flush(t);
 }
 
 static u64 fa_code_store__key(u32 func, int field)
@@ -792,8 +883,8 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 	}
 	cs = &t->code_stats[field];
 	if (!cs->readers) {
-		cs->readers = bitmap_zalloc(t->cfg.nr_cpus);
-		cs->writers = bitmap_zalloc(t->cfg.nr_cpus);
+		cs->readers = bitmap_zalloc(t->cfg.nr_owners);
+		cs->writers = bitmap_zalloc(t->cfg.nr_owners);
 		if (!cs->readers || !cs->writers)
 			return -ENOMEM;
 	}
@@ -801,6 +892,6 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 	if (store)
 		cs->store_weight += weight;
 	bitmap_or(store ? cs->writers : cs->readers, store ? cs->writers : cs->readers, cpus,
-		  t->cfg.nr_cpus);
+		  t->cfg.nr_owners);
 	return 0;
 }

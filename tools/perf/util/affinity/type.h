@@ -24,6 +24,7 @@
 #include "matrix.h"
 
 struct fa_inst;
+struct fa_owners;
 struct fa_struct;
 struct fa_window;
 struct hashmap;
@@ -48,6 +49,8 @@ enum fa_scope {
  *           that counts as a transfer of the line between them
  * @replay_max: Accesses kept for replaying layouts
  * @by_thread: The owners of cache lines are threads, not CPUs (user space)
+ * @nr_owners: Bits of the sets of owners: FA_MAX_THREADS or @nr_cpus
+ * @owners: The threads, when @by_thread
  */
 struct fa_config {
 	u32	line_size;
@@ -58,6 +61,8 @@ struct fa_config {
 	u64	xfer_ns;
 	size_t	replay_max;
 	bool	by_thread;
+	int	nr_owners;
+	const struct fa_owners *owners;
 };
 
 /**
@@ -69,8 +74,11 @@ struct fa_config {
  * @weight: Sum of the samples' periods
  * @hitm: Loads that hit a modified line in another cache (data source)
  * @peer: Loads served by a peer cache (data source)
- * @readers: CPUs that read it
- * @writers: CPUs that wrote it
+ * @readers: Owners (threads or CPUs, see owner.h) that read it
+ * @writers: Owners that wrote it
+ * @inst_seen: Instances whose field was accessed (fa_type::inst_fields)
+ * @inst_shared: Of those, written by one owner and accessed by another
+ * @inst_writers: Of those, written by several owners
  */
 struct fa_field_stats {
 	u64		 loads;
@@ -82,6 +90,9 @@ struct fa_field_stats {
 	u64		 peer;
 	unsigned long	*readers;
 	unsigned long	*writers;
+	u64		 inst_seen;
+	u64		 inst_shared;
+	u64		 inst_writers;
 };
 
 /*
@@ -105,6 +116,7 @@ struct fa_sample {
 	u64	data_src;
 	u32	cpu;
 	u32	tid;
+	u32	owner;		/* index of the thread, or the CPU (fa_config::by_thread) */
 	u32	func;		/* the sampled function (code context), 0 */
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
@@ -165,6 +177,8 @@ struct fa_type {
 	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
 	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
+	struct hashmap		*inst_fields;	/* (instance, field) -> its owners */
+	u64			 inst_fields_dropped;
 	u64			 nr_visits;	/* samples of those functions */
 	struct fa_replay	 replay;
 	/* (function, field) pairs the sampled code stores to, sorted by the flush */
