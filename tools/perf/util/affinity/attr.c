@@ -761,6 +761,20 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 	return nr;
 }
 
+/* What the code of @fn says of the @nr fields of @t it accesses */
+static int fa_func__add_code(struct fa_func *fn, struct fa_type *t, const int *fields,
+			     const bool *stored, int nr)
+{
+	const unsigned long *owners = t->cfg.owners ? fn->tids : fn->cpus;
+
+	for (int k = 0; k < nr; k++) {
+		if (fa_type__add_code_access(t, fields[k], stored[k], fn->weight, owners) ||
+		    (stored[k] && fa_type__add_code_store(t, fn->id, fields[k])))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int fa_func__cmp(const void *pa, const void *pb)
 {
 	const struct fa_func *fa = *(struct fa_func * const *)pa;
@@ -823,12 +837,8 @@ int fa_attr__code_context(struct fa_attr *a)
 			nr = fa_func__fields(a, fn, te, code, len, fields, stored);
 			if (nr)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
-			for (int k = 0; k < nr; k++) {
-				if (fa_type__add_code_access(te->t, fields[k], stored[k], fn->weight,
-							     te->t->cfg.owners ? fn->tids : fn->cpus) ||
-				    (stored[k] && fa_type__add_code_store(te->t, fn->id, fields[k])))
-					goto out_enomem;
-			}
+			if (fa_func__add_code(fn, te->t, fields, stored, nr))
+				goto out_enomem;
 			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight,
 							       &te->code))
 				goto out_enomem;

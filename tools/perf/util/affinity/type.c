@@ -115,7 +115,8 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->moves = fa_set_map__new();
 	t->replay.instances = fa_u64_map__new();
 	t->mi = mem_info__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->inst_fields || !t->moves || !t->mi ||
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->inst_fields ||
+	    !t->moves || !t->mi ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
@@ -668,12 +669,11 @@ static int fa_type__inst_field(struct fa_type *t, const struct fa_sample *s)
 	struct fa_if_owner *o;
 	int i;
 
-	if (hashmap__find(t->inst_fields, &key, &ifd)) {
-		/* found */
-	} else if (hashmap__size(t->inst_fields) >= FA_MAX_INST_FIELDS) {
-		t->inst_fields_dropped++;
-		return 0;
-	} else {
+	if (!hashmap__find(t->inst_fields, &key, &ifd)) {
+		if (hashmap__size(t->inst_fields) >= FA_MAX_INST_FIELDS) {
+			t->inst_fields_dropped++;
+			return 0;
+		}
 		ifd = fa_u64_map__findnew(t->inst_fields, key, sizeof(*ifd));
 		if (!ifd)
 			return -ENOMEM;
