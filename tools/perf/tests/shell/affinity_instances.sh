@@ -71,6 +71,12 @@ else
 		"${result}" || fail "slots sharing a line written by two threads: not aligned"
 	grep -q "^} __attribute__((aligned([0-9]*)));" "${result}" ||
 		fail "--emit-c does not align struct slot_stats"
+	# the line the two slots share, named by their indexes in the array
+	awk '/^  Cache lines of several instances/ { s = 1; next } s && /^$/ { exit }
+	     s && /^    0x[0-9a-f]*: 2 instances, threads [0-9]*,[0-9]*,/ { l = 1 }
+	     s && /^        \[0\] 0x/ { i0 = 1 } s && /^        \[1\] 0x/ { i1 = 1 }
+	     END { exit !(l && i0 && i1) }' "${result}" ||
+		fail "the line of slots [0] and [1] written by two threads is not listed"
 fi
 
 echo "slotshare ro: slots that share a line, only read"
@@ -81,6 +87,8 @@ elif ! perf affinity report -i "${perfdata}" --stdio -T slot_stats > "${result}"
 elif grep -q "aligned to the .* cache line" "${result}" ||
 		! grep -q "^  Suggested layout: keep the current one" "${result}"; then
 	fail "read only slots: a change suggested"
+elif ! grep -A1 "^  Cache lines of several instances" "${result}" | grep -q "none seen"; then
+	fail "read only slots: a line listed as written"
 fi
 
 echo "rqscan: many instances on the heap"

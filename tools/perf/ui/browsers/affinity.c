@@ -52,7 +52,8 @@ struct fa_browser {
 
 /* The stdio report's sections that make the field and the layout screens */
 static const int fa_fields_sections[] = {
-	FA_REPORT_ALIGNMENT, FA_REPORT_FIELDS, FA_REPORT_FALSE_SHARING, FA_REPORT_PAIRS,
+	FA_REPORT_ALIGNMENT, FA_REPORT_FIELDS, FA_REPORT_FALSE_SHARING, FA_REPORT_SHARED_LINES,
+	FA_REPORT_PAIRS,
 	FA_REPORT_CLUSTERS,
 };
 

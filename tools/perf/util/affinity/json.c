@@ -21,6 +21,7 @@
 #include "decode.h"
 #include "fields.h"
 #include "json.h"
+#include "lines.h"
 #include "owner.h"
 #include "report.h"
 #include "type.h"
@@ -576,6 +577,47 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 	fa_json__end_object(j);
 }
 
+/* Lines of several instances, as the stdio report lists them (all of them) */
+static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t)
+{
+	struct fa_shared_line *sl;
+	int n = fa_shared_lines__find(t, &sl);
+
+	if (n < 0)
+		return n;
+	fa_json__begin_array(j, "shared_lines", /*flat=*/false);
+	for (int k = 0; k < n; k++) {
+		fa_json__begin_object(j, NULL, /*flat=*/false);
+		fa_json__u64(j, "addr", sl[k].addr);
+		fa_json__u64(j, "accesses", sl[k].loads + sl[k].writes);
+		fa_json__u64(j, "writes", sl[k].writes);
+		fa_json__int(j, "nr_instances", sl[k].nr_insts);
+		fa_json__int(j, "nr_owners", sl[k].nr_owners);
+		fa_json__begin_array(j, "owners", /*flat=*/true);
+		for (int i = 0; i < sl[k].nr_owners && i < FA_SL_OWNERS; i++)
+			fa_json__int(j, NULL, sl[k].owners[i]);
+		fa_json__end_array(j);
+		fa_json__begin_array(j, "instances", /*flat=*/false);
+		for (int i = 0; i < sl[k].nr_insts && i < FA_SL_INSTS; i++) {
+			fa_json__begin_object(j, NULL, /*flat=*/true);
+			fa_json__u64(j, "base", sl[k].base[i]);
+			fa_json__int(j, "index", sl[k].index[i]);
+			fa_json__begin_array(j, "fields", /*flat=*/true);
+			for (int f = 0; f < t->st->nr_fields && f < 64; f++) {
+				if (sl[k].fields[i] & (1ULL << f))
+					fa_json__int(j, NULL, f);
+			}
+			fa_json__end_array(j);
+			fa_json__end_object(j);
+		}
+		fa_json__end_array(j);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+	free(sl);
+	return 0;
+}
+
 static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 			 const struct fa_analysis *an, const struct fa_report_opts *o)
 {
@@ -600,7 +642,8 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	for (int f = 0; f < t->st->nr_fields; f++)
 		fa_json__field(j, t, an, f, o);
 	fa_json__end_array(j);
-	err = fa_json__coaccess(j, an) ?: fa_json__false_sharing(j, t, an);
+	err = fa_json__coaccess(j, an) ?: fa_json__false_sharing(j, t, an) ?:
+	      fa_json__shared_lines(j, t);
 	if (err)
 		return err;
 	fa_json__clusters(j, t->st, an);

@@ -15,6 +15,7 @@
 #include "attr.h"
 #include "decode.h"
 #include "fields.h"
+#include "lines.h"
 #include "owner.h"
 #include "report.h"
 #include "type.h"
@@ -495,6 +496,59 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 	return printed;
 }
 
+/* The fields of @mask, as names */
+static size_t fa_report__field_mask(FILE *fp, const struct fa_struct *st, u64 mask)
+{
+	size_t printed = 0;
+
+	for (int f = 0; f < st->nr_fields && f < 64; f++) {
+		if (mask & (1ULL << f))
+			printed += fprintf(fp, " %s", st->fields[f].name);
+	}
+	return printed;
+}
+
+static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te)
+{
+	const struct fa_type *t = te->t;
+	struct fa_shared_line *sl;
+	char owners[64];
+	size_t printed;
+	int n;
+
+	if (t->nr_instances < 2)
+		return 0;
+	n = fa_shared_lines__find(t, &sl);
+	if (n < 0)
+		return 0;
+	printed = fprintf(fp, "\n  Cache lines of several instances (%s, one writing; of the replay sample):\n",
+			  t->cfg.owners ? "different threads" : "different CPUs");
+	if (!n)
+		printed += fprintf(fp, "    none seen\n");
+	for (int k = 0; k < n && k < 8; k++) {
+		int len = 0;
+
+		for (int i = 0; i < sl[k].nr_owners && i < FA_SL_OWNERS; i++)
+			len += scnprintf(owners + len, sizeof(owners) - len, "%s%u", i ? "," : "",
+					 sl[k].owners[i]);
+		printed += fprintf(fp, "    %#" PRIx64 ": %d instances, %s %s%s, %" PRIu64 " accesses, %" PRIu64 " writing\n",
+				   sl[k].addr, sl[k].nr_insts, t->cfg.owners ? "threads" : "CPUs",
+				   owners, sl[k].nr_owners > FA_SL_OWNERS ? ",+" : "",
+				   sl[k].loads + sl[k].writes, sl[k].writes);
+		for (int i = 0; i < sl[k].nr_insts && i < FA_SL_INSTS; i++) {
+			if (sl[k].index[i] >= 0)
+				printed += fprintf(fp, "        [%" PRId64 "] %#" PRIx64 ":",
+						   sl[k].index[i], sl[k].base[i]);
+			else
+				printed += fprintf(fp, "        %#" PRIx64 ":", sl[k].base[i]);
+			printed += fa_report__field_mask(fp, te->st, sl[k].fields[i]);
+			printed += fprintf(fp, "\n");
+		}
+	}
+	free(sl);
+	return printed;
+}
+
 static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
 {
 	const struct fa_struct *st = te->st;
@@ -616,6 +670,8 @@ size_t fa_report__section(FILE *fp, int section, struct fa_type_entry *te,
 		return fa_report__pairs(fp, te, an, o);
 	case FA_REPORT_FALSE_SHARING:
 		return fa_report__false_sharing(fp, te, an);
+	case FA_REPORT_SHARED_LINES:
+		return fa_report__shared_lines(fp, te);
 	case FA_REPORT_CLUSTERS:
 		return fa_report__clusters(fp, te, an);
 	case FA_REPORT_LAYOUTS:

@@ -32,6 +32,7 @@ enum fa_report_section {
 	FA_REPORT_FIELDS,
 	FA_REPORT_PAIRS,	/* top co-access pairs */
 	FA_REPORT_FALSE_SHARING,
+	FA_REPORT_SHARED_LINES,	/* lines of several instances */
 	FA_REPORT_CLUSTERS,
 	FA_REPORT_LAYOUTS,	/* current and suggested, pahole's format */
 	FA_REPORT_COST,		/* predicted, of both layouts */
