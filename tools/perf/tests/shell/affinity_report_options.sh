@@ -86,6 +86,13 @@ fi
 [ "$(wc -l < "${errout}")" -eq 1 ] && grep -q "^--sort bogus: use " "${errout}" ||
 	fail "--sort bogus: not a one line error: $(head -3 "${errout}")"
 
+echo "--method window: no code context"
+# no function is known to store a field: sorting and searching those none
+# were a qsort() and bsearch() of NULL (the sanitizer build stopped there)
+perf affinity report -i "${perfdata}" --stdio --method window > "${result}" 2>&1 ||
+	fail "--method window exited with $?: $(grep -m1 'runtime error' "${result}")"
+grep -q "^  Top co-access pairs (window method" "${result}" || fail "--method window: not used"
+
 echo "--cpu: the lock is written on the first CPU only"
 # the workload runs its writer on the first CPU it may use
 cpu0=$(awk '/^Cpus_allowed_list/ { sub(/[,-].*/, "", $2); print $2 }' /proc/self/status)

@@ -775,7 +775,9 @@ void fa_type__flush(struct fa_type *t)
 
 	hashmap__for_each_entry(t->windows, cur, bkt)
 		fa_type__end_set(t, cur->pvalue);
-	qsort(t->code_stores, t->nr_code_stores, sizeof(*t->code_stores), fa_u64__cmp);
+	/* qsort() and bsearch() of NULL are undefined, even of no elements */
+	if (t->nr_code_stores)
+		qsort(t->code_stores, t->nr_code_stores, sizeof(*t->code_stores), fa_u64__cmp);
 	fa_type__inst_fields_flush(t);
 }
 
@@ -836,8 +838,8 @@ bool fa_type__code_stores(const struct fa_type *t, u32 func, int field)
 {
 	u64 key = fa_code_store__key(func, field);
 
-	return func && bsearch(&key, t->code_stores, t->nr_code_stores, sizeof(key),
-			       fa_u64__cmp);
+	return func && t->nr_code_stores &&
+	       bsearch(&key, t->code_stores, t->nr_code_stores, sizeof(key), fa_u64__cmp);
 }
 
 /* Typical time between two accesses of a scope: density of the samples. */
