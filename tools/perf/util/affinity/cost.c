@@ -169,6 +169,41 @@ double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_
 	return c.total;
 }
 
+/**
+ * fa_cost_model__lines_at - Lines per window (or visit) of layout @l with the
+ * instances where they were: @phases[p] instances start p bytes into a line
+ *
+ * The model takes every instance to start a line; an instance that does
+ * not can have a group of fields that fits a line straddle two.
+ */
+double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_layout *l,
+			       const u64 *phases)
+{
+	double lines = 0, count = 0;
+	u64 nr_phases = 0;
+
+	for (u32 p = 0; p < l->line_size; p++)
+		nr_phases += phases[p];
+	for (int s = 0; s < m->nr_window_sets && nr_phases; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+		u32 line_of[l->nr_units + 1], touched[FA_MAX_WINDOW];
+
+		for (u32 p = 0; p < l->line_size; p++) {
+			if (!phases[p])
+				continue;
+			for (int k = 0; k < set->nr; k++) {
+				u16 u = m->units[set->first + k];
+
+				line_of[u] = (p + l->offset[u]) / l->line_size;
+			}
+			lines += (double)set->count * phases[p] *
+				 fa_units__lines(line_of, m->units + set->first, set->nr, touched);
+		}
+		count += (double)set->count * nr_phases;
+	}
+	return count ? lines / count : 0;
+}
+
 /* The cost of layout @l (see fa_cost_model__eval_lines()) */
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost)

@@ -589,6 +589,9 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
 			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
+	if (an->lines_at[0] > 0)
+		printed += fprintf(fp, "    lines per visit with the instances where they were: %.2f -> %.2f\n",
+				   an->lines_at[0], an->lines_at[1]);
 	if (an->spread)
 		printed += fprintf(fp, "    (the model sees one instance at a time: the replay, with the instances on lines of their own, gives the gain of the alignment, total %.2f -> %.2f, %+.1f%%)\n",
 				   r[0].total, r[1].total,
@@ -617,6 +620,9 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 				   te->t->cfg.by_thread ? "threads" : "CPUs",
 				   ((s64)an->suggested.size - an->current.size) *
 				   (s64)te->t->nr_instances, te->t->nr_instances);
+	if (an->straddle)
+		printed += fprintf(fp, "  aligned to the %u byte cache line: in instances that do not start one, the fields\n  a visit touches straddled two lines (%.2f lines per visit, %.2f aligned)\n",
+				   an->suggested.line_size, an->lines_straddled, an->lines_at[1]);
 	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
