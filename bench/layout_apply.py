@@ -37,6 +37,8 @@ WORKLOADS = [
      ["50000000"], ["200000000"], False),
     ("slots-ro", "slots.c", "slot_stats", "slots.h", None,
      ["50000000", "ro"], None, True),
+    ("rqscan", "rqscan.c", "runq", "rqscan.h", "rqscan-fix.h",
+     ["300"], ["200"], False),
 ]
 
 
@@ -47,6 +49,12 @@ def sh(cmd, **kw):
 def build(src, header, out):
     sh(["gcc", "-O2", "-g", "-pthread", '-DLAYOUT="%s"' % header,
         os.path.join(LAYOUTS, src), "-o", out])
+
+
+def check_applies(c, orig_h):
+    """The suggestion has the fields of the original, each once."""
+    names = lambda text: sorted(re.findall(r"(\w+)(?:\[\d+\])?;", text))
+    return names(c) == names(open(os.path.join(LAYOUTS, orig_h)).read())
 
 
 def suggestion(report):
@@ -88,6 +96,10 @@ def main():
             continue
         if c is None:
             print("%-10s no suggestion (the known fix is in %s)" % (name, fix_h))
+            ok = False
+            continue
+        if not check_applies(c, orig_h):
+            print("%-10s the suggestion does not have the fields of %s" % (name, orig_h))
             ok = False
             continue
         sug_h = os.path.join(d, "suggested.h")
