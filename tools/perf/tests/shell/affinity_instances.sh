@@ -108,9 +108,10 @@ t = json.load(sys.stdin)["types"][0]
 name = {f["index"]: f["name"] for f in t["fields"]}
 hot = {"nr_running", "cpu_capacity", "curr", "idle", "ttwu_pending"}
 lines = {m["line"] for m in t["suggested"]["members"] if name[m["field"]] in hot}
-# calloc()ed instances 584 bytes apart: 3 in 8 would have the five straddle
-sys.exit(not t["per_visit"] or len(lines) != 1 or t["visit_lines_suggested"] != 1)' ||
-		fail "the scanned fields are not on one line of the suggestion in every instance"
+# calloc()ed instances 584 bytes apart: 3 in 8 have the five straddle two
+sys.exit(not t["per_visit"] or len(lines) != 1 or
+         not 1 <= t["visit_lines_suggested"] < 2 <= t["visit_lines_current"])' ||
+		fail "the scanned fields are not on one line of the suggestion"
 fi
 
 cleanup

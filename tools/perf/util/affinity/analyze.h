@@ -56,9 +56,7 @@ struct fa_analysis {
 	bool			 kept;		/* the suggestion saved too little: kept the current */
 	bool			 spread;	/* aligned: instances no longer share lines */
 	bool			 per_visit;	/* the model counts lines per visit, not window */
-	bool			 straddle;	/* aligned: a visit's fields no longer straddle */
 	double			 lines_at[2];	/* per visit, instances where they were */
-	double			 lines_straddled;	/* of the suggestion before aligning it */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 };
 

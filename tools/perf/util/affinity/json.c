@@ -651,7 +651,6 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__bool(j, "kept_current", an->kept);
 	fa_json__bool(j, "aligned_instances", an->spread);
 	fa_json__bool(j, "per_visit", an->per_visit);
-	fa_json__bool(j, "aligned_straddle", an->straddle);
 	fa_json__double(j, "visit_lines_current", an->lines_at[0]);
 	fa_json__double(j, "visit_lines_suggested", an->lines_at[1]);
 	fa_json__layout(j, "current", &an->current, t->st);

@@ -620,9 +620,6 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 				   te->t->cfg.by_thread ? "threads" : "CPUs",
 				   ((s64)an->suggested.size - an->current.size) *
 				   (s64)te->t->nr_instances, te->t->nr_instances);
-	if (an->straddle)
-		printed += fprintf(fp, "  aligned to the %u byte cache line: in instances that do not start one, the fields\n  a visit touches straddled two lines (%.2f lines per visit, %.2f aligned)\n",
-				   an->suggested.line_size, an->lines_straddled, an->lines_at[1]);
 	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
