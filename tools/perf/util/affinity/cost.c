@@ -345,7 +345,7 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	u64 base = t->replay.bases[e->instance], line;
 	struct fa_line_state **slot, *ls;
 	u32 owner = t->cfg.by_thread ? e->tid : e->cpu;
-	bool store = e->op & FA_OP_STORE || fa_type__code_stores(t, e->func, e->field);
+	bool store = e->op & (FA_OP_STORE | FA_EV_CODE_STORE);
 
 	if (r->bases == FA_BASES_LINE_START)
 		base -= base % line_size;

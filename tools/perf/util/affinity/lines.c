@@ -24,7 +24,7 @@ static void fa_sl_entry__add(struct fa_sl_entry *e, const struct fa_type *t,
 	u32 owner = t->cfg.by_thread ? ev->tid : ev->cpu;
 	int i;
 
-	if (ev->op & FA_OP_STORE || fa_type__code_stores(t, ev->func, ev->field))
+	if (ev->op & (FA_OP_STORE | FA_EV_CODE_STORE))
 		sl->writes++;
 	else
 		sl->loads++;
@@ -86,6 +86,7 @@ int fa_shared_lines__find(const struct fa_type *t, struct fa_shared_line **lines
 	const struct fa_replay *rp = &t->replay;
 	size_t n = min(rp->nr, rp->max), nr = 0;
 	struct hashmap *map = fa_u64_map__new();
+	struct fa_sl_entry *cache[FA_CACHE_SIZE] = { NULL, };
 	struct hashmap_entry *cur;
 	size_t bkt;
 
@@ -94,13 +95,17 @@ int fa_shared_lines__find(const struct fa_type *t, struct fa_shared_line **lines
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct fa_event *ev = &rp->events[i];
-		u64 addr = rp->bases[ev->instance] + t->st->fields[ev->field].offset;
-		struct fa_sl_entry *e = fa_u64_map__findnew(map, addr / t->cfg.line_size,
-							    sizeof(*e));
+		u64 line = (rp->bases[ev->instance] + t->st->fields[ev->field].offset) /
+			   t->cfg.line_size;
+		struct fa_sl_entry **slot = &cache[fa_cache__slot(line)], *e = *slot;
 
-		if (!e) {
-			fa_map__free_values(map);
-			return -ENOMEM;
+		if (!e || e->key != line) {
+			e = fa_u64_map__findnew(map, line, sizeof(*e));
+			if (!e) {
+				fa_map__free_values(map);
+				return -ENOMEM;
+			}
+			*slot = e;
 		}
 		fa_sl_entry__add(e, t, ev);
 	}

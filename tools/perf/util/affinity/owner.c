@@ -29,13 +29,16 @@ struct fa_owner {
 /* The index of thread @tid, a new one for a thread not seen yet */
 int fa_owners__index(struct fa_owners *o, u32 tid)
 {
-	u64 key = tid;
+	u64 key = tid, *slot = &o->cache[fa_cache__slot(tid)];
 	struct fa_owner *ow;
 
-	if (o->nr && o->tids[o->nr - 1] == tid)
-		return o->nr - 1;
-	if (hashmap__find(o->index, &key, &ow))
+	/* every access looks its thread up: most are one of a few recent ones */
+	if (*slot && *slot >> 32 == tid)
+		return (u32)*slot - 1;
+	if (hashmap__find(o->index, &key, &ow)) {
+		*slot = (u64)tid << 32 | (ow->index + 1);
 		return ow->index;
+	}
 	if (o->nr == FA_MAX_THREADS) {
 		o->folded++;
 		return FA_MAX_THREADS - 1;
@@ -45,6 +48,7 @@ int fa_owners__index(struct fa_owners *o, u32 tid)
 		return -ENOMEM;
 	ow->index = o->nr;
 	o->tids[o->nr] = tid;
+	*slot = (u64)tid << 32 | (o->nr + 1);
 	return o->nr++;
 }
 

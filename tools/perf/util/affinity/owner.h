@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "key.h"
 
 struct hashmap;
 
@@ -20,6 +21,7 @@ struct hashmap;
 
 struct fa_owners {
 	struct hashmap	*index;		/* tid -> index */
+	u64		 cache[FA_CACHE_SIZE];	/* tid << 32 | index + 1, most recent */
 	u32		 tids[FA_MAX_THREADS];
 	u32		 nr;
 	u64		 folded;	/* threads past FA_MAX_THREADS - 1 */

@@ -58,16 +58,40 @@ struct fa_write {
 	u32	seen[FA_INST_SEEN];	/* (cpu, field) it was already a transfer to */
 };
 
+/*
+ * Who accessed one field of one instance, to tell a field that owners share
+ * from one that each owner has in its own instance (per-thread slots): the
+ * first FA_IF_OWNERS owners, each with the first two functions it accessed
+ * the field in.  Whether a function stores to the field is known from the
+ * code context only after the last sample (fa_type__inst_fields_flush()).
+ */
+#define FA_IF_OWNERS		3
+#define FA_IF_MAX		(1 << 18)	/* (instance, field) pairs per type */
+
+struct fa_if_owner {
+	u32	owner;
+	u32	func[2];
+	bool	stored;		/* a sampled store */
+};
+
+struct fa_inst_field {
+	int			field;
+	int			nr;
+	struct fa_if_owner	owners[FA_IF_OWNERS];
+};
+
 struct fa_inst {
-	u64		key;
-	u64		base;
-	u64		last_time;
-	bool		seen;
-	int		nr_writes;
-	struct fa_write	writes[FA_INST_WRITES];
-	int		nr_cpus;
-	u32		cpu[FA_INST_CPUS];
-	u64		fetched[FA_INST_CPUS];	/* when the CPU last touched it */
+	u64			key;
+	u64			base;
+	u64			last_time;
+	bool			seen;
+	int			nr_writes;
+	struct fa_write		writes[FA_INST_WRITES];
+	int			nr_cpus;
+	u32			cpu[FA_INST_CPUS];
+	u64			fetched[FA_INST_CPUS];	/* when the CPU last touched it */
+	struct fa_inst_field	*fields;	/* of the fields accessed */
+	int			nr_fields;
 };
 
 static size_t fa_set__hash(long key, void *ctx __maybe_unused)
@@ -111,12 +135,11 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	t->insts = fa_u64_map__new();
 	t->sets = fa_set_map__new();
 	t->visits = fa_set_map__new();
-	t->inst_fields = fa_u64_map__new();
 	t->moves = fa_set_map__new();
 	t->replay.instances = fa_u64_map__new();
 	t->mi = mem_info__new();
-	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->inst_fields ||
-	    !t->moves || !t->mi ||
+	if (!t->stats || !t->windows || !t->insts || !t->sets || !t->visits || !t->moves ||
+	    !t->mi ||
 	    !t->replay.instances || fa_matrix__init(&t->co) || fa_matrix__init(&t->xfer) ||
 	    fa_matrix__init(&t->fs))
 		goto out_delete;
@@ -154,10 +177,17 @@ void fa_type__delete(struct fa_type *t)
 	fa_matrix__exit(&t->xfer);
 	fa_matrix__exit(&t->fs);
 	fa_map__free_values(t->windows);
+	if (t->insts) {
+		struct hashmap_entry *cur;
+		size_t bkt;
+
+		hashmap__for_each_entry(t->insts, cur, bkt)
+			free(((struct fa_inst *)cur->pvalue)->fields);
+	}
 	fa_map__free_values(t->insts);
+	zfree(&t->retired);
 	fa_map__free_values(t->sets);
 	fa_map__free_values(t->visits);
-	fa_map__free_values(t->inst_fields);
 	fa_map__free_values(t->moves);
 	fa_map__free_values(t->replay.instances);
 	zfree(&t->replay.events);
@@ -422,6 +452,69 @@ static bool fa_type__same_line(const struct fa_type *t, u64 base, int fi, int fj
 }
 
 /* Forget instances not accessed for longer than a transfer can take. */
+/* An instance goes: keep who accessed its fields for fa_type__flush() */
+static void fa_type__retire_fields(struct fa_type *t, struct fa_inst *inst)
+{
+	size_t n = t->nr_retired + inst->nr_fields;
+
+	if (n > t->alloc_retired) {
+		size_t alloc = max(2 * t->alloc_retired, n);
+		struct fa_inst_field *r = realloc(t->retired, alloc * sizeof(*r));
+
+		if (!r) {
+			t->inst_fields_dropped += inst->nr_fields;
+			zfree(&inst->fields);
+			return;
+		}
+		t->retired = r;
+		t->alloc_retired = alloc;
+	}
+	memcpy(t->retired + t->nr_retired, inst->fields, inst->nr_fields * sizeof(*inst->fields));
+	t->nr_retired = n;
+	zfree(&inst->fields);
+}
+
+/* Who accessed field @s->field of @inst (see struct fa_inst_field) */
+static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
+{
+	struct fa_inst_field *ifd;
+	struct fa_if_owner *o;
+	int i;
+
+	for (i = 0; i < inst->nr_fields && inst->fields[i].field != s->field; i++)
+		;
+	if (i == inst->nr_fields) {
+		if (t->nr_inst_fields >= FA_IF_MAX) {
+			t->inst_fields_dropped++;
+			return 0;
+		}
+		/* 1, 2, 4...: most instances see a few fields */
+		if (!(i & (i - 1))) {
+			ifd = realloc(inst->fields, (i ? 2 * i : 1) * sizeof(*ifd));
+			if (!ifd)
+				return -ENOMEM;
+			inst->fields = ifd;
+		}
+		inst->fields[i] = (struct fa_inst_field){ .field = s->field, };
+		inst->nr_fields++;
+		t->nr_inst_fields++;
+	}
+	ifd = &inst->fields[i];
+	for (i = 0; i < ifd->nr && ifd->owners[i].owner != s->owner; i++)
+		;
+	if (i == ifd->nr) {
+		if (ifd->nr == FA_IF_OWNERS)
+			return 0;
+		ifd->owners[ifd->nr++] = (struct fa_if_owner){ .owner = s->owner,
+							       .func = { s->func, s->func }, };
+	}
+	o = &ifd->owners[i];
+	if (o->func[1] == o->func[0] && s->func != o->func[0])
+		o->func[1] = s->func;
+	o->stored |= !!(s->op & FA_OP_STORE);
+	return 0;
+}
+
 static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 {
 	struct hashmap_entry *cur, *tmp;
@@ -433,6 +526,7 @@ static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 
 		if (now - inst->last_time > t->cfg.xfer_ns) {
 			hashmap__delete(t->insts, cur->pkey, NULL, NULL);
+			fa_type__retire_fields(t, inst);
 			free(inst);
 		}
 	}
@@ -550,7 +644,7 @@ static int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 	fa_type__moved(t, inst, s);
 	if (s->op & FA_OP_STORE)
 		fa_inst__record_write(inst, s);
-	return 0;
+	return fa_inst__track_field(t, inst, s);
 }
 
 static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u32 *index)
@@ -639,89 +733,6 @@ static int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
 	return 0;
 }
 
-/*
- * Who accessed one field of one instance, to tell a field that owners share
- * from one that each owner has in its own instance (per-thread slots): the
- * first FA_IF_OWNERS owners, each with the first two functions it accessed
- * the field in.  Whether a function stores to the field is known from the
- * code context only after the last sample (fa_type__inst_fields_flush()).
- */
-#define FA_IF_OWNERS		3
-#define FA_MAX_INST_FIELDS	(1 << 18)
-
-struct fa_if_owner {
-	u32	owner;
-	u32	func[2];
-	bool	stored;		/* a sampled store */
-};
-
-struct fa_inst_field {
-	u64			key;		/* instance and field, mixed */
-	int			field;
-	int			nr;
-	struct fa_if_owner	owners[FA_IF_OWNERS];
-};
-
-static int fa_type__inst_field(struct fa_type *t, const struct fa_sample *s)
-{
-	u64 key = s->instance * 0x9E3779B97F4A7C15ULL + s->field;
-	struct fa_inst_field *ifd;
-	struct fa_if_owner *o;
-	int i;
-
-	if (!hashmap__find(t->inst_fields, &key, &ifd)) {
-		if (hashmap__size(t->inst_fields) >= FA_MAX_INST_FIELDS) {
-			t->inst_fields_dropped++;
-			return 0;
-		}
-		ifd = fa_u64_map__findnew(t->inst_fields, key, sizeof(*ifd));
-		if (!ifd)
-			return -ENOMEM;
-		ifd->field = s->field;
-	}
-	for (i = 0; i < ifd->nr && ifd->owners[i].owner != s->owner; i++)
-		;
-	if (i == ifd->nr) {
-		if (ifd->nr == FA_IF_OWNERS)
-			return 0;
-		ifd->owners[ifd->nr++] = (struct fa_if_owner){ .owner = s->owner,
-							       .func = { s->func, s->func }, };
-	}
-	o = &ifd->owners[i];
-	if (o->func[1] == o->func[0] && s->func != o->func[0])
-		o->func[1] = s->func;
-	o->stored |= !!(s->op & FA_OP_STORE);
-	return 0;
-}
-
-/* Count, per field, the instances its owners share, now that the code is known */
-static void fa_type__inst_fields_flush(struct fa_type *t)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	for (int f = 0; f < t->st->nr_fields; f++) {
-		t->stats[f].inst_seen = 0;
-		t->stats[f].inst_shared = 0;
-		t->stats[f].inst_writers = 0;
-	}
-	hashmap__for_each_entry(t->inst_fields, cur, bkt) {
-		const struct fa_inst_field *ifd = cur->pvalue;
-		struct fa_field_stats *fs = &t->stats[ifd->field];
-		int writers = 0;
-
-		for (int i = 0; i < ifd->nr; i++) {
-			const struct fa_if_owner *o = &ifd->owners[i];
-
-			writers += o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
-				   fa_type__code_stores(t, o->func[1], ifd->field);
-		}
-		fs->inst_seen++;
-		fs->inst_shared += writers && ifd->nr > 1;
-		fs->inst_writers += writers > 1;
-	}
-}
-
 /**
  * fa_type__add - Account one access to a field of the type
  *
@@ -733,8 +744,6 @@ int fa_type__add(struct fa_type *t, const struct fa_sample *s)
 		return -EINVAL;
 	fa_type__count(t, s);
 	fa_type__add_thread(t, s->tid, false);
-	if (fa_type__inst_field(t, s))
-		return -ENOMEM;
 	if (fa_type__transfers(t, s) || fa_type__window(t, s) || fa_replay__add(&t->replay, s))
 		return -ENOMEM;
 	return 0;
@@ -761,6 +770,43 @@ bool fa_type__shared(const struct fa_type *t)
 }
 
 /* End the windows still open at the end of the recording. */
+/* Count the instances that share @ifd's field, now that the code is known */
+static void fa_type__count_inst_field(struct fa_type *t, const struct fa_inst_field *ifd)
+{
+	struct fa_field_stats *fs = &t->stats[ifd->field];
+	int writers = 0;
+
+	for (int i = 0; i < ifd->nr; i++) {
+		const struct fa_if_owner *o = &ifd->owners[i];
+
+		writers += o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
+			   fa_type__code_stores(t, o->func[1], ifd->field);
+	}
+	fs->inst_seen++;
+	fs->inst_shared += writers && ifd->nr > 1;
+	fs->inst_writers += writers > 1;
+}
+
+static void fa_type__inst_fields_flush(struct fa_type *t)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	for (int f = 0; f < t->st->nr_fields; f++) {
+		t->stats[f].inst_seen = 0;
+		t->stats[f].inst_shared = 0;
+		t->stats[f].inst_writers = 0;
+	}
+	hashmap__for_each_entry(t->insts, cur, bkt) {
+		const struct fa_inst *inst = cur->pvalue;
+
+		for (int i = 0; i < inst->nr_fields; i++)
+			fa_type__count_inst_field(t, &inst->fields[i]);
+	}
+	for (size_t i = 0; i < t->nr_retired; i++)
+		fa_type__count_inst_field(t, &t->retired[i]);
+}
+
 static int fa_u64__cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -778,6 +824,13 @@ void fa_type__flush(struct fa_type *t)
 	/* qsort() and bsearch() of NULL are undefined, even of no elements */
 	if (t->nr_code_stores)
 		qsort(t->code_stores, t->nr_code_stores, sizeof(*t->code_stores), fa_u64__cmp);
+	/* once, instead of a search per access in every replay */
+	for (size_t i = 0; i < min(t->replay.nr, t->replay.max); i++) {
+		struct fa_event *e = &t->replay.events[i];
+
+		if (fa_type__code_stores(t, e->func, e->field))
+			e->op |= FA_EV_CODE_STORE;
+	}
 	fa_type__inst_fields_flush(t);
 }
 

@@ -24,6 +24,7 @@
 #include "matrix.h"
 
 struct fa_inst;
+struct fa_inst_field;
 struct fa_owners;
 struct fa_struct;
 struct fa_window;
@@ -76,7 +77,7 @@ struct fa_config {
  * @peer: Loads served by a peer cache (data source)
  * @readers: Owners (threads or CPUs, see owner.h) that read it
  * @writers: Owners that wrote it
- * @inst_seen: Instances whose field was accessed (fa_type::inst_fields)
+ * @inst_seen: Instances whose field was accessed (fa_inst::fields)
  * @inst_shared: Of those, written by one owner and accessed by another
  * @inst_writers: Of those, written by several owners
  */
@@ -121,6 +122,9 @@ struct fa_sample {
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
 };
+
+/* fa_event::op: an access by code that stores the field (set by the flush) */
+#define FA_EV_CODE_STORE	(1 << 7)
 
 /* One access of the replay sample */
 struct fa_event {
@@ -177,7 +181,11 @@ struct fa_type {
 	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
 	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
-	struct hashmap		*inst_fields;	/* (instance, field) -> its owners */
+	/* who accessed the fields of the instances swept from @insts */
+	struct fa_inst_field	*retired;
+	size_t			 nr_retired;
+	size_t			 alloc_retired;
+	u64			 nr_inst_fields;	/* tracked, live and retired */
 	u64			 inst_fields_dropped;
 	u64			 nr_visits;	/* samples of those functions */
 	struct fa_replay	 replay;
