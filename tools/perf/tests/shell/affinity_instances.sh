@@ -100,8 +100,10 @@ else
 	n=$(instances runq)
 	[ "${n:-0}" -gt 20 ] || fail "${n} instances of struct runq, not many: $(head -3 "${result}")"
 	# the scan reads five fields on five lines: the suggestion groups them
-	grep -q "^    cache lines per visit  *5.00  *1.00$" "${result}" ||
-		fail "lines per visit of the scan not 5.00 -> 1.00: $(grep 'per visit' "${result}")"
+	# (a sample of rqscan()'s setup of fewer fields can make it 4.99)
+	awk '/^    cache lines per visit / { found = 1; ok = $5 >= 4.5 && $6 == 1 }
+	     END { exit !(found && ok) }' "${result}" ||
+		fail "lines per visit of the scan not 5 -> 1: $(grep 'per visit' "${result}")"
 	perf affinity report -i "${perfdata}" -T runq --json - 2> /dev/null | python3 -c '
 import json, sys
 t = json.load(sys.stdin)["types"][0]
