@@ -16,9 +16,10 @@
 err=0
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
 result=$(mktemp /tmp/__perf_test.result.XXXXX)
+svg=$(mktemp /tmp/__perf_test.svg.XXXXX)
 
 cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}"
+	rm -f "${perfdata}" "${perfdata}.old" "${result}" "${svg}"
 	trap - EXIT TERM INT
 }
 
@@ -77,6 +78,17 @@ else
 	     s && /^        \[0\] 0x/ { i0 = 1 } s && /^        \[1\] 0x/ { i1 = 1 }
 	     END { exit !(l && i0 && i1) }' "${result}" ||
 		fail "the line of slots [0] and [1] written by two threads is not listed"
+	# the heatmap draws that line with the two slots on it
+	perf affinity report -i "${perfdata}" -T slot_stats --heatmap "${svg}" > /dev/null 2>&1
+	python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+g = [e for e in svg.iter(ns + "g") if e.get("class") == "shared-lines"]
+insts = [e.find(ns + "title").text.split()[0] for e in g[0].iter(ns + "rect")
+         if e.get("class") == "sl-inst"] if g else []
+sys.exit(not {"[0]", "[1]"} <= set(insts))' "${svg}" ||
+		fail "the heatmap does not draw the line of slots [0] and [1]"
 fi
 
 echo "slotshare ro: slots that share a line, only read"
@@ -114,6 +126,10 @@ lines = {m["line"] for m in t["suggested"]["members"] if name[m["field"]] in hot
 sys.exit(not t["per_visit"] or len(lines) != 1 or
          not 1 <= t["visit_lines_suggested"] < 2 <= t["visit_lines_current"])' ||
 		fail "the scanned fields are not on one line of the suggestion"
+	perf affinity report -i "${perfdata}" -T runq --heatmap "${svg}" > /dev/null 2>&1
+	visit='>lines per visit with the instances where they were: [0-9.]*<'
+	[ "$(grep -c "${visit}" "${svg}")" = 2 ] ||
+		fail "the heatmap does not give both layouts' lines per visit"
 fi
 
 cleanup

@@ -20,6 +20,7 @@
 #include "attr.h"
 #include "fields.h"
 #include "heatmap.h"
+#include "lines.h"
 #include "report.h"
 #include "type.h"
 
@@ -34,6 +35,12 @@
 #define HM_NAME		32	/* longer names are cut, whole in the tooltip */
 #define HM_TITLE	40	/* the title of a struct type */
 #define HM_PANEL_TITLE	40	/* the title of a layout */
+#define HM_PANEL_VISIT	14	/* its lines per visit where the instances were */
+#define HM_SL_SHOWN	8	/* lines of several instances drawn, as in --stdio */
+#define HM_SL_TITLE	24
+#define HM_SL_ROW	22
+#define HM_SL_BAR	512	/* px for the bytes of one cache line */
+#define HM_SL_LABEL	(HM_CHAR * 34)
 
 /* Sequential, light to dark (ColorBrewer YlOrRd): the heavier, the darker */
 static const unsigned char hm_scale[][3] = {
@@ -71,6 +78,9 @@ struct fa_hm_type {
 	double			 panel_w;
 	double			 max_w;		/* the heaviest shown pair */
 	double			 width, height;
+	double			 panel_title;
+	struct fa_shared_line	*sl;		/* lines of several instances */
+	int			 nr_sl;
 };
 
 static void hm_color(double v, char *buf, size_t size)
@@ -195,6 +205,7 @@ static void fa_hm_type__exit(struct fa_hm_type *ht)
 		zfree(&ht->panel[i].fields);
 		zfree(&ht->panel[i].line);
 	}
+	zfree(&ht->sl);
 }
 
 static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
@@ -205,8 +216,14 @@ static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
 	ht->col_h = HM_CHAR * name_len + HM_MARKER + 8;
 	/* the line labels right of the matrix, and room for the titles */
 	ht->panel_w = max(ht->label_w + ht->n * ht->cell + HM_CHAR * 18, HM_CHAR * 64);
-	ht->width = ht->nr_panels * ht->panel_w;
-	ht->height = HM_TITLE + HM_PANEL_TITLE + ht->col_h + ht->n * ht->cell;
+	ht->width = max(ht->nr_panels * ht->panel_w,
+			ht->nr_sl ? HM_SL_LABEL + HM_SL_BAR + HM_CHAR * 48 : 0);
+	ht->panel_title = HM_PANEL_TITLE;
+	if (ht->an->lines_at[0] > 0 || ht->an->spread)
+		ht->panel_title += HM_PANEL_VISIT;
+	ht->height = HM_TITLE + ht->panel_title + ht->col_h + ht->n * ht->cell;
+	if (ht->nr_sl)
+		ht->height += HM_PAD + HM_SL_TITLE + ht->nr_sl * HM_SL_ROW;
 }
 
 /* The fields the stdio report shows, their panels and the geometry */
@@ -230,6 +247,12 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 		shown[ht->n++] = f;
 	}
 	ht->nr_panels = an->changed ? 2 : 1;
+	if (te->t->nr_instances >= 2) {
+		ht->nr_sl = fa_shared_lines__find(te->t, &ht->sl);
+		if (ht->nr_sl < 0)
+			return ht->nr_sl;
+		ht->nr_sl = min(ht->nr_sl, HM_SL_SHOWN);
+	}
 	fa_hm_type__geometry(ht, len);
 	err = fa_hm_panel__init(&ht->panel[0], ht, shown, &an->current, "current layout",
 				&an->model[0]);
@@ -392,6 +415,30 @@ static size_t fa_hm_panel__lines(FILE *fp, const struct fa_hm_type *ht,
 	return printed;
 }
 
+/*
+ * What the model, which sees one instance at a time, does not: the lines
+ * per visit where the instances really were, and what aligning them saves
+ */
+static size_t fa_hm_panel__instances(FILE *fp, const struct fa_hm_type *ht,
+				     const struct fa_hm_panel *p)
+{
+	const struct fa_analysis *an = ht->an;
+	const struct fa_cost *r = an->replay;
+	char text[160];
+
+	if (an->lines_at[0] > 0)
+		scnprintf(text, sizeof(text),
+			  "lines per visit with the instances where they were: %.2f",
+			  an->lines_at[p == &ht->panel[0] ? 0 : 1]);
+	else if (an->spread && p != &ht->panel[0] && r[0].total > 0)
+		scnprintf(text, sizeof(text),
+			  "replay, the instances on lines of their own: cost %.2f -> %.2f (%+.1f%%)",
+			  r[0].total, r[1].total, 100 * (r[1].total - r[0].total) / r[0].total);
+	else
+		return 0;
+	return hm_text(fp, 0, 28 + HM_PANEL_VISIT, HM_GRAY, text);
+}
+
 static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 				 const struct fa_hm_panel *p)
 {
@@ -402,12 +449,14 @@ static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 	scnprintf(title, sizeof(title), "%s: %u bytes, %u cache lines", p->what, p->l->size,
 		  DIV_ROUND_UP(p->l->size, p->l->line_size));
 	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
-	scnprintf(title, sizeof(title), "per window: %.2f lines + %.2f transfers, cost %.2f",
-		  p->cost->lines_per_window, p->cost->xfers_per_window, p->cost->total);
+	scnprintf(title, sizeof(title), "per %s: %.2f lines + %.2f transfers, cost %.2f",
+		  ht->an->per_visit ? "visit" : "window", p->cost->lines_per_window,
+		  p->cost->xfers_per_window, p->cost->total);
 	if (p->cost != cur && cur->total > 0)
 		scnprintf(title + strlen(title), sizeof(title) - strlen(title), " (%+.1f%%)",
 			  100 * (p->cost->total - cur->total) / cur->total);
-	return printed + hm_text(fp, 0, 28, HM_GRAY, title);
+	printed += hm_text(fp, 0, 28, HM_GRAY, title);
+	return printed + fa_hm_panel__instances(fp, ht, p);
 }
 
 static size_t fa_hm_panel__fprintf(FILE *fp, const struct fa_hm_type *ht,
@@ -418,8 +467,8 @@ static size_t fa_hm_panel__fprintf(FILE *fp, const struct fa_hm_type *ht,
 				 x, y);
 
 	printed += fa_hm_panel__title(fp, ht, p);
-	printed += fprintf(fp, "<g transform=\"translate(0,%d)\" font-size=\"%.0f\">\n",
-			   HM_PANEL_TITLE, min_t(double, HM_FONT, c));
+	printed += fprintf(fp, "<g transform=\"translate(0,%.0f)\" font-size=\"%.0f\">\n",
+			   ht->panel_title, min_t(double, HM_FONT, c));
 	for (int k = 0; k < ht->n; k++)
 		printed += fa_hm_panel__label(fp, ht, p, k);
 	printed += hm_rect(fp, ht->label_w, ht->col_h, size, size,
@@ -432,6 +481,98 @@ static size_t fa_hm_panel__fprintf(FILE *fp, const struct fa_hm_type *ht,
 	printed += fa_hm_panel__false_sharing(fp, ht, p);
 	printed += fa_hm_panel__lines(fp, ht, p);
 	return printed + fprintf(fp, "</g>\n</g>\n");
+}
+
+/* The names of the fields of @mask, for a tooltip */
+static int fa_hm_sl__fields(const struct fa_struct *st, u64 mask, char *buf, size_t size)
+{
+	int len = 0;
+
+	for (int f = 0; f < st->nr_fields && f < 64; f++) {
+		if (mask & (1ULL << f))
+			len += scnprintf(buf + len, size - len, " %s", st->fields[f].name);
+	}
+	return len;
+}
+
+/*
+ * One instance on a shared line: the bytes of the line it covers, and
+ * darker, with the class of each, the fields accessed in it.
+ */
+static size_t fa_hm_sl__instance(FILE *fp, const struct fa_hm_type *ht,
+				 const struct fa_shared_line *sl, int i, double y)
+{
+	const struct fa_struct *st = ht->te->st;
+	u32 line = ht->an->current.line_size;
+	s64 start = (s64)(sl->base[i] - sl->addr), end = start + ht->te->size;
+	double px = (double)HM_SL_BAR / line, x0 = HM_SL_LABEL;
+	char title[512], attrs[64], name[32];
+	size_t printed;
+	int len;
+
+	start = max_t(s64, start, 0);
+	end = min_t(s64, end, line);
+	if (sl->index[i] >= 0)
+		len = scnprintf(name, sizeof(name), "[%" PRId64 "]", sl->index[i]);
+	else
+		len = scnprintf(name, sizeof(name), "%#" PRIx64, sl->base[i]);
+	len = scnprintf(title, sizeof(title), "%s %#" PRIx64 ":", name, sl->base[i]);
+	fa_hm_sl__fields(st, sl->fields[i], title + len, sizeof(title) - len);
+	printed = hm_rect(fp, x0 + start * px, y, (end - start) * px, HM_SL_ROW - 6,
+			  i % 2 ? "class=\"sl-inst\" fill=\"#d9e6f2\" stroke=\"#666\"" :
+				  "class=\"sl-inst\" fill=\"#f2e6d9\" stroke=\"#666\"", title);
+	for (int f = 0; f < st->nr_fields && f < 64; f++) {
+		s64 fs = (s64)(sl->base[i] - sl->addr) + st->fields[f].offset;
+		s64 fe = fs + st->fields[f].size;
+
+		if (!(sl->fields[i] & (1ULL << f)) || fe <= 0 || fs >= line)
+			continue;
+		fs = max_t(s64, fs, 0);
+		fe = min_t(s64, fe, line);
+		scnprintf(attrs, sizeof(attrs), "class=\"sl-field\" fill=\"%s\"",
+			  hm_class_color[ht->an->classes.field_cls[f]]);
+		printed += hm_rect(fp, x0 + fs * px + 1, y + 3, (fe - fs) * px - 2,
+				   HM_SL_ROW - 12, attrs, st->fields[f].name);
+	}
+	if ((end - start) * px > HM_CHAR * (strlen(name) + 1))
+		printed += hm_text(fp, x0 + (start + end) * px / 2, y + HM_SL_ROW - 9,
+				   "text-anchor=\"middle\" pointer-events=\"none\"", name);
+	return printed;
+}
+
+/* The lines of several instances that different owners access, one writing */
+static size_t fa_hm_type__shared_lines(FILE *fp, const struct fa_hm_type *ht, double y)
+{
+	const struct fa_type *t = ht->te->t;
+	const char *who = t->cfg.by_thread ? "threads" : "CPUs";
+	size_t printed = fprintf(fp, "<g class=\"shared-lines\" transform=\"translate(0,%.1f)\">\n",
+				 y);
+	char label[128];
+
+	scnprintf(label, sizeof(label),
+		  "cache lines of several instances (different %s, one writing), byte 0 to %u:",
+		  who, ht->an->current.line_size - 1);
+	printed += hm_text(fp, 0, 12, "class=\"sl-title\" font-weight=\"bold\"", label);
+	for (int k = 0; k < ht->nr_sl; k++) {
+		const struct fa_shared_line *sl = &ht->sl[k];
+		double ry = HM_SL_TITLE + k * HM_SL_ROW;
+		int len;
+
+		len = scnprintf(label, sizeof(label), "%#" PRIx64 " %s ", sl->addr, who);
+		for (int i = 0; i < sl->nr_owners && i < FA_SL_OWNERS; i++)
+			len += scnprintf(label + len, sizeof(label) - len, "%s%u", i ? "," : "",
+					 sl->owners[i]);
+		printed += hm_text(fp, 0, ry + HM_SL_ROW / 2 - 3, HM_CENTRAL, label);
+		printed += hm_rect(fp, HM_SL_LABEL, ry, HM_SL_BAR, HM_SL_ROW - 6,
+				   "fill=\"#ffffff\" stroke=\"#999\"", NULL);
+		for (int i = 0; i < sl->nr_insts && i < FA_SL_INSTS; i++)
+			printed += fa_hm_sl__instance(fp, ht, sl, i, ry);
+		scnprintf(label, sizeof(label), "%d instances, %" PRIu64 " accesses, %" PRIu64
+			  " writing", sl->nr_insts, sl->loads + sl->writes, sl->writes);
+		printed += hm_text(fp, HM_SL_LABEL + HM_SL_BAR + 8, ry + HM_SL_ROW / 2 - 3,
+				   HM_GRAY " " HM_CENTRAL, label);
+	}
+	return printed + fprintf(fp, "</g>\n");
 }
 
 /* A struct type: its title, then its panels side by side */
@@ -456,6 +597,9 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 		printed += hm_text(fp, 0, HM_TITLE + 12, "", "no field above --percent-limit");
 	for (int i = 0; ht->n && i < ht->nr_panels; i++)
 		printed += fa_hm_panel__fprintf(fp, ht, &ht->panel[i], i * ht->panel_w, HM_TITLE);
+	if (ht->nr_sl)
+		printed += fa_hm_type__shared_lines(fp, ht, HM_TITLE + ht->panel_title + ht->col_h +
+						    ht->n * ht->cell + HM_PAD);
 	return printed + fprintf(fp, "</g>\n");
 }
 
