@@ -42,6 +42,8 @@ WORKLOADS = [
      ["50000000", "ro"], None, True),
     ("rqscan", "rqscan.c", "runq", "rqscan.h", "rqscan-fix.h",
      ["300"], ["200"], False),
+    ("lockmig", "lockmig.c", "lockshare_rq", "lockmig.h", "lockmig-fix.h",
+     ["100000000"], ["50000000"], False),
 ]
 
 
