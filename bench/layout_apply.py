@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Apply perf affinity's --emit-c suggestion and time it against a hand fix.
 
-    python3 bench/layout_apply.py [-d DIR] [-r ROUNDS] PERF
+    python3 bench/layout_apply.py [-d DIR] [-r ROUNDS] [-w NAME...] PERF
 
 For every workload below (a small program in bench/layouts/ whose struct
 comes from a header named by -DLAYOUT):
@@ -56,10 +56,17 @@ def build(src, header, out):
         os.path.join(LAYOUTS, src), "-o", out])
 
 
+# a member's name: before its array size, attributes and the semicolon
+MEMBER = re.compile(r"(\w+)(?:\[\d+\])?(?:\s+__attribute__\(\(.*?\)\))?;")
+
+
+def members(text):
+    return MEMBER.findall(text)
+
+
 def check_applies(c, orig_h):
     """The suggestion has the fields of the original, each once."""
-    names = lambda text: sorted(re.findall(r"(\w+)(?:\[\d+\])?;", text))
-    return names(c) == names(open(os.path.join(LAYOUTS, orig_h)).read())
+    return sorted(members(c)) == sorted(members(open(os.path.join(LAYOUTS, orig_h)).read()))
 
 
 def suggestion(report):
@@ -106,11 +113,15 @@ def main():
     ap.add_argument("perf")
     ap.add_argument("-d", "--dir", default="build/bench-layout")
     ap.add_argument("-r", "--rounds", type=int, default=5)
+    ap.add_argument("-w", "--workload", action="append",
+                    help="only this workload (repeat for more)")
     args = ap.parse_args()
     perf = os.path.abspath(args.perf)
     os.makedirs(args.dir, exist_ok=True)
     ok = True
     for name, src, typ, orig_h, fix_h, rec_args, time_args, control in WORKLOADS:
+        if args.workload and name not in args.workload:
+            continue
         d = os.path.join(os.path.abspath(args.dir), name)
         os.makedirs(d, exist_ok=True)
         orig = os.path.join(d, "orig")
@@ -143,7 +154,7 @@ def main():
                   ("suggested", os.path.join(d, "suggested"))]
         build(src, os.path.join(LAYOUTS, fix_h), builds[1][1])
         build(src, sug_h, builds[2][1])
-        fields = [n for n in re.findall(r"(\w+)(?:\[\d+\])?;", c)]
+        fields = members(c)
         same = same_lines(os.path.join(LAYOUTS, fix_h), sug_h, typ, fields, d)
         print("%-10s the suggestion %s the hand fix's fields on each line, its size and "
               "alignment" % (name, "has" if same else "does NOT have"))
