@@ -38,6 +38,7 @@
 #include "util/affinity/heatmap.h"
 #include "util/affinity/json.h"
 #include "util/affinity/report.h"
+#include "util/affinity/resolve.h"
 #include "util/affinity/type.h"
 #include "util/annotate.h"
 #include "util/cacheline.h"
@@ -94,6 +95,7 @@ struct perf_affinity {
 	bool			 mem_event_set;
 	/* report */
 	struct fa_attr		 attr;
+	struct fa_resolver	 resolver;
 	struct fa_config	 cfg;
 	struct fa_report_opts	 ropts;
 	const char		*input_name;
@@ -424,43 +426,40 @@ static int process_sample_event(const struct perf_tool *tool,
 {
 	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);
 	struct fa_access acc[FA_DECODE_MAX_ACC];
-	struct addr_location al;
+	struct addr_location none, *al;
 	int n;
 
 	if (perf_affinity__skip_sample(aff, sample))
 		return 0;
-	addr_location__init(&al);
-	if (machine__resolve(machine, &al, sample) < 0)
+	/* the resolver's: not to be exited */
+	al = fa_resolver__resolve(&aff->resolver, machine, sample);
+	if (!al) {
 		pr_debug("problem processing sample at %#" PRIx64 ", skipping it\n", sample->ip);
+		addr_location__init(&none);
+		al = &none;
+	}
 	/* --comms, --pid, --tid, --dsos */
-	if (al.filtered) {
+	if (al->filtered) {
 		aff->nr_filtered++;
-		addr_location__exit(&al);
 		return 0;
 	}
 
 	/* first: the accesses are marked with the sampled function */
-	if (fa_evsel__source(evsel) == FA_SRC_TP) {
+	if (fa_evsel__source(evsel) == FA_SRC_TP)
 		aff->attr.cur_func = NULL;
-	} else if (fa_attr__add_code(&aff->attr, sample, evsel, &al)) {
-		addr_location__exit(&al);
+	else if (fa_attr__add_code(&aff->attr, sample, evsel, al))
 		return -ENOMEM;
-	}
-	n = fa_decoder__decode(&aff->decoder, evsel, sample, &al, acc);
+	n = fa_decoder__decode(&aff->decoder, evsel, sample, al, acc);
 	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
-		fa_access__fprintf(&acc[0], &al, aff->field_sep,
+		fa_access__fprintf(&acc[0], al, aff->field_sep,
 				   fa_drop__name(aff->decoder.last_drop), NULL, stdout);
 	for (int i = 0; i < n; i++) {
-		if (fa_attr__add(&aff->attr, &acc[i], sample, evsel, &al)) {
-			addr_location__exit(&al);
+		if (fa_attr__add(&aff->attr, &acc[i], sample, evsel, al))
 			return -ENOMEM;
-		}
 		if (aff->dump_raw)
-			fa_access__fprintf(&acc[i], &al, aff->field_sep, /*drop=*/NULL,
+			fa_access__fprintf(&acc[i], al, aff->field_sep, /*drop=*/NULL,
 					   &aff->attr.last, stdout);
 	}
-
-	addr_location__exit(&al);
 	return 0;
 }
 
@@ -958,16 +957,38 @@ out:
 	return err;
 }
 
+/*
+ * Events that change threads or maps: what the resolver and the data
+ * address ranges hold of them may be stale after them.
+ */
+#define FA_FLUSHING_TOOL(name)							\
+static int perf_affinity__##name(const struct perf_tool *tool, union perf_event *event,	\
+				 struct perf_sample *sample, struct machine *machine)	\
+{										\
+	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);	\
+										\
+	fa_resolver__flush(&aff->resolver);					\
+	fa_attr__flush_ranges(&aff->attr);					\
+	return perf_event__process_##name(tool, event, sample, machine);	\
+}
+
+FA_FLUSHING_TOOL(mmap)
+FA_FLUSHING_TOOL(mmap2)
+FA_FLUSHING_TOOL(comm)
+FA_FLUSHING_TOOL(fork)
+FA_FLUSHING_TOOL(exit)
+FA_FLUSHING_TOOL(namespaces)
+
 static void perf_affinity__tool_init(struct perf_affinity *aff)
 {
 	perf_tool__init(&aff->tool, /*ordered_events=*/true);
 	aff->tool.sample	= process_sample_event;
-	aff->tool.mmap		= perf_event__process_mmap;
-	aff->tool.mmap2		= perf_event__process_mmap2;
-	aff->tool.comm		= perf_event__process_comm;
-	aff->tool.fork		= perf_event__process_fork;
-	aff->tool.exit		= perf_event__process_exit;
-	aff->tool.namespaces	= perf_event__process_namespaces;
+	aff->tool.mmap		= perf_affinity__mmap;
+	aff->tool.mmap2		= perf_affinity__mmap2;
+	aff->tool.comm		= perf_affinity__comm;
+	aff->tool.fork		= perf_affinity__fork;
+	aff->tool.exit		= perf_affinity__exit;
+	aff->tool.namespaces	= perf_affinity__namespaces;
 	aff->tool.lost		= perf_event__process_lost;
 	/* pipe input */
 	aff->tool.attr		= perf_event__process_attr;
@@ -1146,6 +1167,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 				       &session->machines.host);
 	if (!err)
 		err = fa_attr__init(&aff->attr, &aff->cfg, aff->types);
+	if (!err)
+		err = fa_resolver__init(&aff->resolver);
 	if (err)
 		goto out_attr;
 	aff->decoder.no_skid = aff->no_skid;
@@ -1176,6 +1199,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		err = perf_affinity__output(aff, session);
 out_attr:
 	zfree(&aff->ptime_range);
+	fa_resolver__exit(&aff->resolver);
 	fa_attr__exit(&aff->attr);
 	fa_decoder__exit(&aff->decoder);
 out_session:

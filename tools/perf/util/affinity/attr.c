@@ -6,6 +6,7 @@
 #include <string.h>
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 #include "access.h"
 #include "attr.h"
@@ -338,10 +339,45 @@ static struct symbol *fa_thread__find_data_symbol(struct thread *thread, u8 cpum
 	return al->sym;
 }
 
-/* A global or static variable of struct type at the data address, if any */
-static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8 cpumode,
-				    u64 addr, int *offset)
+/* Threads or maps changed: the ranges may be stale */
+void fa_attr__flush_ranges(struct fa_attr *a)
 {
+	memset(a->ranges, 0, sizeof(a->ranges));
+}
+
+static struct fa_data_range *fa_attr__range(struct fa_attr *a, const struct maps *maps, u64 addr)
+{
+	for (int i = 0; i < FA_DATA_RANGES; i++) {
+		struct fa_data_range *r = &a->ranges[i];
+
+		if (r->maps == maps && addr >= r->start && addr < r->end)
+			return r;
+	}
+	return NULL;
+}
+
+static void fa_attr__add_range(struct fa_attr *a, const struct maps *maps, u64 start, u64 end,
+			       u64 var_start, struct fa_memo *var)
+{
+	a->ranges[a->next_range] = (struct fa_data_range){
+		.maps = maps, .start = start, .end = end, .var_start = var_start, .var = var,
+	};
+	a->next_range = (a->next_range + 1) % FA_DATA_RANGES;
+}
+
+/* Memory that holds no variable: anonymous, the heap, a stack */
+static bool fa_map__no_vars(struct map *map)
+{
+	const char *name = dso__long_name(map__dso(map));
+
+	return is_anon_memory(name) || !strcmp(name, "[heap]") || strstarts(name, "[stack");
+}
+
+/* The variable of struct type at @addr, found through the maps, or NULL */
+static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *thread, u8 cpumode,
+					 u64 addr, u64 *var_start)
+{
+	const struct maps *maps = thread__maps(thread);
 	struct addr_location al;
 	struct fa_memo *m = NULL;
 	struct strbuf name;
@@ -350,8 +386,13 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 	int err;
 
 	addr_location__init(&al);
-	if (!fa_thread__find_data_symbol(thread, cpumode, addr, &al) ||
-	    al.sym->type != STT_OBJECT)
+	if (!fa_thread__find_data_symbol(thread, cpumode, addr, &al)) {
+		/* no variable anywhere in its map */
+		if (al.map && fa_map__no_vars(al.map))
+			fa_attr__add_range(a, maps, map__start(al.map), map__end(al.map), 0, NULL);
+		goto out;
+	}
+	if (al.sym->type != STT_OBJECT)
 		goto out;
 	m = fa_attr__findnew(a->vars, map__dso(al.map), al.sym->start, sizeof(*m), &created);
 	if (m && created) {
@@ -374,19 +415,42 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 		}
 		strbuf_release(&name);
 	}
-	*offset = al.addr - al.sym->start;
+	*var_start = addr - (al.addr - al.sym->start);
+	if (m && al.sym->end > al.sym->start && addr >= *var_start)
+		fa_attr__add_range(a, maps, *var_start, *var_start + al.sym->end - al.sym->start,
+				   *var_start, m);
+out:
+	addr_location__exit(&al);
+	return m;
+}
+
+/* A global or static variable of struct type at the data address, if any */
+static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8 cpumode,
+				    u64 addr, int *offset)
+{
+	struct fa_data_range *r = fa_attr__range(a, thread__maps(thread), addr);
+	struct fa_memo *m;
+	u64 var_start = 0;
+
+	if (r) {
+		m = r->var;
+		var_start = r->var_start;
+	} else {
+		m = fa_attr__find_var(a, thread, cpumode, addr, &var_start);
+	}
+	if (!m)
+		return NULL;
+	*offset = addr - var_start;
 	/* in an array, the offset in its element */
-	if (m && m->reason < 0 && m->array && m->te->size && *offset >= 0)
+	if (m->reason < 0 && m->array && m->te->size && *offset >= 0)
 		*offset %= m->te->size;
 	/*
 	 * Past the type's size, in the symbol: the elements of an initialized
 	 * flexible array member, else the instruction may say better.
 	 */
-	if (m && m->reason < 0 && (*offset < 0 || ((u32)*offset >= m->te->size &&
-						   fa_struct__find_leaf(m->te->st, *offset) < 0)))
-		m = NULL;
-out:
-	addr_location__exit(&al);
+	if (m->reason < 0 && (*offset < 0 || ((u32)*offset >= m->te->size &&
+					      fa_struct__find_leaf(m->te->st, *offset) < 0)))
+		return NULL;
 	return m;
 }
 

@@ -116,6 +116,20 @@ struct fa_attr_last {
 	int				 reason;
 };
 
+/*
+ * A range of data addresses of one address space, and the variable there
+ * (NULL: anonymous memory, no variable): most accesses by address are to
+ * a few heap areas and variables, each found once by its maps.
+ */
+#define FA_DATA_RANGES	8
+
+struct fa_data_range {
+	const struct maps	*maps;
+	u64			 start, end;
+	u64			 var_start;	/* the address of the variable */
+	struct fa_memo		*var;
+};
+
 struct fa_attr {
 	struct fa_config	  cfg;
 	struct fa_attr_last	  last;
@@ -132,6 +146,8 @@ struct fa_attr {
 	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
 	struct fa_func		 *func_cache[FA_CACHE_SIZE];
 	struct fa_func		 *cur_func;	/* of the sample being attributed */
+	struct fa_data_range	  ranges[FA_DATA_RANGES];
+	int			  next_range;
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
 	bool			  code_context;
 };
@@ -144,6 +160,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
 		      struct addr_location *al);
 int fa_attr__code_context(struct fa_attr *a);
+void fa_attr__flush_ranges(struct fa_attr *a);
 int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
@@ -158,6 +175,10 @@ static inline int fa_attr__init(struct fa_attr *a __maybe_unused,
 }
 
 static inline void fa_attr__exit(struct fa_attr *a __maybe_unused)
+{
+}
+
+static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 {
 }
 
