@@ -782,8 +782,6 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	return 0;
 }
 
-#define FA_CODE_MAX	4096	/* bytes of a function read for its fields */
-
 /* The fields of @te that the memory operands of @fn access, and which it stores to */
 static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type_entry *te,
 			   const u8 *code, int len, int *fields, bool *stored)
@@ -877,17 +875,20 @@ int fa_attr__code_context(struct fa_attr *a)
 {
 	size_t nr_funcs;
 	struct fa_func **funcs = fa_attr__funcs_by_dso(a, &nr_funcs);
-	u8 *code = malloc(FA_CODE_MAX);
+	u8 *code = malloc(FA_FUNC_MAX_SIZE);
 
 	if (!code || !funcs)
 		goto out_enomem;
 	for (size_t n = 0; n < nr_funcs; n++) {
 		struct fa_func *fn = funcs[n];
 		struct dso *dso = map__dso(fn->map);
-		int len = min(fn->sym->end - fn->sym->start, (u64)FA_CODE_MAX);
+		u64 size = fn->sym->end - fn->sym->start;
+		int len = min(size, (u64)FA_FUNC_MAX_SIZE);
 		int fields[FA_MAX_WINDOW];
 		bool stored[FA_MAX_WINDOW];
 
+		if (size > FA_FUNC_MAX_SIZE)
+			a->stats.code_cut++;
 		len = dso__data_read_offset(dso, maps__machine(thread__maps(fn->thread)),
 					    fn->sym->start, code, len);
 		if (len <= 0)
@@ -939,6 +940,8 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += STAT_LINE(fp, "  both ways, same field", st->agree);
 	printed += STAT_LINE(fp, "  both ways, other field", st->disagree);
 	printed += STAT_LINE(fp, "Not attributed", failed);
+	if (st->code_cut)
+		printed += STAT_LINE(fp, "Functions cut for the code context", st->code_cut);
 	/* what data-type profiling can do: accesses off the stack by code with DWARF */
 	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
 	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -

@@ -74,6 +74,7 @@ struct fa_attr_stats {
 	u64	by_address;
 	u64	agree;
 	u64	disagree;
+	u64	code_cut;	/* sampled functions longer than FA_FUNC_MAX_SIZE */
 	u64	failed[FA_ATTR_MAX];
 };
 

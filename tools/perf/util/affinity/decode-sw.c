@@ -32,7 +32,6 @@
 #include "../sample.h"
 #include "../symbol.h"
 
-#define FA_FUNC_MAX_SIZE	(64 * 1024)
 #define FA_INSN_READ		16
 #define FA_INSN_MAX_LEN		15
 

@@ -78,6 +78,11 @@ struct fa_drop_dso {
 };
 
 #define FA_DECODE_MAX_ACC	2	/* accesses one sample can give (movs) */
+/*
+ * Bytes of a function read, to find the instruction before a sample and
+ * the fields of the code context: longer functions are cut (and counted)
+ */
+#define FA_FUNC_MAX_SIZE	(64 * 1024)
 
 /* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
 #define FA_X86_CANARY		0x28

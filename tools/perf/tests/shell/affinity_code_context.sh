@@ -1,0 +1,104 @@
+#!/bin/bash
+# perf affinity report reads the whole code of large functions
+# SPDX-License-Identifier: GPL-2.0
+#
+# The code context gives a sampled function the fields its memory
+# operands access, found by reading its code.  A field accessed 6 kB into
+# a function (after a sled of nops) must be among them: the code was read
+# up to 4 kB only, so the field was silently missing from the function's
+# fields.  Whatever CPU the samples land on, the function's loop is
+# sampled and its code read; the field past the sled is found by the code
+# alone, which every run does the same way.  A function longer than the
+# 64 kB read is cut, and --stats says so.
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.code_context.XXXXX)
+
+cleanup() {
+	rm -rf "${tmpdir}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+if [ "$(uname -m)" != x86_64 ] || ! command -v cc > /dev/null; then
+	echo "[Skip] needs software address sampling (x86-64) and a C compiler"
+	cleanup
+	exit 2
+fi
+
+cat > "${tmpdir}/big.c" <<'EOC'
+#include <stdlib.h>
+
+struct ctx_big {
+	long	head;
+	long	cold[7];
+	long	tail;
+};
+
+#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+
+/* head in a loop, then SLED bytes of nops, then tail once */
+static __attribute__((noinline)) long ctx_walk(struct ctx_big *p)
+{
+	long v = 0;
+
+	for (int i = 0; i < 2000; i++)
+		v += READ_ONCE(p->head);
+	asm volatile(".fill " SLED ", 1, 0x90");
+	return v + READ_ONCE(p->tail);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx_big *p = calloc(1, sizeof(*p));
+	long n = argc > 1 ? atol(argv[1]) : 200000, v = 0;
+
+	for (long i = 0; p && i < n; i++)
+		v += ctx_walk(p);
+	return v == 1;
+}
+EOC
+if ! cc -O2 -g -DSLED='"6144"' -o "${tmpdir}/big" "${tmpdir}/big.c" ||
+   ! cc -O2 -g -DSLED='"70000"' -o "${tmpdir}/huge" "${tmpdir}/big.c"; then
+	fail "cc big.c"
+	cleanup
+	exit 1
+fi
+
+echo "a field 6 kB into a function: one of its fields"
+if ! perf affinity record -o "${tmpdir}/perf.data" -- "${tmpdir}/big" > /dev/null 2>&1; then
+	fail "perf affinity record"
+elif ! perf affinity report -i "${tmpdir}/perf.data" --stdio --method code -T ctx_big \
+		--percent-limit 0 > "${tmpdir}/report" 2>&1; then
+	fail "no access to struct ctx_big attributed: $(head -1 "${tmpdir}/report")"
+else
+	grep -q "^  head " "${tmpdir}/report" || fail "ctx_walk's loop on head not attributed"
+	# never sampled itself: only the code 6 kB into ctx_walk says it is accessed
+	grep -q "^  tail .*(code)" "${tmpdir}/report" ||
+		fail "tail, 6 kB into ctx_walk, is not one of its fields: $(grep '^  tail ' "${tmpdir}/report")"
+	grep -Eq "^    head +tail " "${tmpdir}/report" ||
+		fail "head and tail, accessed by the same function, are not a pair"
+fi
+
+echo "a function of 70 kB: cut, and counted"
+if ! perf affinity record -o "${tmpdir}/perf.data" -- "${tmpdir}/huge" 50000 > /dev/null 2>&1; then
+	fail "perf affinity record"
+elif ! perf affinity report -i "${tmpdir}/perf.data" --stats > "${tmpdir}/report" 2>&1; then
+	fail "perf affinity report --stats: $(head -1 "${tmpdir}/report")"
+elif ! grep -Eq "^  Functions cut for the code context +: +1$" "${tmpdir}/report"; then
+	fail "the 70 kB function is not counted as cut: $(grep -i cut "${tmpdir}/report")"
+fi
+
+cleanup
+exit $err
