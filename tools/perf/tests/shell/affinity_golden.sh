@@ -1,0 +1,79 @@
+#!/bin/bash
+# perf affinity report output is pinned on synthesized samples
+# SPDX-License-Identifier: GPL-2.0
+#
+# The stdio report (with --emit-c) and the JSON of a synthesized perf.data
+# (perf bench affinity synth: the same samples every run, whatever the
+# machine and the build of perf that wrote them) must be byte for byte
+# the files in lib/, so that a change of the code that is not meant to
+# change the output does not.  A change that is meant to must update them,
+# in the same commit:
+#
+#   AFFINITY_GOLDEN_UPDATE=1 perf test 'output is pinned'
+#
+# The perf version in the JSON header is not compared.
+
+err=0
+shelldir=$(dirname "$0")
+golden="${shelldir}/lib/affinity_golden"
+perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
+result=$(mktemp /tmp/__perf_test.result.XXXXX)
+
+cleanup() {
+	rm -f "${perfdata}" "${perfdata}.old" "${result}"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	echo "Unexpected signal in ${FUNCNAME[1]}"
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+fail() {
+	echo "[Fail] $1"
+	err=1
+}
+
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "[Skip] perf bench affinity synth decodes x86-64 code only"
+	cleanup
+	exit 2
+fi
+
+# compare NAME: the report in ${result} against ${golden}.NAME
+compare() {
+	sed -i 's/^\(    "perf_version": \).*/\1"",/' "${result}"
+	if [ -n "${AFFINITY_GOLDEN_UPDATE}" ]; then
+		cp "${result}" "${golden}.$1"
+		echo "updated ${golden}.$1"
+	elif ! diff -u "${golden}.$1" "${result}" > "${result}.diff"; then
+		fail "the report differs from ${golden}.$1:"
+		head -40 "${result}.diff"
+	fi
+	rm -f "${result}.diff"
+}
+
+if ! perf bench affinity synth -n 100000 -s 3 -o "${perfdata}" > /dev/null 2>&1; then
+	fail "perf bench affinity synth"
+	cleanup
+	exit 1
+fi
+
+echo "stdio, with the suggested layouts as C"
+if perf affinity report -i "${perfdata}" --stdio --emit-c > "${result}" 2>&1; then
+	compare stdio
+else
+	fail "perf affinity report --stdio: $(head -1 "${result}")"
+fi
+
+echo "JSON"
+if perf affinity report -i "${perfdata}" --json - > "${result}" 2>&1; then
+	compare json
+else
+	fail "perf affinity report --json -: $(head -1 "${result}")"
+fi
+
+cleanup
+exit $err
