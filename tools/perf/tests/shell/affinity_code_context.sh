@@ -11,30 +11,12 @@
 # alone, which every run does the same way.  A function longer than the
 # 64 kB read is cut, and --stats says so.
 
-err=0
-tmpdir=$(mktemp -d /tmp/__perf_test.code_context.XXXXX)
-
-cleanup() {
-	rm -rf "${tmpdir}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
 
 if [ "$(uname -m)" != x86_64 ] || ! command -v cc > /dev/null; then
-	echo "[Skip] needs software address sampling (x86-64) and a C compiler"
-	cleanup
-	exit 2
+	affinity__skip "needs software address sampling (x86-64) and a C compiler"
 fi
 
 cat > "${tmpdir}/big.c" <<'EOC'

@@ -13,34 +13,14 @@
 #
 # The perf version in the JSON header is not compared.
 
-err=0
 shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
 golden="${shelldir}/lib/affinity_golden"
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
-
-if [ "$(uname -m)" != x86_64 ]; then
-	echo "[Skip] perf bench affinity synth decodes x86-64 code only"
-	cleanup
-	exit 2
-fi
+[ "$(uname -m)" = x86_64 ] || affinity__skip "perf bench affinity synth decodes x86-64 code only"
 
 # compare NAME: the report in ${result} against ${golden}.NAME
 compare() {

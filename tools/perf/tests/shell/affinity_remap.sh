@@ -10,30 +10,12 @@
 # Both types must be reported (with the resolution kept past the MMAP
 # event, every access went to the first).
 
-err=0
-tmpdir=$(mktemp -d /tmp/__perf_test.remap.XXXXX)
-
-cleanup() {
-	rm -rf "${tmpdir}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
 
 if [ "$(uname -m)" != x86_64 ] || ! command -v cc > /dev/null; then
-	echo "[Skip] needs software address sampling (x86-64) and a C compiler"
-	cleanup
-	exit 2
+	affinity__skip "needs software address sampling (x86-64) and a C compiler"
 fi
 
 cat > "${tmpdir}/lib.c" <<'EOC'
