@@ -36,6 +36,7 @@
 #include "util/affinity/decode.h"
 #include "util/affinity/fields.h"
 #include "util/affinity/heatmap.h"
+#include "util/affinity/hists.h"
 #include "util/affinity/json.h"
 #include "util/affinity/report.h"
 #include "util/affinity/resolve.h"
@@ -103,7 +104,6 @@ struct perf_affinity {
 	const char		*types;
 	const char		*method_str;
 	const char		*scope_str;
-	const char		*sort_str;
 	const char		*time_str;
 	const char		*percent_str;
 	struct perf_time_interval *ptime_range;
@@ -608,13 +608,10 @@ static int parse_method(struct perf_affinity *aff)
 		return -EINVAL;
 	}
 	aff->method = aff->method_str ? i : FA_METHOD_AUTO;
-	if (aff->sort_str) {
-		aff->ropts.sort = fa_sort__parse(aff->sort_str);
-		if (aff->ropts.sort < 0) {
-			pr_err("--sort %s: use %s\n", aff->sort_str, fa_sort__keys());
-			return -EINVAL;
-		}
-	}
+	if (aff->ropts.sort_keys && fa_hists__check_keys("--sort", aff->ropts.sort_keys))
+		return -EINVAL;
+	if (aff->ropts.fields && fa_hists__check_keys("-F", aff->ropts.fields))
+		return -EINVAL;
 	for (i = 0; aff->scope_str && i < (int)ARRAY_SIZE(scopes); i++) {
 		if (!strcmp(aff->scope_str, scopes[i]))
 			break;
@@ -785,7 +782,7 @@ static int perf_affinity__close_outputs(struct perf_affinity *aff, int err)
 }
 
 static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_session *session,
-					struct fa_analysis *an)
+					struct fa_hists *fh)
 {
 	struct perf_env *env = &session->header.env;
 	u32 recorded = perf_env__l1d_line_size(env);
@@ -803,9 +800,9 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 		.decode			= &aff->decoder.stats,
 	};
 
-	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, an, &aff->ropts))
+	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, fh, &aff->ropts))
 		return -ENOMEM;
-	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, &aff->attr, an, &aff->ropts))
+	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->ropts))
 		return -ENOMEM;
 	return 0;
 }
@@ -898,16 +895,27 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	return 0;
 }
 
+/* The struct table's types, in its order, and what is known of each */
+static void perf_affinity__print_types(struct perf_affinity *aff, struct fa_hists *fh)
+{
+	struct fa_hist_entry *fe;
+	struct rb_node *nd;
+
+	fa_hists__for_each_entry(fh, nd, fe)
+		fa_report__type(stdout, fe, &aff->ropts);
+}
+
 /* Analyze and print every struct type */
 static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
 {
 	struct fa_attr *a = &aff->attr;
 	struct fa_analysis *an = calloc(a->nr_types + 1, sizeof(*an));
-	int *order = calloc(a->nr_types + 1, sizeof(*order));
-	int err = -ENOMEM, n;
+	struct fa_hists fh;
+	bool have_fh = false;
+	int err = -ENOMEM;
 	u64 total;
 
-	if (!an || !order)
+	if (!an)
 		goto out;
 	err = perf_affinity__analyze(aff, an, &total);
 	if (err)
@@ -918,11 +926,15 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 		err = -ENOENT;
 		goto out;
 	}
-	err = perf_affinity__write_outputs(aff, session, an);
+	err = fa_hists__structs(&fh, a, an, &aff->ropts);
+	have_fh = true;
+	if (err)
+		goto out;
+	err = perf_affinity__write_outputs(aff, session, &fh);
 	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
 		goto out;
 	if (use_browser == 1) {
-		err = fa_report__browse(a, an, total, &aff->ropts);
+		err = fa_report__browse(&fh, &aff->ropts);
 		goto out;
 	}
 	/* only now: the progress of the analysis is on stderr */
@@ -937,22 +949,19 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	}
 	if (!aff->field_sep)
 		fa_report__summary(stdout, &aff->decoder.stats, a);
-	fa_report__struct_table(stdout, a, an, &aff->ropts);
-	n = fa_report__order(a, an, aff->ropts.sort, order);
-	for (int k = 0; k < n; k++) {
-		if (fa_report__type_shown(a, a->types[order[k]], aff->ropts.percent_limit))
-			fa_report__type(stdout, a->types[order[k]], &an[order[k]], &aff->ropts);
-	}
+	fa_report__struct_table(stdout, &fh, &aff->ropts);
+	perf_affinity__print_types(aff, &fh);
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");
 	else if (!total)
 		printf("\nNo access was attributed to a struct field: see perf affinity report --stats\n");
 out:
+	if (have_fh)
+		fa_hists__exit(&fh);
 	for (int i = 0; an && i < a->nr_types; i++) {
 		if (a->types[i]->t)
 			fa_analysis__exit(&an[i]);
 	}
-	free(order);
 	free(an);
 	return err;
 }
@@ -1081,8 +1090,11 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_U64(0, "window-ns", &aff->cfg.window_ns, "or: the time of a window, in ns"),
 	OPT_UINTEGER(0, "cacheline-size", &aff->cfg.line_size,
 		     "cache line size (default: the recording machine's)"),
-	OPT_STRING('s', "sort", &aff->sort_str, "key",
-		   "struct table order: accesses (default), stores, hitm, fs, gain, size, name"),
+	OPT_STRING('s', "sort", &aff->ropts.sort_keys, "key[,key...]",
+		   "order of the tables: accesses (structs, default), offset (fields, default),"
+		   " name, size, stores, hitm, fs, lines, gain, line, loads, share, class"),
+	OPT_STRING('F', "fields", &aff->ropts.fields, "key[,key...]",
+		   "columns of the tables, keys as for --sort, and readers, writers"),
 	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
 	OPT_STRING(0, "json", &aff->json_name, "file",
 		   "also write the report as JSON to this file ('-': only that, to stdout)"),
@@ -1131,6 +1143,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		usage_with_options_msg(affinity_report_usage, options,
 				       "unexpected argument: %s", argv[0]);
 	aff->ropts.sep = aff->field_sep;
+	symbol_conf.field_sep = aff->field_sep;
 #ifndef HAVE_DWARF_SUPPORT
 	pr_err("perf affinity report: fields are found by data type profiling, disabled due to missing DWARF support\n");
 	return -EOPNOTSUPP;

@@ -18,6 +18,7 @@
 #include "affinity/analyze.h"
 #include "affinity/attr.h"
 #include "affinity/fields.h"
+#include "affinity/hists.h"
 #include "affinity/json.h"
 #include "affinity/report.h"
 #include "affinity/type.h"
@@ -300,6 +301,7 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	struct fa_struct *st = longs__new(2);
 	struct fa_type *t = NULL;
 	struct fa_type_entry te = { .name = (char *)"struct longs", };
+	struct fa_hist_entry fe = { .te = &te, .field = -1, };
 	struct fa_analysis a;
 	char *buf = NULL;
 	size_t size;
@@ -316,11 +318,16 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	T("analysis", !analysis__run(&a, t));
 	te.st = st;
 	te.t = t;
+	fe.an = &a;
 	fp = open_memstream(&buf, &size);
 	T("memstream", fp);
-	fa_report__section(fp, FA_REPORT_FIELDS, &te, &a, &opts);
-	fa_report__section(fp, FA_REPORT_PAIRS, &te, &a, &opts);
+	fa_report__section(fp, FA_REPORT_FIELDS, &fe, &opts);
+	fa_report__section(fp, FA_REPORT_PAIRS, &fe, &opts);
 	fclose(fp);
+	if (fe.fields) {
+		fa_hists__exit(fe.fields);
+		free(fe.fields);
+	}
 	pr_debug("%s", buf);
 	T("the name is cut", strstr(buf, "has_srcline,hit,annotate_warned,auxtra.. "));
 	T("in both tables", strstr(strstr(buf, "auxtra.. ") + 1, "auxtra.. "));

@@ -4,9 +4,10 @@
 #
 # Browse the report of PEBS-shaped samples of the lockshare workload
 # ('perf bench affinity synth': the same every run) as a user would, in a
-# detached tmux session of a fixed size: the struct table, ENTER for the
-# fields of the struct, 'l' for its layouts, ESC back, 'q' to quit; check
-# what each screen shows and that perf exits with 0.
+# detached tmux session of a fixed size: the struct table and the field
+# table (perf hists browsers), ENTER from a struct to its fields, ENTER
+# from the fields to the false sharing, 'l' for the layouts, ESC back, 'q'
+# to quit; check what each screen shows and that perf exits with 0.
 
 err=0
 perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
@@ -84,22 +85,29 @@ tmux -L "${tmux_sock}" -f /dev/null new-session -d -s affinity -x 160 -y 50 \
 
 echo "the struct table"
 if wait_screen "struct lockshare_rq"; then
-	expect "perf affinity report: " "title"
+	expect "perf affinity report: 1 struct type" "title"
 	expect "Accesses .* FS pairs" "column header"
 	expect "ENTER fields" "key help"
-	expect "h/? help" "key help"
+	expect "? help" "key help"
 	expect "q quit" "key help"
 fi
 
-echo "ENTER: the fields"
+echo "ENTER: the field table"
 send Enter
-if wait_screen "Fields (by offset"; then
+if wait_screen "^Field .* Off"; then
 	expect "^struct lockshare_rq: 72 bytes" "title"
-	grep -q "^  lock .* \(write-hot\|shared-written\)" "${screen}" ||
+	grep -q "^lock .* \(write-hot\|shared-written\)" "${screen}" ||
 		fail "fields: no lock field classified as written"
-	expect "^  clock .* read-mostly" "fields"
+	expect "^clock .* read-mostly" "fields"
+	expect "ENTER details" "key help"
+fi
+
+echo "ENTER: the false sharing and pairs"
+send Enter
+if wait_screen "False sharing"; then
 	expect "lock (written by thread .*-> clock (read by thread" "false sharing"
-	expect "ENTER/l layout" "key help"
+	expect "Top co-access pairs" "pairs"
+	expect "l layout" "key help"
 fi
 
 echo "l: the layouts and their cost"
@@ -111,9 +119,15 @@ if wait_screen "Predicted cost"; then
 	expect "ESC/LEFT back" "key help"
 fi
 
-echo "ESC: back to the fields"
+echo "ESC, ESC: back to the field table"
 send Escape
-wait_screen "Fields (by offset" > /dev/null
+wait_screen "False sharing" > /dev/null
+send Escape
+wait_screen "^Field .* Off" > /dev/null
+
+echo "ESC: back to the struct table"
+send Escape
+wait_screen "ENTER fields" > /dev/null
 
 echo "q: quit"
 send q

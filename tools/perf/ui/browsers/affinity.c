@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The TUI of perf affinity report: the struct table; ENTER opens a struct
- * with its fields, false sharing and co-access pairs; 'l' its current and
- * suggested layouts with their predicted cost.
+ * The TUI of perf affinity report, as perf c2c's: the struct table and a
+ * struct's field table are perf hists browsed with the hists browser;
+ * ENTER drills down from a struct to its fields, from the fields to the
+ * false sharing, shared lines, co-access pairs and clusters; 'l' shows the
+ * current and suggested layouts with their predicted cost.
  *
- * Every screen is made of sections of the stdio report printed into
- * memory, so both interfaces show the same numbers in the same columns and
- * the formats are defined once, in util/affinity/report.c.
+ * Those last screens are sections of the stdio report printed into memory,
+ * so both interfaces show the same text, defined once in
+ * util/affinity/report.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,13 +19,14 @@
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include "ui/browser.h"
+#include "ui/browsers/hists.h"
 #include "ui/browsers/affinity.h"
 #include "ui/keysyms.h"
 #include "ui/libslang.h"
 #include "util/affinity/analyze.h"
 #include "util/affinity/attr.h"
 #include "util/affinity/classify.h"
-#include "util/affinity/matrix.h"
+#include "util/affinity/hists.h"
 #include "util/affinity/report.h"
 #include "util/affinity/type.h"
 #include "util/debug.h"
@@ -31,29 +34,24 @@
 /* Columns a RIGHT or LEFT key scrolls lines wider than the screen */
 #define FA_HSCROLL_STEP	8
 
-/* What the screens show: the analyzed struct types of the report */
+/* What the screens show: the struct table of the report */
 struct fa_tui {
-	struct fa_attr			*attr;
-	struct fa_analysis		*an;
+	struct fa_hists			*structs;
 	const struct fa_report_opts	*opts;
-	u64				 total;
 };
 
 /* A screen of printed lines, tabs expanded so that a column is a character */
 struct fa_browser {
 	struct ui_browser	 b;
 	char			**lines;
-	char			*header;	/* column header above the lines, or NULL */
-	u8			*colors;	/* of each line, or NULL: by its text */
 	u32			 hscroll;	/* characters scrolled off to the left */
 	u32			 width;		/* of the longest line */
 	char			 search[50];
 };
 
-/* The stdio report's sections that make the field and the layout screens */
-static const int fa_fields_sections[] = {
-	FA_REPORT_ALIGNMENT, FA_REPORT_FIELDS, FA_REPORT_FALSE_SHARING, FA_REPORT_SHARED_LINES,
-	FA_REPORT_PAIRS,
+/* The stdio report's sections that make the details and the layout screens */
+static const int fa_details_sections[] = {
+	FA_REPORT_ALIGNMENT, FA_REPORT_FALSE_SHARING, FA_REPORT_SHARED_LINES, FA_REPORT_PAIRS,
 	FA_REPORT_CLUSTERS,
 };
 
@@ -71,13 +69,20 @@ static const char fa_help_common[] =
 	"q/CTRL+C      Quit";
 
 static const char fa_help_structs[] =
-	"ENTER         Fields, false sharing and co-access pairs of the struct\n"
+	"ENTER         Fields of the struct\n"
 	"l             Current and suggested layout of the struct, their cost\n"
-	"ESC           Quit\n";
+	"ESC/q         Quit\n";
 
 static const char fa_help_fields[] =
-	"ENTER/l       Current and suggested layout, their predicted cost\n"
-	"ESC/LEFT      Back to the struct table\n";
+	"ENTER         False sharing, shared lines, co-access pairs, clusters\n"
+	"l             Current and suggested layout, their predicted cost\n"
+	"ESC           Back to the struct table\n"
+	"LEFT/RIGHT    Scroll the columns\n"
+	"q             Quit\n";
+
+static const char fa_help_details[] =
+	"l             Current and suggested layout, their predicted cost\n"
+	"ESC/LEFT      Back to the fields\n";
 
 static const char fa_help_layout[] =
 	"ESC/LEFT      Back\n";
@@ -111,8 +116,6 @@ static void fa_browser__exit(struct fa_browser *fb)
 	for (u32 i = 0; fb->lines && i < fb->b.nr_entries; i++)
 		zfree(&fb->lines[i]);
 	zfree(&fb->lines);
-	zfree(&fb->header);
-	zfree(&fb->colors);
 }
 
 /* Make the lines of @buf, what a stdio printer wrote, the browser's entries */
@@ -176,7 +179,7 @@ static void fa_browser__write(struct ui_browser *b, void *entry, int row)
 {
 	struct fa_browser *fb = container_of(b, struct fa_browser, b);
 	char **line = entry;
-	int color = fb->colors ? fb->colors[line - fb->lines] : fa_line__color(*line);
+	int color = fa_line__color(*line);
 
 	if (ui_browser__is_current_entry(b, row))
 		color = HE_COLORSET_SELECTED;
@@ -184,30 +187,10 @@ static void fa_browser__write(struct ui_browser *b, void *entry, int row)
 	fa_browser__write_line(fb, *line, b->width);
 }
 
-static unsigned int fa_browser__refresh(struct ui_browser *b)
-{
-	struct fa_browser *fb = container_of(b, struct fa_browser, b);
-
-	if (fb->header) {
-		ui_browser__gotorc_title(b, 0, 0);
-		ui_browser__set_color(b, HE_COLORSET_ROOT);
-		fa_browser__write_line(fb, fb->header, b->width + 1);
-	}
-	return ui_browser__argv_refresh(b);
-}
-
-/* The scroll bar is as high as the lines, not as the lines and the header */
-static void fa_browser__refresh_dimensions(struct ui_browser *b)
-{
-	ui_browser__refresh_dimensions(b);
-	b->height -= b->extra_title_lines;
-}
-
 static void fa_browser__init(struct fa_browser *fb)
 {
 	memset(fb, 0, sizeof(*fb));
-	fb->b.refresh_dimensions = fa_browser__refresh_dimensions;
-	fb->b.refresh = fa_browser__refresh;
+	fb->b.refresh = ui_browser__argv_refresh;
 	fb->b.seek = ui_browser__argv_seek;
 	fb->b.write = fa_browser__write;
 }
@@ -303,9 +286,9 @@ static int fa_browser__run(struct fa_browser *fb, const char *title, const char 
 	return key;
 }
 
-/* Print @nr sections of struct type @i into @fb */
-static int fa_tui__print_sections(struct fa_tui *tui, int i, const int *sections, int nr,
-				  struct fa_browser *fb)
+/* Print @nr sections of the struct of @fe into @fb */
+static int fa_tui__print_sections(struct fa_tui *tui, struct fa_hist_entry *fe,
+				  const int *sections, int nr, struct fa_browser *fb)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -315,61 +298,49 @@ static int fa_tui__print_sections(struct fa_tui *tui, int i, const int *sections
 	if (!fp)
 		goto out_err;
 	for (int s = 0; s < nr; s++)
-		fa_report__section(fp, sections[s], tui->attr->types[i], &tui->an[i], tui->opts);
+		fa_report__section(fp, sections[s], fe, tui->opts);
 	err = fclose(fp) ? -errno : fa_browser__set_text(fb, buf, size);
 	free(buf);
 	if (!err)
 		return 0;
 out_err:
-	pr_err("perf affinity: cannot make the screen of %s: %s\n", tui->attr->types[i]->name,
-	       strerror(-err));
+	pr_err("perf affinity: cannot make the screen of %s: %s\n", fe->te->name, strerror(-err));
 	return err;
 }
 
-/* The layouts of struct type @i and their cost; 'q' when the user quits */
-static int fa_tui__layout(struct fa_tui *tui, int i)
-{
-	struct fa_browser fb;
-	char title[256];
-	int key, n;
+/*
+ * A text screen of sections of the struct of @fe, until ESC or LEFT goes
+ * back; 'l' opens the layouts from it when @layout_key.
+ */
+static int fa_tui__text(struct fa_tui *tui, struct fa_hist_entry *fe, const int *sections,
+			int nr, const char *title, const char *helpline, const char *help,
+			bool layout_key);
 
-	fa_browser__init(&fb);
-	if (fa_tui__print_sections(tui, i, fa_layout_sections, ARRAY_SIZE(fa_layout_sections),
-				   &fb)) {
-		key = -1;
-		goto out;
-	}
-	n = scnprintf(title, sizeof(title), "Layouts of ");
-	fa_report__title(tui->attr->types[i], title + n, sizeof(title) - n);
-	do {
-		key = fa_browser__run(&fb, title, "ESC/LEFT back  / search  h/? help  q quit",
-				      fa_help_layout);
-	} while (key != 'q' && key != K_ESC && key != K_LEFT && key >= 0);
-out:
-	fa_browser__exit(&fb);
-	return key;
+/* The layouts of the struct of @fe and their cost; 'q' when the user quits */
+static int fa_tui__layout(struct fa_tui *tui, struct fa_hist_entry *fe)
+{
+	char title[256];
+	int n = scnprintf(title, sizeof(title), "Layouts of ");
+
+	fa_report__title(fe->te, title + n, sizeof(title) - n);
+	return fa_tui__text(tui, fe, fa_layout_sections, ARRAY_SIZE(fa_layout_sections), title,
+			    "ESC/LEFT back  / search  h/? help  q quit", fa_help_layout, false);
 }
 
-/* The fields of struct type @i, its false sharing and pairs; 'q' on quit */
-static int fa_tui__fields(struct fa_tui *tui, int i)
+static int fa_tui__text(struct fa_tui *tui, struct fa_hist_entry *fe, const int *sections,
+			int nr, const char *title, const char *helpline, const char *help,
+			bool layout_key)
 {
 	struct fa_browser fb;
-	char title[256];
-	int key;
+	int key = -1;
 
 	fa_browser__init(&fb);
-	if (fa_tui__print_sections(tui, i, fa_fields_sections, ARRAY_SIZE(fa_fields_sections),
-				   &fb)) {
-		key = -1;
+	if (fa_tui__print_sections(tui, fe, sections, nr, &fb))
 		goto out;
-	}
-	fa_report__title(tui->attr->types[i], title, sizeof(title));
 	while (1) {
-		key = fa_browser__run(&fb, title,
-				      "ENTER/l layout  ESC/LEFT back  / search  h/? help  q quit",
-				      fa_help_fields);
-		if (key == K_ENTER || key == 'l') {
-			key = fa_tui__layout(tui, i);
+		key = fa_browser__run(&fb, title, helpline, help);
+		if (layout_key && key == 'l') {
+			key = fa_tui__layout(tui, fe);
 			if (key == 'q' || key < 0)
 				break;
 			continue;
@@ -382,131 +353,151 @@ out:
 	return key;
 }
 
-/* Structs with false sharing in red, as their fields and pairs are */
-static int fa_tui__struct_colors(struct fa_tui *tui, struct fa_browser *fb, const int *types)
+/* False sharing, shared lines, pairs and clusters of the struct of @fe */
+static int fa_tui__details(struct fa_tui *tui, struct fa_hist_entry *fe)
 {
-	fb->colors = calloc(fb->b.nr_entries + 1, sizeof(*fb->colors));
-	if (!fb->colors)
-		return -ENOMEM;
-	for (u32 k = 0; k < fb->b.nr_entries; k++) {
-		const struct fa_type *t = tui->attr->types[types[k]]->t;
+	char title[256];
 
-		fb->colors[k] = fa_matrix__nr_cells(&t->fs) ? HE_COLORSET_TOP : HE_COLORSET_NORMAL;
-	}
+	fa_report__title(fe->te, title, sizeof(title));
+	return fa_tui__text(tui, fe, fa_details_sections, ARRAY_SIZE(fa_details_sections), title,
+			    "l layout  ESC/LEFT back  / search  h/? help  q quit", fa_help_details,
+			    true);
+}
+
+static struct fa_hists *fa_hists(struct hist_browser *hb)
+{
+	return container_of(hb->hists, struct fa_hists, hists);
+}
+
+static int fa_tui__structs_title(struct hist_browser *hb, char *bf, size_t size)
+{
+	struct fa_hists *fh = fa_hists(hb);
+	int n = scnprintf(bf, size, "perf affinity report: %d struct type%s", fh->nr_shown,
+			  fh->nr_shown == 1 ? "" : "s");
+
+	if (fh->nr_hidden)
+		scnprintf(bf + n, size - n, " (%d more below --percent-limit %g%%)",
+			  fh->nr_hidden, fh->percent_limit);
 	return 0;
 }
 
-/*
- * The struct table's lines, and the struct type of each in @types; how many
- * are below --percent-limit in @hidden.
- */
-static int fa_tui__struct_table(struct fa_tui *tui, struct fa_browser *fb, int *types,
-				int *hidden)
+static int fa_tui__fields_title(struct hist_browser *hb, char *bf, size_t size)
 {
-	struct fa_attr *a = tui->attr;
-	int order[a->nr_types + 1], n, nr = 0;
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *fp = open_memstream(&buf, &size);
-	int err;
+	struct fa_hists *fh = fa_hists(hb);
+	int n = fa_report__title(fh->parent->te, bf, size);
 
-	if (!fp)
-		return -errno;
-	n = fa_report__order(a, tui->an, tui->opts->sort, order);
-	for (int k = 0; k < n; k++) {
-		if (!fa_report__type_shown(a, a->types[order[k]], tui->opts->percent_limit)) {
-			(*hidden)++;
-			continue;
+	if (fh->nr_hidden)
+		scnprintf(bf + n, size - n, " (%d field%s below --percent-limit %g%%)",
+			  fh->nr_hidden, fh->nr_hidden == 1 ? "" : "s", fh->percent_limit);
+	return 0;
+}
+
+/* A hists browser of @fh, that shows only the entries above --percent-limit */
+static struct hist_browser *fa_tui__hist_browser(struct fa_hists *fh,
+						 int (*title)(struct hist_browser *, char *,
+							      size_t))
+{
+	struct hist_browser *hb = hist_browser__new(&fh->hists);
+
+	if (!hb)
+		return NULL;
+	hb->title = title;
+	hb->c2c_filter = true;
+	hb->nr_non_filtered_entries = fh->nr_shown;
+	return hb;
+}
+
+static void fa_tui__help(struct hist_browser *hb, const char *help)
+{
+	char *text;
+
+	if (asprintf(&text, "%s%s", help, "UP/DOWN/PGUP\nPGDN/HOME/END Move\n") < 0)
+		return;
+	ui_browser__help_window(&hb->b, text);
+	free(text);
+}
+
+/* The selected entry, or NULL when there is none */
+static struct fa_hist_entry *fa_tui__selection(struct hist_browser *hb)
+{
+	if (!hb->he_selection || !hb->nr_non_filtered_entries)
+		return NULL;
+	return fa_hist_entry(hb->he_selection);
+}
+
+/* The field table of the struct of @fe; 'q' when the user quits */
+static int fa_tui__fields(struct fa_tui *tui, struct fa_hist_entry *fe)
+{
+	struct fa_hists *fh = fa_hists__fields(fe, tui->opts);
+	struct hist_browser *hb = fh ? fa_tui__hist_browser(fh, fa_tui__fields_title) : NULL;
+	int key = -1;
+
+	if (!hb) {
+		pr_err("perf affinity: cannot make the field table of %s\n", fe->te->name);
+		return -1;
+	}
+	while (1) {
+		key = hist_browser__run(hb, "ENTER details  l layout  ESC back  ? help  q quit",
+					false, 0);
+		if (key == K_ENTER)
+			key = fa_tui__details(tui, fe);
+		else if (key == 'l')
+			key = fa_tui__layout(tui, fe);
+		else if (key == 'h' || key == '?' || key == K_F1)
+			fa_tui__help(hb, fa_help_fields);
+		else if (key == K_ESC)
+			break;
+		if (key == 'q' || key == CTRL('c') || key < 0) {
+			key = 'q';
+			break;
 		}
-		/* one line each, so line k is the struct types[k] */
-		fa_report__struct_line(fp, a->types[order[k]], &tui->an[order[k]], tui->opts);
-		types[nr++] = order[k];
 	}
-	err = fclose(fp) ? -errno : fa_browser__set_text(fb, buf, size);
-	free(buf);
-	if (!err)
-		err = fa_tui__struct_colors(tui, fb, types);
-	return err;
-}
-
-/* The struct table's column header; "# " marks a comment only in stdio */
-static int fa_tui__struct_header(struct fa_tui *tui, struct fa_browser *fb)
-{
-	size_t size = 0;
-	FILE *fp = open_memstream(&fb->header, &size);
-
-	if (!fp)
-		return -errno;
-	fa_report__struct_header(fp, tui->opts);
-	if (fclose(fp))
-		return -errno;
-	if (strstarts(fb->header, "# "))
-		fb->header[0] = ' ';
-	fb->header[strcspn(fb->header, "\n")] = '\0';
-	return 0;
+	hist_browser__delete(hb);
+	return key;
 }
 
 static int fa_tui__structs(struct fa_tui *tui)
 {
-	struct fa_browser fb;
-	int *types = calloc(tui->attr->nr_types + 1, sizeof(*types));
-	char title[128];
-	int key = -1, hidden = 0, n, err;
+	struct hist_browser *hb = fa_tui__hist_browser(tui->structs, fa_tui__structs_title);
+	struct fa_hist_entry *fe;
+	int key = -1;
 
-	fa_browser__init(&fb);
-	fb.b.extra_title_lines = 1;
-	fb.b.no_samples_msg = "No access was attributed to a struct field: see --stats";
-	err = types ? fa_tui__struct_table(tui, &fb, types, &hidden) : -ENOMEM;
-	if (!err)
-		err = fa_tui__struct_header(tui, &fb);
-	if (err) {
-		pr_err("perf affinity: cannot make the struct table: %s\n", strerror(-err));
-		goto out;
+	if (!hb) {
+		pr_err("perf affinity: cannot make the struct table\n");
+		return -1;
 	}
-	n = scnprintf(title, sizeof(title), "perf affinity report: %u struct type%s",
-		      fb.b.nr_entries, fb.b.nr_entries == 1 ? "" : "s");
-	if (hidden)
-		scnprintf(title + n, sizeof(title) - n, " (%d more below --percent-limit %g%%)",
-			  hidden, tui->opts->percent_limit);
+	hb->b.no_samples_msg = "No access was attributed to a struct field: see --stats";
 	while (1) {
-		key = fa_browser__run(&fb, title,
-				      "ENTER fields  l layout  / search  h/? help  q quit",
-				      fa_help_structs);
-		if (key < 0 || key == 'q' || key == K_ESC)
+		key = hist_browser__run(hb, "ENTER fields  l layout  ? help  q quit", false, 0);
+		if (key < 0 || key == 'q' || key == K_ESC || key == CTRL('c'))
 			break;
-		if (!fb.b.nr_entries)
+		if (key == 'h' || key == '?' || key == K_F1) {
+			fa_tui__help(hb, fa_help_structs);
 			continue;
-		if (key == K_ENTER || key == 'l') {
-			int i = types[fb.b.index];
-
-			key = key == 'l' ? fa_tui__layout(tui, i) : fa_tui__fields(tui, i);
-			if (key == 'q' || key < 0)
-				break;
 		}
+		fe = fa_tui__selection(hb);
+		if (!fe || (key != K_ENTER && key != 'l'))
+			continue;
+		key = key == 'l' ? fa_tui__layout(tui, fe) : fa_tui__fields(tui, fe);
+		if (key == 'q' || key < 0)
+			break;
 	}
-out:
-	fa_browser__exit(&fb);
-	free(types);
+	hist_browser__delete(hb);
 	return key < 0 ? -1 : 0;
 }
 
 /**
  * fa_report__browse - Browse the report of the analyzed struct types
- * @a: The struct types, with the accesses attributed to them
- * @an: Their analyses, in the order of @a's types
- * @total: Accesses attributed to all types, for --percent-limit
+ * @fh: The struct table
  * @o: What the report shows and in which order, as for stdio
  *
  * Return: 0, or -1 if the screens could not be made.
  */
-int fa_report__browse(struct fa_attr *a, struct fa_analysis *an, u64 total,
-		      const struct fa_report_opts *o)
+int fa_report__browse(struct fa_hists *fh, const struct fa_report_opts *o)
 {
 	struct fa_tui tui = {
-		.attr	= a,
-		.an	= an,
-		.opts	= o,
-		.total	= total,
+		.structs	= fh,
+		.opts		= o,
 	};
 
 	return fa_tui__structs(&tui);

@@ -5,17 +5,13 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-struct fa_analysis;
-struct fa_attr;
+struct fa_hists;
 struct fa_report_opts;
 
 #ifdef HAVE_SLANG_SUPPORT
-int fa_report__browse(struct fa_attr *a, struct fa_analysis *an, u64 total,
-		      const struct fa_report_opts *o);
+int fa_report__browse(struct fa_hists *fh, const struct fa_report_opts *o);
 #else
-static inline int fa_report__browse(struct fa_attr *a __maybe_unused,
-				    struct fa_analysis *an __maybe_unused,
-				    u64 total __maybe_unused,
+static inline int fa_report__browse(struct fa_hists *fh __maybe_unused,
 				    const struct fa_report_opts *o __maybe_unused)
 {
 	return -1;

@@ -110,6 +110,9 @@ int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
 int fa_struct__finish(struct fa_struct *st);
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);
 int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max);
+/* Wider names (a bitfield unit's members, deep paths) are cut in tables */
+#define FA_FIELD_NAME_MAX	40
+
 const char *fa_field__short_name(const char *name, int max, char *buf, size_t size);
 
 #ifdef HAVE_DWARF_SUPPORT

@@ -20,6 +20,7 @@
 #include "attr.h"
 #include "fields.h"
 #include "heatmap.h"
+#include "hists.h"
 #include "lines.h"
 #include "report.h"
 #include "type.h"
@@ -625,23 +626,25 @@ static size_t fa_heatmap__begin(FILE *fp, double width, double height)
 /**
  * fa_heatmap__fprintf - Print the co-access matrices of the reported types
  * as one SVG image, one struct type under the other
+ * @fh: The struct table: the types in its order
  *
  * Return: the number of bytes printed, 0 if memory ran out.
  */
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			   const struct fa_report_opts *o)
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o)
 {
-	struct fa_hm_type *ht = calloc(a->nr_types + 1, sizeof(*ht));
+	struct fa_hm_type *ht = calloc(fh->nr_shown + 1, sizeof(*ht));
+	struct fa_hist_entry *fe;
+	struct rb_node *nd;
 	double width = 900, height = 2 * HM_PAD + HM_LEGEND, y = height;
 	size_t printed = 0;
 	int nr = 0, err = 0;
 
 	if (!ht)
 		return 0;
-	for (int i = 0; !err && i < a->nr_types; i++) {
-		if (!fa_report__type_shown(a, a->types[i], o->percent_limit))
-			continue;
-		err = fa_hm_type__init(&ht[nr], a->types[i], &an[i], o);
+	fa_hists__for_each_entry(fh, nd, fe) {
+		err = fa_hm_type__init(&ht[nr], fe->te, fe->an, o);
+		if (err)
+			break;
 		width = max(width, ht[nr].width + 2 * HM_PAD);
 		height += ht[nr++].height + 2 * HM_PAD;
 	}

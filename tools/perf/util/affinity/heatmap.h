@@ -10,11 +10,9 @@
 
 #include <stdio.h>
 
-struct fa_analysis;
-struct fa_attr;
+struct fa_hists;
 struct fa_report_opts;
 
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			   const struct fa_report_opts *o);
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o);
 
 #endif /* __PERF_AFFINITY_HEATMAP_H */

@@ -20,6 +20,7 @@
 #include "attr.h"
 #include "decode.h"
 #include "fields.h"
+#include "hists.h"
 #include "json.h"
 #include "lines.h"
 #include "owner.h"
@@ -660,57 +661,34 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	return 0;
 }
 
-/* Type indexes by accesses, most first, as the struct table lists them */
-static int *fa_json__type_order(struct fa_attr *a, int *nr)
-{
-	int *order = calloc(a->nr_types + 1, sizeof(*order));
-
-	*nr = 0;
-	for (int i = 0; order && i < a->nr_types; i++) {
-		int k;
-
-		if (!a->types[i]->t)
-			continue;
-		for (k = *nr; k > 0 && a->types[order[k - 1]]->t->nr_accesses <
-				       a->types[i]->t->nr_accesses; k--)
-			order[k] = order[k - 1];
-		order[k] = i;
-		(*nr)++;
-	}
-	return order;
-}
-
 /**
  * fa_json__fprintf - Print the analysis of every struct type as JSON
  * @h: The recording and the statistics of decoding
  * @a: The attributed accesses and their types
- * @an: The analyses, in the order of @a's types
- * @o: --percent-limit leaves out types as in the stdio report
+ * @fh: The struct table: the types in its order, with their analyses
+ * @o: What the stdio report shows
  *
  * Return: the number of bytes printed; 0 if memory ran out, with an
  * incomplete document printed.
  */
 size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr *a,
-			struct fa_analysis *an, const struct fa_report_opts *o)
+			struct fa_hists *fh, const struct fa_report_opts *o)
 {
+	struct fa_hist_entry *fe;
 	struct fa_json j;
-	int nr, *order = fa_json__type_order(a, &nr);
+	struct rb_node *nd;
 	int err = 0;
 
-	if (!order)
-		return 0;
 	fa_json__init(&j, fp);
 	fa_json__begin_object(&j, NULL, /*flat=*/false);
 	fa_json__int(&j, "schema_version", FA_JSON_SCHEMA_VERSION);
 	fa_json__header(&j, h, a, o);
 	fa_json__begin_array(&j, "types", /*flat=*/false);
-	for (int k = 0; !err && k < nr; k++) {
-		struct fa_type_entry *te = a->types[order[k]];
-
-		if (fa_report__type_shown(a, te, o->percent_limit))
-			err = fa_json__type(&j, te, &an[order[k]], o);
+	fa_hists__for_each_entry(fh, nd, fe) {
+		err = fa_json__type(&j, fe->te, fe->an, o);
+		if (err)
+			break;
 	}
-	free(order);
 	if (err)
 		return 0;
 	fa_json__end_array(&j);

@@ -15,6 +15,7 @@
 struct fa_analysis;
 struct fa_attr;
 struct fa_decode_stats;
+struct fa_hists;
 struct fa_report_opts;
 
 #define FA_JSON_SCHEMA_VERSION	1
@@ -75,6 +76,6 @@ struct fa_json_header {
 };
 
 size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr *a,
-			struct fa_analysis *an, const struct fa_report_opts *o);
+			struct fa_hists *fh, const struct fa_report_opts *o);
 
 #endif /* __PERF_AFFINITY_JSON_H */

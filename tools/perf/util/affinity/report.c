@@ -15,6 +15,7 @@
 #include "attr.h"
 #include "decode.h"
 #include "fields.h"
+#include "hists.h"
 #include "lines.h"
 #include "owner.h"
 #include "report.h"
@@ -86,149 +87,18 @@ bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *a
 	return share && share >= percent_limit;
 }
 
-static const char * const fa_sort_keys[] = {
-	[FA_SORT_ACCESSES]	= "accesses",
-	[FA_SORT_STORES]	= "stores",
-	[FA_SORT_HITM]		= "hitm",
-	[FA_SORT_FS]		= "fs",
-	[FA_SORT_GAIN]		= "gain",
-	[FA_SORT_SIZE]		= "size",
-	[FA_SORT_NAME]		= "name",
-};
-
-/* enum fa_sort of a --sort key, or -1 */
-int fa_sort__parse(const char *key)
-{
-	for (int i = 0; i < FA_SORT_MAX; i++) {
-		if (!strcmp(key, fa_sort_keys[i]))
-			return i;
-	}
-	return -1;
-}
-
-const char *fa_sort__keys(void)
-{
-	return "accesses, stores, hitm, fs, gain, size or name";
-}
-
-/* Is struct @a shown before struct @b in the struct table? */
-static bool fa_report__before(struct fa_type_entry *a, const struct fa_analysis *xa,
-			      struct fa_type_entry *b, const struct fa_analysis *xb, int sort)
-{
-	double va, vb;
-
-	switch (sort) {
-	case FA_SORT_STORES:
-		va = fa_type__stores(a->t);
-		vb = fa_type__stores(b->t);
-		break;
-	case FA_SORT_HITM:
-		va = a->t->hitm;
-		vb = b->t->hitm;
-		break;
-	case FA_SORT_FS:
-		va = fa_matrix__nr_cells(&a->t->fs);
-		vb = fa_matrix__nr_cells(&b->t->fs);
-		break;
-	case FA_SORT_GAIN:
-		va = fa_analysis__gain(xa);
-		vb = fa_analysis__gain(xb);
-		break;
-	case FA_SORT_SIZE:
-		va = a->size;
-		vb = b->size;
-		break;
-	case FA_SORT_NAME:
-		return strcmp(a->name, b->name) < 0;
-	default:
-		va = vb = 0;
-		break;
-	}
-	if (va != vb)
-		return va > vb;
-	/* then the most accessed first, whatever the key */
-	return a->t->nr_accesses > b->t->nr_accesses;
-}
-
 /**
- * fa_report__order - The struct types that have accesses, in report order
- * @an: The analyses, in the order of @a's types
- * @order: Gets the indexes of the types, @a->nr_types at most
- *
- * Returns how many types there are in @order.
+ * fa_report__struct_table - The struct table, in --sort order
+ * @fh: The table, made by fa_hists__structs()
  */
-int fa_report__order(struct fa_attr *a, struct fa_analysis *an, int sort, int *order)
+size_t fa_report__struct_table(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o)
 {
-	int n = 0;
+	size_t printed = o->sep ? 0 : banner(fp, "Struct Table");
 
-	for (int i = 0; i < a->nr_types; i++) {
-		int k;
-
-		if (!a->types[i]->t)
-			continue;
-		/* insertion sort: there are few types */
-		for (k = n; k > 0 && fa_report__before(a->types[i], &an[i],
-						       a->types[order[k - 1]],
-						       &an[order[k - 1]], sort); k--)
-			order[k] = order[k - 1];
-		order[k] = i;
-		n++;
-	}
-	return n;
-}
-
-/* One struct type's line of the struct table */
-size_t fa_report__struct_line(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *x,
-			      const struct fa_report_opts *o)
-{
-	const struct fa_type *t = te->t;
-
-	const char *s = o->sep;
-
-	if (s)
-		return fprintf(fp, "%s%s%u%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%zu%s%.2f%s%.1f\n",
-			       te->name, s, te->size, s, t->nr_accesses, s, fa_type__stores(t),
-			       s, t->hitm, s, fa_matrix__nr_cells(&t->fs), s,
-			       x->model[0].lines_per_window, s, 100 * fa_analysis__gain(x));
-	return fprintf(fp, "  %-30s %6u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %8zu %9.2f %6.1f%%\n",
-		       te->name, te->size, t->nr_accesses, fa_type__stores(t),
-		       t->hitm, fa_matrix__nr_cells(&t->fs),
-		       x->model[0].lines_per_window, 100 * fa_analysis__gain(x));
-}
-
-/* The column header of the struct table, as wide as fa_report__struct_line() */
-size_t fa_report__struct_header(FILE *fp, const struct fa_report_opts *o)
-{
-	if (o->sep)
-		return fprintf(fp, "struct%ssize%saccesses%sstores%shitm%sfs_pairs%s%s%sgain\n",
-			       o->sep, o->sep, o->sep, o->sep, o->sep, o->sep,
-			       "lines_per_window", o->sep);
-	return fprintf(fp, "%-32s %6s %9s %9s %7s %8s %9s %7s\n", "# Struct", "Size",
-		       "Accesses", "Stores", "Hitm", "FS pairs", "Lines/win", "Gain");
-}
-
-/**
- * fa_report__struct_table - One line per struct type, in --sort order
- * @an: The analyses, in the order of @a's types (NULL entries are skipped)
- */
-size_t fa_report__struct_table(FILE *fp, struct fa_attr *a, struct fa_analysis *an,
-			       const struct fa_report_opts *o)
-{
-	size_t printed = banner(fp, "Struct Table");
-	int order[a->nr_types + 1], n, hidden = 0;
-
-	n = fa_report__order(a, an, o->sort, order);
-	printed += fa_report__struct_header(fp, o);
-	for (int k = 0; k < n; k++) {
-		if (!fa_report__type_shown(a, a->types[order[k]], o->percent_limit)) {
-			hidden++;
-			continue;
-		}
-		printed += fa_report__struct_line(fp, a->types[order[k]], &an[order[k]], o);
-	}
-	if (hidden && !o->sep)
-		printed += fprintf(fp, "  (%d more struct%s below --percent-limit %g%%)\n", hidden,
-				   hidden == 1 ? "" : "s", o->percent_limit);
+	printed += fa_hists__fprintf(fh, fp);
+	if (fh->nr_hidden && !o->sep)
+		printed += fprintf(fp, "  (%d more struct%s below --percent-limit %g%%)\n",
+				   fh->nr_hidden, fh->nr_hidden == 1 ? "" : "s", o->percent_limit);
 	return printed;
 }
 
@@ -295,6 +165,12 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	return printed;
 }
 
+/* How the report says who accessed a field */
+static const char *fa_type__owner_verb(const struct fa_type *t)
+{
+	return t->cfg.owners ? "by thread" : "on CPU";
+}
+
 /* Owners: "0-3,8" as perf prints CPU lists, thread IDs "1201,1202", "-" */
 static void owners_scnprintf(const struct fa_type *t, const unsigned long *owners, char *buf,
 			     size_t size)
@@ -302,59 +178,18 @@ static void owners_scnprintf(const struct fa_type *t, const unsigned long *owner
 	fa_owners__scnprintf(t->cfg.owners, owners, t->cfg.nr_owners, buf, size);
 }
 
-/* How the report says who accessed a field */
-static const char *fa_type__owner_verb(const struct fa_type *t)
-{
-	return t->cfg.owners ? "by thread" : "on CPU";
-}
-
-/* Wider names (a bitfield unit's members, deep paths) are cut in the tables */
-#define FIELD_NAME_MAX	40
-
 /* The fields --percent-limit leaves, marked when the code gave their class */
-static size_t fa_report__fields(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
+static size_t fa_report__fields(FILE *fp, struct fa_hist_entry *fe,
 				const struct fa_report_opts *o)
 {
-	const struct fa_type *t = te->t;
-	const struct fa_struct *st = te->st;
-	size_t printed = fprintf(fp, "\n  Fields (by offset, current layout):\n");
-	char readers[64], writers[64], cut[FIELD_NAME_MAX + 1];
-	const char *name;
-	bool by_code = false;
-	int width = strlen("# Field");
-	int owners = t->cfg.owners ? 13 : 9;	/* two thread IDs or a CPU list */
+	struct fa_hists *fh = fa_hists__fields(fe, o);
+	size_t printed;
 
-	/* as wide as the longest name, for narrow terminals and long paths */
-	for (int i = 0; i < st->nr_leaves; i++) {
-		if (fa_report__field_shown(t, an, st->leaves[i], o->percent_limit))
-			width = max(width, (int)strlen(st->fields[st->leaves[i]].name));
-	}
-	width = min(width, FIELD_NAME_MAX);
-	printed += fprintf(fp, "  %-*s %5s %4s %4s %8s %8s %6s %6s %-*s %-*s %s\n", width,
-			   "# Field", "Off", "Size", "Line", "Loads", "Stores", "Hitm", "Acc%",
-			   owners, "Readers", owners, "Writers", "Class");
-	for (int i = 0; i < st->nr_leaves; i++) {
-		int f = st->leaves[i];
-		const struct fa_field_stats *fs = &t->stats[f];
-		const struct fa_field_info *fi = &an->classes.fields[f];
-		u8 cls = an->classes.field_cls[f];
-		double share = t->weight ? 100 * fs->weight / t->weight : 0;
-		bool coded = fi->class_by_code;
-
-		if (!fa_report__field_shown(t, an, f, o->percent_limit))
-			continue;
-		by_code |= coded;
-		name = fa_field__short_name(st->fields[f].name, FIELD_NAME_MAX, cut, sizeof(cut));
-		owners_scnprintf(t, fi->readers, readers, sizeof(readers));
-		owners_scnprintf(t, fi->writers, writers, sizeof(writers));
-		printed += fprintf(fp, "  %-*s %5u %4u %4u %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %5.1f%% %-*s %-*s %s%s\n",
-				   width, name, st->fields[f].offset, st->fields[f].size,
-				   st->fields[f].offset / t->cfg.line_size, fs->loads + fs->other,
-				   fs->stores + fs->rmws, fs->hitm, share, owners, readers, owners,
-				   writers,
-				   fa_class__name(cls), coded ? " (code)" : "");
-	}
-	if (by_code)
+	if (!fh)
+		return fprintf(fp, "\n  Fields: not enough memory\n");
+	printed = fprintf(fp, "\n  Fields (current layout):\n\n");
+	printed += fa_hists__fprintf(fh, fp);
+	if (fa_hists__by_code(fh))
 		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its readers, writers and class\n");
 	return printed;
 }
@@ -400,7 +235,7 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 			       const struct fa_report_opts *o)
 {
 	const struct fa_struct *st = te->st;
-	char cut_i[FIELD_NAME_MAX + 1], cut_j[FIELD_NAME_MAX + 1], why[160];
+	char cut_i[FA_FIELD_NAME_MAX + 1], cut_j[FA_FIELD_NAME_MAX + 1], why[160];
 	struct fa_cell *cells;
 	int n = fa_matrix__cells(an->affinity, &cells);
 	size_t printed;
@@ -417,8 +252,8 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 		double total = an->affinity->total;
 
 		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n",
-				   fa_field__short_name(fi, FIELD_NAME_MAX, cut_i, sizeof(cut_i)),
-				   fa_field__short_name(fj, FIELD_NAME_MAX, cut_j, sizeof(cut_j)),
+				   fa_field__short_name(fi, FA_FIELD_NAME_MAX, cut_i, sizeof(cut_i)),
+				   fa_field__short_name(fj, FA_FIELD_NAME_MAX, cut_j, sizeof(cut_j)),
 				   total ? 100 * cells[k].w / total : 0);
 	}
 	free(cells);
@@ -661,14 +496,17 @@ static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
  * The TUI shows the sections on screens of their own, so they are printed
  * one by one, by the same code as the stdio report.
  */
-size_t fa_report__section(FILE *fp, int section, struct fa_type_entry *te,
-			  struct fa_analysis *an, const struct fa_report_opts *o)
+size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
+			  const struct fa_report_opts *o)
 {
+	struct fa_type_entry *te = fe->te;
+	struct fa_analysis *an = fe->an;
+
 	switch (section) {
 	case FA_REPORT_ALIGNMENT:
 		return fa_report__alignment(fp, te);
 	case FA_REPORT_FIELDS:
-		return fa_report__fields(fp, te, an, o);
+		return fa_report__fields(fp, fe, o);
 	case FA_REPORT_PAIRS:
 		return fa_report__pairs(fp, te, an, o);
 	case FA_REPORT_FALSE_SHARING:
@@ -687,16 +525,15 @@ size_t fa_report__section(FILE *fp, int section, struct fa_type_entry *te,
 }
 
 /* Everything about one struct type */
-size_t fa_report__type(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
-		       const struct fa_report_opts *o)
+size_t fa_report__type(FILE *fp, struct fa_hist_entry *fe, const struct fa_report_opts *o)
 {
 	char title[256];
 	size_t printed;
 
-	fa_report__title(te, title, sizeof(title));
+	fa_report__title(fe->te, title, sizeof(title));
 	printed = banner(fp, title);
 	for (int s = 0; s < FA_REPORT_MAX; s++)
-		printed += fa_report__section(fp, s, te, an, o);
+		printed += fa_report__section(fp, s, fe, o);
 	return printed;
 }
 

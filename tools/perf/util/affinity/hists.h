@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The struct and field tables of perf affinity report as perf hists: each
+ * column a dimension, so that -F, --sort and -x work on both tables and
+ * the TUI browses them with perf's hists browser, as perf c2c does.
+ */
+#ifndef __PERF_AFFINITY_HISTS_H
+#define __PERF_AFFINITY_HISTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "../hist.h"
+
+struct fa_analysis;
+struct fa_attr;
+struct fa_report_opts;
+struct fa_type_entry;
+struct thread;
+
+enum fa_table {
+	FA_TABLE_STRUCTS,
+	FA_TABLE_FIELDS,
+	FA_TABLE_MAX,
+};
+
+struct fa_hists {
+	struct hists		 hists;
+	struct perf_hpp_list	 list;
+	enum fa_table		 table;
+	int			 nr_shown;	/* entries above --percent-limit */
+	int			 nr_hidden;	/* and below it */
+	double			 percent_limit;
+	struct fa_hist_entry	*parent;	/* of a field table: its struct */
+	struct thread		*thread;	/* hists want one: a placeholder */
+};
+
+/* A struct type, or a field of one */
+struct fa_hist_entry {
+	struct fa_type_entry	*te;
+	struct fa_analysis	*an;
+	int			 index;		/* of the type in the fa_attr */
+	int			 field;		/* in te->st->fields, -1: the struct */
+	struct fa_hists		*fields;	/* a struct's field table, or NULL */
+	struct hist_entry	 he;
+};
+
+static inline struct fa_hist_entry *fa_hist_entry(struct hist_entry *he)
+{
+	return container_of(he, struct fa_hist_entry, he);
+}
+
+int fa_hists__check_keys(const char *option, const char *keys);
+int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis *an,
+		      const struct fa_report_opts *o);
+struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_report_opts *o);
+void fa_hists__exit(struct fa_hists *fh);
+int fa_hists__order(struct fa_hists *fh, int *order);
+size_t fa_hists__fprintf(struct fa_hists *fh, FILE *fp);
+bool fa_hists__by_code(struct fa_hists *fh);
+
+/* The entries above --percent-limit, in --sort order */
+#define fa_hists__for_each_entry(fh, nd, fe)					\
+	for (nd = rb_first_cached(&(fh)->hists.entries);				\
+	     nd && (fe = fa_hist_entry(rb_entry(nd, struct hist_entry, rb_node)));	\
+	     nd = rb_next(nd))							\
+		if (fe->he.filtered) {} else
+
+#endif /* __PERF_AFFINITY_HISTS_H */
