@@ -103,7 +103,8 @@ record() {
 # fields TYPE: 'name offset accesses' of each row of TYPE's field table
 fields() {
 	awk -v t="$1" '$0 ~ "^  " t ": [0-9]+ bytes" { s = 1; next }
-		       s && /^  # Field/ { f = 1; next }
+		       s && /^# Field/ { f = 1; next }
+		       f && /^#/ { next }
 		       f && /^ *$/ { exit }
 		       f { print $1, $2, $5 + $6 }' "${out}"
 }
@@ -348,6 +349,7 @@ error "--percent-limit 200" "^--percent-limit 200: a percentage, 0 to 100" \
 error "--percent-limit abc" "^--percent-limit abc: a percentage" -i "${good}" --percent-limit abc
 error "--time garbage" "Invalid time string" -i "${good}" --time garbage
 error "--sort bogus" "^--sort bogus: use " -i "${good}" --sort bogus
+error "-F bogus" "^-F bogus: use " -i "${good}" -F bogus
 error "--scope bogus" "^--scope bogus: use cpu, thread or instance" -i "${good}" --scope bogus
 error "--method bogus" "^--method bogus: use auto, window or code" -i "${good}" --method bogus
 error "-T ''" "^-T '': no struct type given" -i "${good}" -T ''

@@ -1,0 +1,122 @@
+#!/bin/bash
+# perf affinity report tables: -F, --sort and -x
+# SPDX-License-Identifier: GPL-2.0
+#
+# The struct table and the field tables are perf hists: -F picks their
+# columns, --sort their order (each table the keys it has), -x prints them
+# separated, one line of column keys first.  The JSON follows the struct
+# table's order.  Synthesized samples: the same report every run.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
+errout="${tmpdir}/errout"
+
+[ "$(uname -m)" = x86_64 ] || affinity__skip "perf bench affinity synth decodes x86-64 code only"
+
+if ! perf bench affinity synth -n 20000 -s 3 -o "${perfdata}" > /dev/null 2>&1; then
+	fail "perf bench affinity synth"
+	cleanup
+	exit 1
+fi
+
+# report ARGS...: the stdio report in ${result}
+report() {
+	perf affinity report -i "${perfdata}" --stdio "$@" > "${result}" 2> "${errout}" ||
+		fail "perf affinity report $*: $(head -1 "${errout}")"
+}
+
+# header TYPE: the column header line of TYPE's field table
+header() {
+	awk -v t="$1" '$0 ~ "^  " t ": " { s = 1; next }
+		       s && /^# / { sub(/^# /, ""); print; exit }' "${result}"
+}
+
+# rows TYPE: the rows of TYPE's field table, without the leading blanks
+rows() {
+	awk -v t="$1" '$0 ~ "^  " t ": " { s = 1; next }
+		       s && /^# / { f = 1; next }
+		       f && /^#/ { next }
+		       f && /^ *$/ { exit }
+		       f { sub(/^ +/, ""); print }' "${result}"
+}
+
+# csv TYPE: the lines of TYPE's field table with -x ,
+csv() {
+	awk -v t="$1" '$0 ~ "^  " t ": " { s = 1; next }
+		       s && /^name,/ { f = 1 }
+		       f && /^ *$/ { exit }
+		       f { print }' "${result}"
+}
+
+echo "default: the field table by offset, every column"
+report
+[ "$(header "struct lockshare_rq" | awk '{ $1 = $1; print }')" = \
+  "Field Off Size Line Loads Stores Hitm Acc% Readers Writers Class" ] ||
+	fail "default columns: '$(header "struct lockshare_rq")'"
+rows "struct lockshare_rq" | awk '{ print $2 }' > "${tmpdir}/offsets"
+[ "$(wc -l < "${tmpdir}/offsets")" -ge 2 ] || fail "default: fewer than two fields"
+sort -n -c "${tmpdir}/offsets" 2> /dev/null || fail "default: fields not by offset"
+
+echo "-F name,stores,class --sort stores"
+report -F name,stores,class --sort stores
+[ "$(header "struct lockshare_rq" | awk '{ $1 = $1; print }')" = "Field Stores Class" ] ||
+	fail "-F: columns '$(header "struct lockshare_rq")'"
+rows "struct lockshare_rq" | awk '{ print $2 }' > "${tmpdir}/stores"
+sort -n -r -c "${tmpdir}/stores" 2> /dev/null || fail "--sort stores: fields not by stores"
+[ "$(rows "struct lockshare_rq" | head -1 | awk '{ print $1 }')" = lock ] ||
+	fail "--sort stores: lock (the most stored) is not first"
+awk '/^# Struct/ { $1 = $1; print; exit }' "${result}" | grep -q "^# Struct Stores$" ||
+	fail "-F: the struct table has other columns than name and stores"
+
+echo "--sort share -F name: a sort key is a column too"
+report --sort share -F name
+[ "$(header "struct lockshare_rq" | awk '{ $1 = $1; print }')" = "Field Acc%" ] ||
+	fail "--sort share -F name: columns '$(header "struct lockshare_rq")'"
+
+echo "-F gain: the field tables keep their columns"
+report -F gain
+header "struct lockshare_rq" | grep -q "^Field .* Class$" ||
+	fail "-F gain: field columns '$(header "struct lockshare_rq")'"
+
+echo "--sort name: both tables by name"
+report --sort name --percent-limit 0
+rows "struct lockshare_rq" | awk '{ print $1 }' > "${tmpdir}/names"
+LC_ALL=C sort -c "${tmpdir}/names" 2> /dev/null || fail "--sort name: fields not by name"
+awk '/^# Struct/ { s = 1; next } s && /^#/ { next } s && /^ *$/ { exit }
+     s { print $2 }' "${result}" > "${tmpdir}/structs"
+[ "$(wc -l < "${tmpdir}/structs")" -ge 2 ] || fail "--sort name: fewer than two structs"
+LC_ALL=C sort -c "${tmpdir}/structs" 2> /dev/null || fail "--sort name: structs not by name"
+
+echo "-x ,: the keys, then one line per field, lists quoted"
+report -x ,
+csv "struct lockshare_rq" > "${tmpdir}/csv"
+[ "$(head -1 "${tmpdir}/csv")" = \
+  "name,offset,size,line,loads,stores,hitm,share,readers,writers,class" ] ||
+	fail "-x: header '$(head -1 "${tmpdir}/csv")'"
+[ "$(wc -l < "${tmpdir}/csv")" -ge 3 ] || fail "-x: fewer than two fields"
+# 11 fields a line, a quoted field counted once
+bad=$(tail -n +2 "${tmpdir}/csv" | sed 's/"[^"]*"/q/g' | awk -F, 'NF != 11' | head -1)
+[ -z "${bad}" ] || fail "-x: not 11 fields: '${bad}'"
+grep -q "^ \| ,\|, " "${tmpdir}/csv" && fail "-x: padded fields"
+
+echo "--json follows --sort"
+perf affinity report -i "${perfdata}" --sort name --json - > "${result}" 2> "${errout}" ||
+	fail "--json -: $(head -1 "${errout}")"
+python3 -c '
+import json, sys
+names = [t["name"] for t in json.load(open(sys.argv[1]))["types"]]
+sys.exit(len(names) < 2 or names != sorted(names))' "${result}" ||
+	fail "--json with --sort name: types not by name"
+
+echo "-F bogus: one line"
+if perf affinity report -i "${perfdata}" --stdio -F bogus > "${result}" 2> "${errout}"; then
+	fail "-F bogus accepted"
+fi
+[ "$(wc -l < "${errout}")" -eq 1 ] && grep -q "^-F bogus: use name, size" "${errout}" ||
+	fail "-F bogus: not a one line error: $(head -3 "${errout}")"
+
+cleanup
+exit $err
