@@ -899,9 +899,8 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 static void perf_affinity__print_types(struct perf_affinity *aff, struct fa_hists *fh)
 {
 	struct fa_hist_entry *fe;
-	struct rb_node *nd;
 
-	fa_hists__for_each_entry(fh, nd, fe)
+	fa_hists__for_each_entry(fh, fe)
 		fa_report__type(stdout, fe, &aff->ropts);
 }
 

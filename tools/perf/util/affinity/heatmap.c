@@ -634,14 +634,13 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report
 {
 	struct fa_hm_type *ht = calloc(fh->nr_shown + 1, sizeof(*ht));
 	struct fa_hist_entry *fe;
-	struct rb_node *nd;
 	double width = 900, height = 2 * HM_PAD + HM_LEGEND, y = height;
 	size_t printed = 0;
 	int nr = 0, err = 0;
 
 	if (!ht)
 		return 0;
-	fa_hists__for_each_entry(fh, nd, fe) {
+	fa_hists__for_each_entry(fh, fe) {
 		err = fa_hm_type__init(&ht[nr], fe->te, fe->an, o);
 		if (err)
 			break;

@@ -136,8 +136,10 @@ static int fa_field__name(const struct fa_hist_entry *fe, char *buf, size_t size
 {
 	char cut[FA_FIELD_NAME_MAX + 1];
 
+	const char *name = fe__field(fe)->name;
+
 	return scnprintf(buf, size, "%s",
-			 fa_field__short_name(fe__field(fe)->name, FA_FIELD_NAME_MAX, cut, sizeof(cut)));
+			 fa_field__short_name(name, FA_FIELD_NAME_MAX, cut, sizeof(cut)));
 }
 
 static double fa_field__offset(const struct fa_hist_entry *fe)
@@ -227,7 +229,8 @@ static const struct fa_dim * const fa_dims[FA_TABLE_MAX] = {
 /* What a table shows and how it is sorted unless -F and --sort say */
 static const char * const fa_default_fields[FA_TABLE_MAX] = {
 	[FA_TABLE_STRUCTS]	= "name,size,accesses,stores,hitm,fs,lines,gain",
-	[FA_TABLE_FIELDS]	= "name,offset,size,line,loads,stores,hitm,share,readers,writers,class",
+	[FA_TABLE_FIELDS]	=
+		"name,offset,size,line,loads,stores,hitm,share,readers,writers,class",
 };
 
 static const char * const fa_default_sort[FA_TABLE_MAX] = {
@@ -473,14 +476,13 @@ static void fa_hists__set_widths(struct fa_hists *fh)
 {
 	struct perf_hpp_fmt *fmt;
 	struct fa_hist_entry *fe;
-	struct rb_node *nd;
 	char buf[128];
 
 	perf_hpp_list__for_each_format(&fh->list, fmt) {
 		struct fa_fmt *ff = fa_fmt(fmt);
 
 		ff->width = strlen(ff->dim->header);
-		fa_hists__for_each_entry(fh, nd, fe)
+		fa_hists__for_each_entry(fh, fe)
 			ff->width = max(ff->width, fa_dim__snprintf(ff->dim, fe, buf, sizeof(buf)));
 	}
 }
@@ -659,29 +661,29 @@ out_err:
 }
 
 /**
- * fa_hists__order - The types of the struct table's entries, in its order
- * @order: Gets the indexes of the types in the fa_attr
+ * fa_hists__next - The entry after @fe above --percent-limit, in --sort order
+ * @fe: An entry of @fh, or NULL for the first
  *
- * Return: how many there are in @order: those above --percent-limit.
+ * Return: the entry, or NULL after the last.
  */
-int fa_hists__order(struct fa_hists *fh, int *order)
+struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *fe)
 {
-	struct fa_hist_entry *fe;
-	struct rb_node *nd;
-	int n = 0;
+	struct rb_node *nd = fe ? rb_next(&fe->he.rb_node) : rb_first_cached(&fh->hists.entries);
 
-	fa_hists__for_each_entry(fh, nd, fe)
-		order[n++] = fe->index;
-	return n;
+	for (; nd; nd = rb_next(nd)) {
+		fe = fa_hist_entry(rb_entry(nd, struct hist_entry, rb_node));
+		if (!fe->he.filtered)
+			return fe;
+	}
+	return NULL;
 }
 
 /* Does a field of the table have the class the code context gave it? */
 bool fa_hists__by_code(struct fa_hists *fh)
 {
 	struct fa_hist_entry *fe;
-	struct rb_node *nd;
 
-	fa_hists__for_each_entry(fh, nd, fe) {
+	fa_hists__for_each_entry(fh, fe) {
 		if (fe->field >= 0 && fe->an->classes.fields[fe->field].class_by_code)
 			return true;
 	}
@@ -697,7 +699,6 @@ static size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp)
 	const char *sep = symbol_conf.field_sep;
 	struct perf_hpp_fmt *fmt;
 	struct fa_hist_entry *fe;
-	struct rb_node *nd;
 	size_t printed = 0;
 	char buf[128];
 
@@ -705,7 +706,7 @@ static size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp)
 		printed += fprintf(fp, "%s%s", fmt->list.prev == &fh->list.fields ? "" : sep,
 				   fa_fmt(fmt)->dim->name);
 	printed += fprintf(fp, "\n");
-	fa_hists__for_each_entry(fh, nd, fe) {
+	fa_hists__for_each_entry(fh, fe) {
 		perf_hpp_list__for_each_format(&fh->list, fmt) {
 			/* "1201,1202" with -x, is one field, quoted as in CSV */
 			bool quote;

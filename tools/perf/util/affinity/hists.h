@@ -54,15 +54,13 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 		      const struct fa_report_opts *o);
 struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_report_opts *o);
 void fa_hists__exit(struct fa_hists *fh);
-int fa_hists__order(struct fa_hists *fh, int *order);
 size_t fa_hists__fprintf(struct fa_hists *fh, FILE *fp);
 bool fa_hists__by_code(struct fa_hists *fh);
 
+struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *fe);
+
 /* The entries above --percent-limit, in --sort order */
-#define fa_hists__for_each_entry(fh, nd, fe)					\
-	for (nd = rb_first_cached(&(fh)->hists.entries);				\
-	     nd && (fe = fa_hist_entry(rb_entry(nd, struct hist_entry, rb_node)));	\
-	     nd = rb_next(nd))							\
-		if (fe->he.filtered) {} else
+#define fa_hists__for_each_entry(fh, fe)					\
+	for (fe = fa_hists__next(fh, NULL); fe; fe = fa_hists__next(fh, fe))
 
 #endif /* __PERF_AFFINITY_HISTS_H */

@@ -676,7 +676,6 @@ size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr
 {
 	struct fa_hist_entry *fe;
 	struct fa_json j;
-	struct rb_node *nd;
 	int err = 0;
 
 	fa_json__init(&j, fp);
@@ -684,7 +683,7 @@ size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr
 	fa_json__int(&j, "schema_version", FA_JSON_SCHEMA_VERSION);
 	fa_json__header(&j, h, a, o);
 	fa_json__begin_array(&j, "types", /*flat=*/false);
-	fa_hists__for_each_entry(fh, nd, fe) {
+	fa_hists__for_each_entry(fh, fe) {
 		err = fa_json__type(&j, fe->te, fe->an, o);
 		if (err)
 			break;
