@@ -483,18 +483,6 @@ static u32 perf_env__l1d_line_size(struct perf_env *env)
 	return 0;
 }
 
-static const char *fa_scope__name(int scope)
-{
-	switch (scope) {
-	case FA_SCOPE_THREAD:
-		return "per thread";
-	case FA_SCOPE_INSTANCE:
-		return "per instance";
-	default:
-		return "per CPU";
-	}
-}
-
 static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_session *session,
 					FILE *fp)
 {
@@ -508,10 +496,10 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 		line && line == aff->cfg.line_size ? "recorded" :
 		line ? "--cacheline-size, recorded differs" : "not recorded, this machine's");
 	if (aff->cfg.window_ns)
-		fprintf(fp, "# windows: %s, %" PRIu64 " ns\n", fa_scope__name(aff->cfg.scope),
+		fprintf(fp, "# windows: per %s, %" PRIu64 " ns\n", fa_scope__text(aff->cfg.scope),
 			aff->cfg.window_ns);
 	else
-		fprintf(fp, "# windows: %s, %d accesses\n", fa_scope__name(aff->cfg.scope),
+		fprintf(fp, "# windows: per %s, %d accesses\n", fa_scope__text(aff->cfg.scope),
 			aff->cfg.window);
 	if (aff->nr_filtered)
 		fprintf(fp, "# %" PRIu64 " samples filtered out (%s)\n", aff->nr_filtered,
@@ -589,38 +577,20 @@ static int parse_values(struct perf_affinity *aff)
 
 static int parse_method(struct perf_affinity *aff)
 {
-	static const char * const methods[] = {
-		[FA_METHOD_AUTO] = "auto", [FA_METHOD_WINDOW] = "window", [FA_METHOD_CODE] = "code",
-	};
-	static const char * const scopes[] = {
-		[FA_SCOPE_CPU] = "cpu",
-		[FA_SCOPE_THREAD] = "thread",
-		[FA_SCOPE_INSTANCE] = "instance",
-	};
-	int i;
-
-	for (i = 0; aff->method_str && i < (int)ARRAY_SIZE(methods); i++) {
-		if (!strcmp(aff->method_str, methods[i]))
-			break;
-	}
-	if (i == ARRAY_SIZE(methods)) {
+	aff->method = aff->method_str ? fa_method__parse(aff->method_str) : FA_METHOD_AUTO;
+	if (aff->method < 0) {
 		pr_err("--method %s: use auto, window or code\n", aff->method_str);
 		return -EINVAL;
 	}
-	aff->method = aff->method_str ? i : FA_METHOD_AUTO;
 	if (aff->ropts.sort_keys && fa_hists__check_keys("--sort", aff->ropts.sort_keys))
 		return -EINVAL;
 	if (aff->ropts.fields && fa_hists__check_keys("-F", aff->ropts.fields))
 		return -EINVAL;
-	for (i = 0; aff->scope_str && i < (int)ARRAY_SIZE(scopes); i++) {
-		if (!strcmp(aff->scope_str, scopes[i]))
-			break;
-	}
-	if (i == ARRAY_SIZE(scopes)) {
+	aff->cfg.scope = aff->scope_str ? fa_scope__parse(aff->scope_str) : FA_SCOPE_CPU;
+	if (aff->cfg.scope < 0) {
 		pr_err("--scope %s: use cpu, thread or instance\n", aff->scope_str);
 		return -EINVAL;
 	}
-	aff->cfg.scope = aff->scope_str ? i : FA_SCOPE_CPU;
 	if (aff->cfg.window < 2 || aff->cfg.window > FA_MAX_WINDOW) {
 		pr_err("--window %d: a window has 2 to %d accesses\n", aff->cfg.window,
 		       FA_MAX_WINDOW);

@@ -1,15 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <string.h>
 #include "access.h"
 
-static const char * const fa_source_names[FA_SRC_MAX] = {
-	[FA_SRC_MEM]	= "mem",
-	[FA_SRC_SW]	= "sw",
-	[FA_SRC_TP]	= "tp",
+/* The key of @value, "?" out of the enum */
+const char *fa_label__key(const struct fa_label *labels, int nr, int value)
+{
+	return value >= 0 && value < nr && labels[value].key ? labels[value].key : "?";
+}
+
+/* The text of @value, "?" out of the enum */
+const char *fa_label__text(const struct fa_label *labels, int nr, int value)
+{
+	return value >= 0 && value < nr && labels[value].text ? labels[value].text : "?";
+}
+
+/* The value whose key is @key, or -1 */
+int fa_label__parse(const struct fa_label *labels, int nr, const char *key)
+{
+	for (int i = 0; i < nr; i++) {
+		if (labels[i].key && !strcmp(labels[i].key, key))
+			return i;
+	}
+	return -1;
+}
+
+/* A 'label: value' line of --stats and of the summary */
+size_t fa_stat_line(FILE *fp, const char *label, u64 value)
+{
+	return fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, value);
+}
+
+static const struct fa_label fa_source_labels[FA_SRC_MAX] = {
+	[FA_SRC_MEM]	= { "mem", "memory sampling PMU" },
+	[FA_SRC_SW]	= { "sw", "software address sampling" },
+	[FA_SRC_TP]	= { "tp", "field labelled tracepoints" },
 };
 
 const char *fa_source__name(enum fa_source src)
 {
-	return src < FA_SRC_MAX ? fa_source_names[src] : "?";
+	return fa_label__key(fa_source_labels, FA_SRC_MAX, src);
+}
+
+const char *fa_source__text(enum fa_source src)
+{
+	return fa_label__text(fa_source_labels, FA_SRC_MAX, src);
 }
 
 const char *fa_op__name(u8 op)

@@ -7,6 +7,7 @@
 #ifndef __PERF_AFFINITY_ACCESS_H
 #define __PERF_AFFINITY_ACCESS_H
 
+#include <stdio.h>
 #include <linux/types.h>
 
 enum fa_source {
@@ -72,7 +73,22 @@ struct fa_access {
 	const char	*field_name;
 };
 
+/*
+ * The names of an enum's values: @key in the JSON, options and scripts,
+ * @text in what people read.  One table per enum.
+ */
+struct fa_label {
+	const char	*key;
+	const char	*text;
+};
+
+const char *fa_label__key(const struct fa_label *labels, int nr, int value);
+const char *fa_label__text(const struct fa_label *labels, int nr, int value);
+int fa_label__parse(const struct fa_label *labels, int nr, const char *key);
+size_t fa_stat_line(FILE *fp, const char *label, u64 value);
+
 const char *fa_source__name(enum fa_source src);
+const char *fa_source__text(enum fa_source src);
 const char *fa_op__name(u8 op);
 
 #endif /* __PERF_AFFINITY_ACCESS_H */

@@ -4,35 +4,48 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include "access.h"
 #include "analyze.h"
 #include "fields.h"
 #include "refine.h"
 #include "type.h"
 
+static const struct fa_label fa_method_labels[FA_METHOD_MAX] = {
+	[FA_METHOD_AUTO]	= { "auto", "auto" },
+	[FA_METHOD_WINDOW]	= { "window", "window" },
+	[FA_METHOD_CODE]	= { "code", "code" },
+};
+
 const char *fa_method__name(int method)
 {
-	switch (method) {
-	case FA_METHOD_WINDOW:
-		return "window";
-	case FA_METHOD_CODE:
-		return "code";
-	default:
-		return "auto";
-	}
+	return fa_label__key(fa_method_labels, FA_METHOD_MAX, method);
 }
 
-/* The keys of enum fa_method_why, for JSON */
+/* enum fa_method of --method @key, or -1 */
+int fa_method__parse(const char *key)
+{
+	return fa_label__parse(fa_method_labels, FA_METHOD_MAX, key);
+}
+
+static const struct fa_label fa_method_why_labels[FA_METHOD_WHY_MAX] = {
+	[FA_METHOD_WHY_ASKED]		= { "asked", "as asked" },
+	[FA_METHOD_WHY_DENSE]		= { "dense", "dense enough for windows" },
+	[FA_METHOD_WHY_SPARSE]		= { "sparse",
+					    "too sparse for windows, fields of the sampled code" },
+	[FA_METHOD_WHY_SPARSE_NO_CODE]	= { "sparse_no_code", "too sparse, but no code context" },
+	[FA_METHOD_WHY_NO_CODE]		= { "no_code", "no code context: window" },
+};
+
+/* The key of enum fa_method_why, for JSON */
 const char *fa_method_why__name(enum fa_method_why why)
 {
-	static const char * const names[FA_METHOD_WHY_MAX] = {
-		[FA_METHOD_WHY_ASKED]		= "asked",
-		[FA_METHOD_WHY_DENSE]		= "dense",
-		[FA_METHOD_WHY_SPARSE]		= "sparse",
-		[FA_METHOD_WHY_SPARSE_NO_CODE]	= "sparse_no_code",
-		[FA_METHOD_WHY_NO_CODE]		= "no_code",
-	};
+	return fa_label__key(fa_method_why_labels, FA_METHOD_WHY_MAX, why);
+}
 
-	return why < FA_METHOD_WHY_MAX ? names[why] : "?";
+/* Why the method was taken, in words */
+const char *fa_method_why__text(enum fa_method_why why)
+{
+	return fa_label__text(fa_method_why_labels, FA_METHOD_WHY_MAX, why);
 }
 
 static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,

@@ -21,6 +21,7 @@ enum fa_method {
 	FA_METHOD_AUTO,
 	FA_METHOD_WINDOW,	/* fields accessed in the same window */
 	FA_METHOD_CODE,		/* fields the sampled code accesses */
+	FA_METHOD_MAX,
 };
 
 /*
@@ -70,6 +71,8 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 		     int method, double xfer_cost);
 void fa_analysis__exit(struct fa_analysis *a);
 const char *fa_method__name(int method);
+int fa_method__parse(const char *key);
 const char *fa_method_why__name(enum fa_method_why why);
+const char *fa_method_why__text(enum fa_method_why why);
 
 #endif /* __PERF_AFFINITY_ANALYZE_H */

@@ -64,26 +64,31 @@ struct fa_func {
 	double			 weight;
 };
 
-static const char * const fa_attr_fail_names[FA_ATTR_MAX] = {
-	[FA_ATTR_NO_SYM]	= "instruction in no symbol",
-	[FA_ATTR_NO_DBGINFO]	= "no debug info for the code",
-	[FA_ATTR_ASM]		= "code written in assembly",
-	[FA_ATTR_NO_INSN]	= "function not disassembled",
-	[FA_ATTR_NO_MEM_OP]	= "no memory operand",
-	[FA_ATTR_NO_VAR]	= "no variable for the address",
-	[FA_ATTR_NO_TYPE]	= "no type (void *, char *)",
-	[FA_ATTR_BAD_OFFSET]	= "offset outside the type",
-	[FA_ATTR_STACK]		= "stack",
-	[FA_ATTR_TLS]		= "TLS or per-CPU variable",
-	[FA_ATTR_NOT_STRUCT]	= "no struct",
-	[FA_ATTR_PADDING]	= "padding",
-	[FA_ATTR_TP_TYPE]	= "tracepoint type or field unknown",
-	[FA_ATTR_FILTERED]	= "not a type asked for",
+static const struct fa_label fa_attr_fail_labels[FA_ATTR_MAX] = {
+	[FA_ATTR_NO_SYM]	= { "no_sym", "instruction in no symbol" },
+	[FA_ATTR_NO_DBGINFO]	= { "no_debuginfo", "no debug info for the code" },
+	[FA_ATTR_ASM]		= { "asm", "code written in assembly" },
+	[FA_ATTR_NO_INSN]	= { "no_insn", "function not disassembled" },
+	[FA_ATTR_NO_MEM_OP]	= { "no_mem_operand", "no memory operand" },
+	[FA_ATTR_NO_VAR]	= { "no_var", "no variable for the address" },
+	[FA_ATTR_NO_TYPE]	= { "no_type", "no type (void *, char *)" },
+	[FA_ATTR_BAD_OFFSET]	= { "bad_offset", "offset outside the type" },
+	[FA_ATTR_STACK]		= { "stack", "stack" },
+	[FA_ATTR_TLS]		= { "tls", "TLS or per-CPU variable" },
+	[FA_ATTR_NOT_STRUCT]	= { "not_struct", "no struct" },
+	[FA_ATTR_PADDING]	= { "padding", "padding" },
+	[FA_ATTR_TP_TYPE]	= { "tp_type", "tracepoint type or field unknown" },
+	[FA_ATTR_FILTERED]	= { "filtered", "not a type asked for" },
 };
 
 const char *fa_attr_fail__name(enum fa_attr_fail reason)
 {
-	return reason < FA_ATTR_MAX ? fa_attr_fail_names[reason] : "?";
+	return fa_label__text(fa_attr_fail_labels, FA_ATTR_MAX, reason);
+}
+
+const char *fa_attr_fail__key(enum fa_attr_fail reason)
+{
+	return fa_label__key(fa_attr_fail_labels, FA_ATTR_MAX, reason);
 }
 
 int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types)
@@ -921,7 +926,6 @@ out_enomem:
 	return -ENOMEM;
 }
 
-#define STAT_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
 
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 {
@@ -934,14 +938,14 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += fprintf(fp, "=================================================\n");
 	printed += fprintf(fp, "            Field Attribution\n");
 	printed += fprintf(fp, "=================================================\n");
-	printed += STAT_LINE(fp, "Accesses", st->accesses);
-	printed += STAT_LINE(fp, "Attributed to a struct field", st->resolved);
-	printed += STAT_LINE(fp, "  by the data address (variables)", st->by_address);
-	printed += STAT_LINE(fp, "  both ways, same field", st->agree);
-	printed += STAT_LINE(fp, "  both ways, other field", st->disagree);
-	printed += STAT_LINE(fp, "Not attributed", failed);
+	printed += fa_stat_line(fp, "Accesses", st->accesses);
+	printed += fa_stat_line(fp, "Attributed to a struct field", st->resolved);
+	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
+	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
+	printed += fa_stat_line(fp, "  both ways, other field", st->disagree);
+	printed += fa_stat_line(fp, "Not attributed", failed);
 	if (st->code_cut)
-		printed += STAT_LINE(fp, "Functions cut for the code context", st->code_cut);
+		printed += fa_stat_line(fp, "Functions cut for the code context", st->code_cut);
 	/* what data-type profiling can do: accesses off the stack by code with DWARF */
 	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
 	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -
@@ -951,7 +955,7 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 		if (!st->failed[i])
 			continue;
 		scnprintf(label, sizeof(label), "  %s", fa_attr_fail__name(i));
-		printed += STAT_LINE(fp, label, st->failed[i]);
+		printed += fa_stat_line(fp, label, st->failed[i]);
 	}
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
 			   data ? 100.0 * typed / data : 0);

@@ -164,6 +164,7 @@ int fa_attr__code_context(struct fa_attr *a);
 void fa_attr__flush_ranges(struct fa_attr *a);
 int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
+const char *fa_attr_fail__key(enum fa_attr_fail reason);
 size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
 size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp);
 #else
@@ -215,6 +216,11 @@ static inline int fa_type_entry__sites(const struct fa_type_entry *te __maybe_un
 static inline const char *fa_attr_fail__name(enum fa_attr_fail reason __maybe_unused)
 {
 	return "no DWARF support";
+}
+
+static inline const char *fa_attr_fail__key(enum fa_attr_fail reason __maybe_unused)
+{
+	return "?";
 }
 
 static inline size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st __maybe_unused,

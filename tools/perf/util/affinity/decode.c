@@ -19,25 +19,30 @@
 #include "../sample.h"
 #include "../strlist.h"
 
-static const char * const fa_drop_names[FA_DROP_MAX] = {
-	[FA_DROP_NO_MEM]	= "no memory operand",
-	[FA_DROP_STACK]		= "implicit stack access only",
-	[FA_DROP_VSIB]		= "gather/scatter",
-	[FA_DROP_DECODE]	= "instruction not decoded",
-	[FA_DROP_NO_MAP]	= "IP outside a known map",
-	[FA_DROP_NO_CODE]	= "code not readable",
-	[FA_DROP_CHANGED]	= "binary changed since recording",
-	[FA_DROP_NO_REGS]	= "no registers in sample",
-	[FA_DROP_NO_REG]	= "address register not sampled",
-	[FA_DROP_ARCH]		= "unsupported architecture",
-	[FA_DROP_NO_ADDR]	= "no data address",
-	[FA_DROP_TP_FORMAT]	= "tracepoint without access fields",
-	[FA_DROP_NO_SYM]	= "no symbol: instruction before unknown",
+static const struct fa_label fa_drop_labels[FA_DROP_MAX] = {
+	[FA_DROP_NO_MEM]	= { "no_mem_operand", "no memory operand" },
+	[FA_DROP_STACK]		= { "stack_only", "implicit stack access only" },
+	[FA_DROP_VSIB]		= { "gather_scatter", "gather/scatter" },
+	[FA_DROP_DECODE]	= { "not_decoded", "instruction not decoded" },
+	[FA_DROP_NO_MAP]	= { "no_map", "IP outside a known map" },
+	[FA_DROP_NO_CODE]	= { "no_code", "code not readable" },
+	[FA_DROP_CHANGED]	= { "changed", "binary changed since recording" },
+	[FA_DROP_NO_REGS]	= { "no_regs", "no registers in sample" },
+	[FA_DROP_NO_REG]	= { "no_reg", "address register not sampled" },
+	[FA_DROP_ARCH]		= { "arch", "unsupported architecture" },
+	[FA_DROP_NO_ADDR]	= { "no_addr", "no data address" },
+	[FA_DROP_TP_FORMAT]	= { "tp_format", "tracepoint without access fields" },
+	[FA_DROP_NO_SYM]	= { "no_sym", "no symbol: instruction before unknown" },
 };
 
 const char *fa_drop__name(enum fa_drop reason)
 {
-	return reason < FA_DROP_MAX ? fa_drop_names[reason] : "?";
+	return fa_label__text(fa_drop_labels, FA_DROP_MAX, reason);
+}
+
+const char *fa_drop__key(enum fa_drop reason)
+{
+	return fa_label__key(fa_drop_labels, FA_DROP_MAX, reason);
 }
 
 int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine)
@@ -259,8 +264,6 @@ u64 fa_decode_stats__samples(const struct fa_decode_stats *st)
 	return n;
 }
 
-#define STAT_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
-
 /**
  * fa_decode_stats__fprintf - Print what decoding made of the samples
  *
@@ -268,11 +271,6 @@ u64 fa_decode_stats__samples(const struct fa_decode_stats *st)
  */
 size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 {
-	static const char * const src_label[FA_SRC_MAX] = {
-		[FA_SRC_MEM] = "Samples, memory sampling PMU",
-		[FA_SRC_SW]  = "Samples, software address sampling",
-		[FA_SRC_TP]  = "Samples, field labelled tracepoints",
-	};
 	u64 accesses = 0, dropped = 0;
 	size_t printed = 0;
 	char label[64];
@@ -285,22 +283,24 @@ size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 	printed += fprintf(fp, "=================================================\n");
 	printed += fprintf(fp, "            Memory Access Decoding\n");
 	printed += fprintf(fp, "=================================================\n");
-	for (int i = 0; i < FA_SRC_MAX; i++)
-		printed += STAT_LINE(fp, src_label[i], st->samples[i]);
-	printed += STAT_LINE(fp, "Samples of other events", st->other);
-	printed += STAT_LINE(fp, "Allocation / free events", st->allocs + st->frees);
-	printed += STAT_LINE(fp, "Accesses", accesses);
-	printed += STAT_LINE(fp, "  by the instruction before the IP", st->skid);
-	printed += STAT_LINE(fp, "  fs:/gs: relative (TLS, per-CPU)", st->seg);
-	printed += STAT_LINE(fp, "  string operation elements", st->string);
-	printed += STAT_LINE(fp, "  direction unknown", st->unknown_op);
-	printed += STAT_LINE(fp, "  in kernel mode", st->kernel);
-	printed += STAT_LINE(fp, "Samples without an access", dropped);
+	for (int i = 0; i < FA_SRC_MAX; i++) {
+		scnprintf(label, sizeof(label), "Samples, %s", fa_source__text(i));
+		printed += fa_stat_line(fp, label, st->samples[i]);
+	}
+	printed += fa_stat_line(fp, "Samples of other events", st->other);
+	printed += fa_stat_line(fp, "Allocation / free events", st->allocs + st->frees);
+	printed += fa_stat_line(fp, "Accesses", accesses);
+	printed += fa_stat_line(fp, "  by the instruction before the IP", st->skid);
+	printed += fa_stat_line(fp, "  fs:/gs: relative (TLS, per-CPU)", st->seg);
+	printed += fa_stat_line(fp, "  string operation elements", st->string);
+	printed += fa_stat_line(fp, "  direction unknown", st->unknown_op);
+	printed += fa_stat_line(fp, "  in kernel mode", st->kernel);
+	printed += fa_stat_line(fp, "Samples without an access", dropped);
 	for (int i = 0; i < FA_DROP_MAX; i++) {
 		if (!st->dropped[i])
 			continue;
 		scnprintf(label, sizeof(label), "  %s", fa_drop__name(i));
-		printed += STAT_LINE(fp, label, st->dropped[i]);
+		printed += fa_stat_line(fp, label, st->dropped[i]);
 	}
 	return printed;
 }

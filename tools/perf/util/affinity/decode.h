@@ -112,6 +112,7 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		       struct perf_sample *sample, struct addr_location *al,
 		       struct fa_access *acc);
 const char *fa_drop__name(enum fa_drop reason);
+const char *fa_drop__key(enum fa_drop reason);
 u64 fa_decode_stats__samples(const struct fa_decode_stats *st);
 size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp);
 int fa_tp_line__parse(const char *line, char *type, size_t type_sz,

@@ -196,39 +196,6 @@ void fa_json__null(struct fa_json *j, const char *key)
  * The report.  Keys of the statistics are stable identifiers, not the
  * text --stats prints, so that they can be relied on.
  */
-static const char * const fa_json_drop_keys[FA_DROP_MAX] = {
-	[FA_DROP_NO_MEM]	= "no_mem_operand",
-	[FA_DROP_STACK]		= "stack_only",
-	[FA_DROP_VSIB]		= "gather_scatter",
-	[FA_DROP_DECODE]	= "not_decoded",
-	[FA_DROP_NO_MAP]	= "no_map",
-	[FA_DROP_NO_CODE]	= "no_code",
-	[FA_DROP_NO_REGS]	= "no_regs",
-	[FA_DROP_NO_REG]	= "no_reg",
-	[FA_DROP_ARCH]		= "arch",
-	[FA_DROP_NO_ADDR]	= "no_addr",
-	[FA_DROP_TP_FORMAT]	= "tp_format",
-	[FA_DROP_CHANGED]	= "changed",
-	[FA_DROP_NO_SYM]	= "no_sym",
-};
-
-static const char * const fa_json_fail_keys[FA_ATTR_MAX] = {
-	[FA_ATTR_NO_SYM]	= "no_sym",
-	[FA_ATTR_NO_DBGINFO]	= "no_debuginfo",
-	[FA_ATTR_ASM]		= "asm",
-	[FA_ATTR_NO_INSN]	= "no_insn",
-	[FA_ATTR_NO_MEM_OP]	= "no_mem_operand",
-	[FA_ATTR_NO_VAR]	= "no_var",
-	[FA_ATTR_NO_TYPE]	= "no_type",
-	[FA_ATTR_BAD_OFFSET]	= "bad_offset",
-	[FA_ATTR_STACK]		= "stack",
-	[FA_ATTR_TLS]		= "tls",
-	[FA_ATTR_NOT_STRUCT]	= "not_struct",
-	[FA_ATTR_PADDING]	= "padding",
-	[FA_ATTR_TP_TYPE]	= "tp_type",
-	[FA_ATTR_FILTERED]	= "filtered",
-};
-
 static const char * const fa_json_kind_names[] = {
 	[FA_FIELD_SCALAR]	= "scalar",
 	[FA_FIELD_ARRAY]	= "array",
@@ -238,19 +205,6 @@ static const char * const fa_json_kind_names[] = {
 	[FA_FIELD_BITGROUP]	= "bitgroup",
 	[FA_FIELD_FLEX]		= "flex",
 };
-
-static const char *fa_scope__name(int scope)
-{
-	switch (scope) {
-	case FA_SCOPE_THREAD:
-		return "thread";
-	case FA_SCOPE_INSTANCE:
-		return "instance";
-	case FA_SCOPE_CPU:
-	default:
-		return "cpu";
-	}
-}
 
 static void fa_json__per_source(struct fa_json *j, const char *key, const u64 *count)
 {
@@ -267,7 +221,7 @@ static void fa_json__decode_stats(struct fa_json *j, const struct fa_decode_stat
 	fa_json__per_source(j, "accesses", st->accesses);
 	fa_json__begin_object(j, "dropped", /*flat=*/false);
 	for (int i = 0; i < FA_DROP_MAX; i++)
-		fa_json__u64(j, fa_json_drop_keys[i] ?: "other", st->dropped[i]);
+		fa_json__u64(j, fa_drop__key(i), st->dropped[i]);
 	fa_json__end_object(j);
 	fa_json__u64(j, "skid", st->skid);
 	fa_json__u64(j, "seg", st->seg);
@@ -290,7 +244,7 @@ static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *s
 	fa_json__u64(j, "disagree", st->disagree);
 	fa_json__begin_object(j, "failed", /*flat=*/false);
 	for (int i = 0; i < FA_ATTR_MAX; i++)
-		fa_json__u64(j, fa_json_fail_keys[i] ?: "other", st->failed[i]);
+		fa_json__u64(j, fa_attr_fail__key(i), st->failed[i]);
 	fa_json__end_object(j);
 	fa_json__end_object(j);
 }
@@ -313,7 +267,7 @@ static void fa_json__header(struct fa_json *j, const struct fa_json_header *h,
 	fa_json__end_object(j);
 	fa_json__begin_object(j, "options", /*flat=*/false);
 	fa_json__string(j, "method", fa_method__name(h->method));
-	fa_json__string(j, "scope", fa_scope__name(a->cfg.scope));
+	fa_json__string(j, "scope", fa_scope__key(a->cfg.scope));
 	fa_json__int(j, "window", a->cfg.window);
 	fa_json__u64(j, "window_ns", a->cfg.window_ns);
 	fa_json__double(j, "xfer_cost", o->xfer_cost);

@@ -102,8 +102,6 @@ size_t fa_report__struct_table(FILE *fp, struct fa_hists *fh, const struct fa_re
 	return printed;
 }
 
-#define SUMMARY_LINE(fp, label, val) fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, (u64)(val))
-
 /* The attributed loads, stores and HITMs of all types */
 static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *hitm)
 {
@@ -132,11 +130,6 @@ static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *
  */
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a)
 {
-	static const char * const src_label[FA_SRC_MAX] = {
-		[FA_SRC_MEM] = "  memory sampling PMU",
-		[FA_SRC_SW]  = "  software address sampling",
-		[FA_SRC_TP]  = "  field labelled tracepoints",
-	};
 	const struct fa_attr_stats *st = &a->stats;
 	u64 samples = ds->other + fa_decode_stats__samples(ds), loads, stores, hitm;
 	size_t printed = banner(fp, "Memory Access Information");
@@ -146,22 +139,26 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 		types += a->types[i]->t != NULL;
 	fa_attr__op_totals(a, &loads, &stores, &hitm);
 
-	printed += SUMMARY_LINE(fp, "Samples", samples);
+	printed += fa_stat_line(fp, "Samples", samples);
 	for (int i = 0; i < FA_SRC_MAX; i++) {
-		if (ds->samples[i])
-			printed += SUMMARY_LINE(fp, src_label[i], ds->samples[i]);
+		char label[64];
+
+		if (!ds->samples[i])
+			continue;
+		scnprintf(label, sizeof(label), "  %s", fa_source__text(i));
+		printed += fa_stat_line(fp, label, ds->samples[i]);
 	}
-	printed += SUMMARY_LINE(fp, "Memory accesses decoded", st->accesses);
-	printed += SUMMARY_LINE(fp, "Attributed to struct fields", st->resolved);
-	printed += SUMMARY_LINE(fp, "  loads", loads);
-	printed += SUMMARY_LINE(fp, "  stores and read-modify-writes", stores);
-	printed += SUMMARY_LINE(fp, "  HITM (data source)", hitm);
-	printed += SUMMARY_LINE(fp, "  by the data address (variables)", st->by_address);
+	printed += fa_stat_line(fp, "Memory accesses decoded", st->accesses);
+	printed += fa_stat_line(fp, "Attributed to struct fields", st->resolved);
+	printed += fa_stat_line(fp, "  loads", loads);
+	printed += fa_stat_line(fp, "  stores and read-modify-writes", stores);
+	printed += fa_stat_line(fp, "  HITM (data source)", hitm);
+	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
 	if (st->failed[FA_ATTR_FILTERED])
-		printed += SUMMARY_LINE(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
-	printed += SUMMARY_LINE(fp, "Not attributed (see --stats)",
+		printed += fa_stat_line(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
+	printed += fa_stat_line(fp, "Not attributed (see --stats)",
 				st->accesses - st->resolved - st->failed[FA_ATTR_FILTERED]);
-	printed += SUMMARY_LINE(fp, "Struct types", types);
+	printed += fa_stat_line(fp, "Struct types", types);
 	return printed;
 }
 
@@ -200,34 +197,18 @@ static size_t fa_report__fields(FILE *fp, struct fa_hist_entry *fe,
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size)
 {
-	static const char * const scopes[] = {
-		[FA_SCOPE_CPU] = "CPU", [FA_SCOPE_THREAD] = "thread",
-		[FA_SCOPE_INSTANCE] = "instance",
-	};
-	static const char * const verdicts[FA_METHOD_WHY_MAX] = {
-		[FA_METHOD_WHY_DENSE]		= "dense enough for windows",
-		[FA_METHOD_WHY_SPARSE]		= "too sparse for windows, fields of the sampled code",
-		[FA_METHOD_WHY_SPARSE_NO_CODE]	= "too sparse, but no code context",
-	};
-
 	switch (an->why) {
-	case FA_METHOD_WHY_ASKED:
-		return scnprintf(buf, size, "as asked");
-	case FA_METHOD_WHY_NO_CODE:
-		return scnprintf(buf, size, "no code context: window");
 	case FA_METHOD_WHY_DENSE:
 	case FA_METHOD_WHY_SPARSE:
-	case FA_METHOD_WHY_SPARSE_NO_CODE: {
-		size_t scope = t->cfg.scope;
-
-		if (scope >= ARRAY_SIZE(scopes))
-			scope = FA_SCOPE_CPU;
+	case FA_METHOD_WHY_SPARSE_NO_CODE:
 		return scnprintf(buf, size, "samples of a %s are %" PRIu64 " ns apart (median): %s",
-				 scopes[scope], an->gap_ns, verdicts[an->why]);
-	}
+				 fa_scope__text(t->cfg.scope), an->gap_ns,
+				 fa_method_why__text(an->why));
+	case FA_METHOD_WHY_ASKED:
+	case FA_METHOD_WHY_NO_CODE:
 	case FA_METHOD_WHY_MAX:
 	default:
-		return scnprintf(buf, size, "?");
+		return scnprintf(buf, size, "%s", fa_method_why__text(an->why));
 	}
 }
 

@@ -119,6 +119,28 @@ static struct hashmap *fa_set_map__new(void)
 	return IS_ERR(map) ? NULL : map;
 }
 
+static const struct fa_label fa_scope_labels[FA_SCOPE_MAX] = {
+	[FA_SCOPE_CPU]		= { "cpu", "CPU" },
+	[FA_SCOPE_THREAD]	= { "thread", "thread" },
+	[FA_SCOPE_INSTANCE]	= { "instance", "instance" },
+};
+
+const char *fa_scope__key(int scope)
+{
+	return fa_label__key(fa_scope_labels, FA_SCOPE_MAX, scope);
+}
+
+const char *fa_scope__text(int scope)
+{
+	return fa_label__text(fa_scope_labels, FA_SCOPE_MAX, scope);
+}
+
+/* enum fa_scope of --scope @key, or -1 */
+int fa_scope__parse(const char *key)
+{
+	return fa_label__parse(fa_scope_labels, FA_SCOPE_MAX, key);
+}
+
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 {
 	struct fa_type *t = zalloc(sizeof(*t));

@@ -208,6 +208,9 @@ struct fa_type {
 	u32			 nr_threads;	/* 0, 1 or 2: several */
 };
 
+const char *fa_scope__key(int scope);
+const char *fa_scope__text(int scope);
+int fa_scope__parse(const char *key);
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg);
 void fa_type__delete(struct fa_type *t);
 int fa_type__add(struct fa_type *t, const struct fa_sample *s);
