@@ -347,8 +347,7 @@ static size_t fa_hm_panel__cell(FILE *fp, const struct fa_hm_type *ht, int a, in
 
 	if (a == b) {
 		scnprintf(title, sizeof(title), "%s: %.1f%% of the accesses to the struct",
-			  st->fields[a].name,
-			  t->weight ? 100 * t->stats[a].weight / t->weight : 0);
+			  st->fields[a].name, fa_type__field_share(t, a));
 		return hm_rect(fp, x, y, c, c, "class=\"diag\" fill=\"#e8e8e8\"", title);
 	}
 	if (w <= 0)

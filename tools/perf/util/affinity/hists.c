@@ -174,9 +174,7 @@ static double fa_field__hitm(const struct fa_hist_entry *fe)
 
 static double fa_field__share(const struct fa_hist_entry *fe)
 {
-	const struct fa_type *t = fe__type(fe);
-
-	return t->weight ? 100 * fe__stats(fe)->weight / t->weight : 0;
+	return fa_type__field_share(fe__type(fe), fe->field);
 }
 
 /* Owners: "0-3,8" as perf prints CPU lists, thread IDs "1201,1202", "-" */

@@ -305,7 +305,7 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 	fa_json__u64(j, "hitm", fs->hitm);
 	fa_json__u64(j, "peer", fs->peer);
 	fa_json__double(j, "weight", fs->weight);
-	fa_json__double(j, "share", t->weight ? 100 * fs->weight / t->weight : 0);
+	fa_json__double(j, "share", fa_type__field_share(t, f));
 	fa_json__owners(j, "readers", t, fi->readers);
 	fa_json__owners(j, "writers", t, fi->writers);
 	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));

@@ -80,7 +80,7 @@ bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *
 bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
 			    double percent_limit)
 {
-	double share = t->weight ? 100 * t->stats[field].weight / t->weight : 0;
+	double share = fa_type__field_share(t, field);
 
 	if (an->classes.field_cls[field] != FA_CLASS_COLD)
 		return true;

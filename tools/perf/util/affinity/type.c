@@ -141,6 +141,12 @@ int fa_scope__parse(const char *key)
 	return fa_label__parse(fa_scope_labels, FA_SCOPE_MAX, key);
 }
 
+/* The percentage of the struct's accesses (weighed) that are to @field */
+double fa_type__field_share(const struct fa_type *t, int field)
+{
+	return t->weight ? 100 * t->stats[field].weight / t->weight : 0;
+}
+
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 {
 	struct fa_type *t = zalloc(sizeof(*t));
