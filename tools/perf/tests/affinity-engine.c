@@ -528,6 +528,42 @@ static int test__affinity_pahole_format(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The walk the pahole printer, --emit-c and the JSON share: members in
+ * offset order, the bit hole of a storage unit before the member after it
+ */
+static int test__affinity_layout_walk(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	static const char * const names[] = { "a", "x", "y", "u", "b", "c" };
+	struct fa_struct *st = blocks__new();
+	struct fa_layout_walk w;
+	struct fa_layout l;
+	int n = 0;
+
+	T("struct", st);
+	T("layout", !fa_layout__current(&l, st, 64));
+	fa_layout_walk__init(&w, &l, st);
+	while (fa_layout_walk__next(&w)) {
+		const char *name = st->fields[w.field].name;
+
+		T("a member too many", n < (int)ARRAY_SIZE(names));
+		pr_debug("%s at %u: hole %u, bit hole %u\n", name, w.offset, w.hole, w.bit_hole);
+		T("members in offset order", !strcmp(name, names[n]));
+		T("no byte hole", w.hole == 0);
+		T("y in x's storage unit", w.same_bit_unit == (n == 2));
+		T("24 bits unused before u", w.bit_hole == (n == 3 ? 24 : 0));
+		T("first of its unit", w.first == (n != 2));
+		n++;
+	}
+	T("every member", n == (int)ARRAY_SIZE(names));
+	T("no bit hole at the end", fa_layout_walk__end_bits(&w) == 0);
+	T("the members end with the struct", w.end == 32);
+	fa_layout__exit(&l);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 /* Quotes, controls, bytes that are no UTF-8 (a lone 0xff, an overlong 0xe0 0x80 0x80) */
 static const char json_input[] = "q\"b\\\n\t\x01\xff\xc3\xa9\xe0\x80\x80";
 
@@ -685,6 +721,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("JSON is valid whatever the strings and numbers", affinity_json_valid),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
+	TEST_CASE("The members of a layout and their holes, in offset order", affinity_layout_walk),
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	{	.name = NULL, }
 };

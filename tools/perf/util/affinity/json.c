@@ -431,73 +431,65 @@ static void fa_json__clusters(struct fa_json *j, const struct fa_struct *st,
 	fa_json__end_array(j);
 }
 
-/*
- * The top-level members of @l in offset order, as pahole prints them: the
- * fields of the @k-th unit by offset.  Start with @k 0 and @f -1.
- */
-static bool fa_layout__next_member(const struct fa_layout *l, const struct fa_struct *st,
-				   int *k, int *f)
+static void fa_json__hole(struct fa_json *j, u32 offset, const char *key, u32 size)
 {
-	if (*f >= 0) {
-		const struct fa_unit *unit = &st->units[l->order[*k]];
-
-		if (*f + 1 < unit->field + unit->nr_fields) {
-			(*f)++;
-			return true;
-		}
-		(*k)++;
-	}
-	for (; *k < l->nr_units; (*k)++) {
-		if (st->units[l->order[*k]].nr_fields) {
-			*f = st->units[l->order[*k]].field;
-			return true;
-		}
-	}
-	return false;
+	fa_json__begin_object(j, NULL, /*flat=*/true);
+	fa_json__u64(j, "offset", offset);
+	fa_json__u64(j, key, size);
+	fa_json__end_object(j);
 }
 
+/*
+ * The holes of @l as pahole counts them: bytes between members, and the
+ * unused bits of bitfield storage units (at the offset of the unit)
+ */
 static void fa_json__holes(struct fa_json *j, const struct fa_layout *l,
 			   const struct fa_struct *st)
 {
-	u32 end = 0;
-	int k = 0, f = -1;
+	struct fa_layout_walk w;
+	int unit = -1;
+	u32 bits;
 
 	fa_json__begin_array(j, "holes", /*flat=*/false);
-	while (fa_layout__next_member(l, st, &k, &f)) {
-		u32 off = fa_layout__field_offset(l, st, f);
-
-		if (off > end) {
-			fa_json__begin_object(j, NULL, /*flat=*/true);
-			fa_json__u64(j, "offset", end);
-			fa_json__u64(j, "size", off - end);
-			fa_json__end_object(j);
-		}
-		end = max(end, off + st->fields[f].size);
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		if (w.hole)
+			fa_json__hole(j, w.offset - w.hole, "size", w.hole);
 	}
 	fa_json__end_array(j);
-	fa_json__u64(j, "padding", l->size > end ? l->size - end : 0);
+	fa_json__begin_array(j, "bit_holes", /*flat=*/false);
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		/* of the storage unit before the member */
+		if (w.bit_hole)
+			fa_json__hole(j, unit, "bits", w.bit_hole);
+		unit = w.bit_unit_offset;
+	}
+	bits = fa_layout_walk__end_bits(&w);
+	if (bits)
+		fa_json__hole(j, unit, "bits", bits);
+	fa_json__end_array(j);
+	fa_json__u64(j, "padding", l->size > w.end ? l->size - w.end : 0);
 }
 
 static void fa_json__layout(struct fa_json *j, const char *key, const struct fa_layout *l,
 			    const struct fa_struct *st)
 {
-	int k = 0, f = -1;
+	struct fa_layout_walk w;
 
 	fa_json__begin_object(j, key, /*flat=*/false);
 	fa_json__u64(j, "size", l->size);
 	fa_json__u64(j, "align", l->align);
 	fa_json__u64(j, "cachelines", DIV_ROUND_UP(l->size, l->line_size));
 	fa_json__begin_array(j, "members", /*flat=*/false);
-	while (fa_layout__next_member(l, st, &k, &f)) {
-		u32 off = fa_layout__field_offset(l, st, f);
-
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
 		fa_json__begin_object(j, NULL, /*flat=*/true);
-		fa_json__int(j, "field", f);
-		fa_json__u64(j, "offset", off);
-		fa_json__u64(j, "size", st->fields[f].size);
-		fa_json__u64(j, "line", off / l->line_size);
-		fa_json__bool(j, "line_start", f == st->units[l->order[k]].field &&
-			      l->line_start[l->order[k]]);
+		fa_json__int(j, "field", w.field);
+		fa_json__u64(j, "offset", w.offset);
+		fa_json__u64(j, "size", st->fields[w.field].size);
+		fa_json__u64(j, "line", w.offset / l->line_size);
+		fa_json__bool(j, "line_start", w.first && l->line_start[w.unit]);
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);

@@ -23,14 +23,10 @@ struct fa_member {
 
 /* Running totals for the summary block */
 struct fa_print_state {
-	u32	end;		/* end of the last member */
 	u32	line;		/* last cacheline announced */
 	u32	members, sum_members, holes, sum_holes;
 	u32	bit_members, bit_holes, sum_bit_holes;
 	u32	forced, forced_holes, sum_forced_holes;
-	u32	bit_end;	/* bits used in the current bitfield storage unit */
-	int	bit_unit_offset;	/* offset of that storage unit, -1 if none */
-	u32	bit_unit_size;
 };
 
 static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
@@ -51,53 +47,38 @@ static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
 		       len < PAHOLE_NAME_WIDTH ? PAHOLE_NAME_WIDTH - len : 1, "");
 }
 
-/* The unused bits of the bitfield storage unit that ends, if any. */
-static int fa_print__bit_unit_end(struct fa_print_state *ps, char *buf, size_t size)
+static int fa_print__bit_hole(struct fa_print_state *ps, u32 unused, char *buf, size_t size)
 {
-	u32 bits = ps->bit_unit_size * 8, unused = bits - min(ps->bit_end, bits);
-	int n = 0;
-
-	if (ps->bit_unit_offset >= 0 && unused) {
-		n = scnprintf(buf, size, "\t/* XXX %u bit%s hole, try to pack */\n", unused,
-			      unused == 1 ? "" : "s");
-		ps->bit_holes++;
-		ps->sum_bit_holes += unused;
-	}
-	ps->bit_unit_offset = -1;
-	ps->bit_end = 0;
-	return n;
+	if (!unused)
+		return 0;
+	ps->bit_holes++;
+	ps->sum_bit_holes += unused;
+	return scnprintf(buf, size, "\t/* XXX %u bit%s hole, try to pack */\n", unused,
+			 unused == 1 ? "" : "s");
 }
 
 /* Holes before a member (a block of them, as pahole prints), cacheline markers. */
-static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_member *m,
-			    u32 line_size, FILE *fp)
+static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_layout_walk *w,
+			    const struct fa_member *m, u32 line_size, FILE *fp)
 {
-	const struct fa_field *f = m->f;
-	bool same_unit = f->kind == FA_FIELD_BITFIELD && ps->bit_unit_offset == (int)m->offset &&
-			 ps->bit_unit_size == f->size;
 	size_t printed = 0;
 	char holes[160];
-	int n = 0;
+	int n = fa_print__bit_hole(ps, w->bit_hole, holes, sizeof(holes));
 
-	if (!same_unit) {
-		n = fa_print__bit_unit_end(ps, holes, sizeof(holes));
-		if (m->offset > ps->end) {
-			u32 hole = m->offset - ps->end;
-
-			n += scnprintf(holes + n, sizeof(holes) - n,
-				       "\t/* XXX %u byte%s hole, try to pack */\n", hole,
-				       hole == 1 ? "" : "s");
-			ps->holes++;
-			ps->sum_holes += hole;
-			if (f->forced_align || m->aligned) {
-				ps->forced_holes++;
-				ps->sum_forced_holes += hole;
-			}
+	if (w->hole) {
+		n += scnprintf(holes + n, sizeof(holes) - n,
+			       "\t/* XXX %u byte%s hole, try to pack */\n", w->hole,
+			       w->hole == 1 ? "" : "s");
+		ps->holes++;
+		ps->sum_holes += w->hole;
+		if (m->f->forced_align || m->aligned) {
+			ps->forced_holes++;
+			ps->sum_forced_holes += w->hole;
 		}
 	}
 	if (n)
 		printed += fprintf(fp, "\n%s\n", holes);
-	else if (!same_unit && f->kind == FA_FIELD_BITFIELD && m->offset < ps->end)
+	else if (w->combined)
 		printed += fprintf(fp, "\n\t/* Bitfield combined with previous fields */\n\n");
 	if (m->offset / line_size > ps->line) {
 		u32 line = m->offset / line_size, ago = m->offset - line * line_size;
@@ -113,25 +94,19 @@ static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_member *m
 	return printed;
 }
 
-static size_t fa_member__fprintf(struct fa_print_state *ps, const struct fa_member *m,
-				 u32 line_size, FILE *fp)
+static size_t fa_member__fprintf(struct fa_print_state *ps, const struct fa_layout_walk *w,
+				 const struct fa_member *m, u32 line_size, FILE *fp)
 {
 	const struct fa_field *f = m->f;
-	size_t printed = fa_print__gap(ps, m, line_size, fp);
+	size_t printed = fa_print__gap(ps, w, m, line_size, fp);
 
 	printed += fa_member__fprintf_decl(m, fp);
 	if (f->kind == FA_FIELD_BITFIELD) {
 		printed += fprintf(fp, "/* %5u:%2u %2u */\n", m->offset, f->bit_offset, f->size);
-		ps->bit_unit_offset = m->offset;
-		ps->bit_unit_size = f->size;
-		ps->bit_end = max(ps->bit_end, (u32)f->bit_offset + f->bit_size);
 		ps->bit_members += f->bit_size;
-		/* the storage unit is taken whole; its unused bits are a bit hole */
-		ps->end = max(ps->end, m->offset + f->size);
 	} else {
 		printed += fprintf(fp, "/* %5u %5u */\n", m->offset, f->size);
 		ps->sum_members += f->size;
-		ps->end = max(ps->end, m->offset + f->size);
 	}
 	if (f->forced_align || m->aligned)
 		ps->forced++;
@@ -139,14 +114,15 @@ static size_t fa_member__fprintf(struct fa_print_state *ps, const struct fa_memb
 	return printed;
 }
 
-static size_t fa_print__summary(struct fa_print_state *ps, const struct fa_layout *l, FILE *fp)
+static size_t fa_print__summary(struct fa_print_state *ps, struct fa_layout_walk *w,
+				const struct fa_layout *l, FILE *fp)
 {
 	u32 lines = DIV_ROUND_UP(l->size, l->line_size);
 	size_t printed = 0;
 	u32 last;
 	char holes[80];
 
-	if (fa_print__bit_unit_end(ps, holes, sizeof(holes)))
+	if (fa_print__bit_hole(ps, fa_layout_walk__end_bits(w), holes, sizeof(holes)))
 		printed += fprintf(fp, "\n%s", holes);
 
 	printed += fprintf(fp, "\n\t/* size: %u, cachelines: %u, members: %u */\n", l->size, lines,
@@ -159,8 +135,8 @@ static size_t fa_print__summary(struct fa_print_state *ps, const struct fa_layou
 				   ps->bit_members, ps->bit_holes, ps->sum_bit_holes);
 	else if (ps->bit_members)
 		printed += fprintf(fp, "\t/* sum bitfield members: %u bits */\n", ps->bit_members);
-	if (l->size > ps->end)
-		printed += fprintf(fp, "\t/* padding: %u */\n", l->size - ps->end);
+	if (l->size > w->end)
+		printed += fprintf(fp, "\t/* padding: %u */\n", l->size - w->end);
 	if (ps->forced)
 		printed += fprintf(fp, "\t/* forced alignments: %u%s", ps->forced,
 				   ps->forced_holes ? "" : " */\n");
@@ -192,27 +168,24 @@ static u32 fa_struct__natural_align(const struct fa_struct *st)
  */
 size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp)
 {
-	struct fa_print_state ps = { .bit_unit_offset = -1, };
+	struct fa_print_state ps = { .line = 0, };
 	size_t printed = fprintf(fp, "%s {\n", st->name);
+	struct fa_layout_walk w;
 
-	for (int k = 0; k < l->nr_units; k++) {
-		int u = l->order[k];
-		const struct fa_unit *unit = &st->units[u];
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		const struct fa_field *f = &st->fields[w.field];
+		struct fa_member m = {
+			.f = f,
+			.offset = w.offset,
+			/* a line started for isolation shows as aligned to the line */
+			.aligned = !w.first ? 0 : l->line_start[w.unit] ?
+				   max(l->line_size, f->align) : f->forced_align ? f->align : 0,
+		};
 
-		for (int i = 0; i < unit->nr_fields; i++) {
-			const struct fa_field *f = &st->fields[unit->field + i];
-			struct fa_member m = {
-				.f = f,
-				.offset = l->offset[u] + f->offset - unit->offset,
-				/* a line started for isolation shows as aligned to the line */
-				.aligned = i ? 0 : l->line_start[u] ? max(l->line_size, f->align) :
-					   f->forced_align ? f->align : 0,
-			};
-
-			printed += fa_member__fprintf(&ps, &m, l->line_size, fp);
-		}
+		printed += fa_member__fprintf(&ps, &w, &m, l->line_size, fp);
 	}
-	printed += fa_print__summary(&ps, l, fp);
+	printed += fa_print__summary(&ps, &w, l, fp);
 	if (l->align > fa_struct__natural_align(st))
 		printed += fprintf(fp, "} __attribute__((__aligned__(%u)));\n", l->align);
 	else
@@ -241,37 +214,35 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
 	size_t printed = fprintf(fp, "%s {\n", st->name);
+	struct fa_layout_walk w;
 	char attr[64] = "";
 	int line = -1;
 
-	for (int k = 0; k < l->nr_units; k++) {
-		int u = l->order[k];
-		const struct fa_unit *unit = &st->units[u];
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		const struct fa_field *f = &st->fields[w.field];
+		int u = w.unit;
+		bool aligned = w.first && (l->line_start[u] || f->forced_align);
 
-		if ((int)(l->offset[u] / l->line_size) != line) {
+		if (w.first && (int)(l->offset[u] / l->line_size) != line) {
+			printed += fprintf(fp, "%s\t/* cache line %d */\n", line >= 0 ? "\n" : "",
+					   l->offset[u] / l->line_size);
 			line = l->offset[u] / l->line_size;
-			printed += fprintf(fp, "%s\t/* cache line %d */\n", k ? "\n" : "", line);
 		}
-		for (int i = 0; i < unit->nr_fields; i++) {
-			const struct fa_field *f = &st->fields[unit->field + i];
-			bool aligned = i == 0 && (l->line_start[u] || f->forced_align);
+		printed += fprintf(fp, "\t%s%s%s%s%s", f->type,
+				   f->type[0] && f->type[strlen(f->type) - 1] == '*' ? "" : " ",
+				   f->funcptr ? "(*" : "", f->name, f->suffix);
+		if (f->kind == FA_FIELD_BITFIELD)
+			printed += fprintf(fp, ":%u", f->bit_size);
+		if (aligned) {
+			u32 align = l->line_start[u] && f->align <= l->line_size ?
+				    l->line_size : f->align;
 
-			printed += fprintf(fp, "\t%s%s%s%s%s", f->type,
-					   f->type[0] && f->type[strlen(f->type) - 1] == '*' ? "" : " ",
-					   f->funcptr ? "(*" : "", f->name, f->suffix);
-			if (f->kind == FA_FIELD_BITFIELD)
-				printed += fprintf(fp, ":%u", f->bit_size);
-			if (aligned) {
-				u32 align = l->line_start[u] && f->align <= l->line_size ?
-					    l->line_size : f->align;
-
-				fa_align__scnprintf(attr, sizeof(attr), align, l->line_size,
-						    kernel);
-				printed += fprintf(fp, "%s", attr);
-			}
-			printed += fprintf(fp, ";\t/* %s */\n",
-					   fa_class__name(c ? c->units[u].cls : FA_CLASS_COLD));
+			fa_align__scnprintf(attr, sizeof(attr), align, l->line_size, kernel);
+			printed += fprintf(fp, "%s", attr);
 		}
+		printed += fprintf(fp, ";\t/* %s */\n",
+				   fa_class__name(c ? c->units[u].cls : FA_CLASS_COLD));
 	}
 	attr[0] = '\0';
 	if (l->align >= l->line_size)

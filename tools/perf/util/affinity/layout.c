@@ -94,6 +94,84 @@ bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b)
 	       !memcmp(a->offset, b->offset, a->nr_units * sizeof(*a->offset));
 }
 
+void fa_layout_walk__init(struct fa_layout_walk *w, const struct fa_layout *l,
+			  const struct fa_struct *st)
+{
+	memset(w, 0, sizeof(*w));
+	w->l = l;
+	w->st = st;
+	w->field = -1;
+	w->bit_unit_offset = -1;
+}
+
+/* The unused bits of the bitfield storage unit that ends, if any */
+u32 fa_layout_walk__end_bits(struct fa_layout_walk *w)
+{
+	u32 bits = w->bit_unit_size * 8, unused = bits - min(w->bit_end, bits);
+
+	if (w->bit_unit_offset < 0)
+		unused = 0;
+	w->bit_unit_offset = -1;
+	w->bit_end = 0;
+	return unused;
+}
+
+/* The next field in offset order: the fields of the units, units by offset */
+static bool fa_layout_walk__advance(struct fa_layout_walk *w)
+{
+	const struct fa_layout *l = w->l;
+	const struct fa_struct *st = w->st;
+
+	if (w->field >= 0) {
+		const struct fa_unit *unit = &st->units[l->order[w->k]];
+
+		if (w->field + 1 < unit->field + unit->nr_fields) {
+			w->field++;
+			w->first = false;
+			return true;
+		}
+		w->k++;
+	}
+	for (; w->k < l->nr_units; w->k++) {
+		if (st->units[l->order[w->k]].nr_fields) {
+			w->field = st->units[l->order[w->k]].field;
+			w->first = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * fa_layout_walk__next - Go to the next member and say the holes before it
+ *
+ * Return: false after the last member; fa_layout_walk__end_bits() then
+ * gives the bit hole at the end, l->size - @end the padding.
+ */
+bool fa_layout_walk__next(struct fa_layout_walk *w)
+{
+	const struct fa_field *f;
+
+	if (!fa_layout_walk__advance(w))
+		return false;
+	f = &w->st->fields[w->field];
+	w->unit = w->l->order[w->k];
+	w->offset = fa_layout__field_offset(w->l, w->st, w->field);
+	w->same_bit_unit = f->kind == FA_FIELD_BITFIELD && w->bit_unit_offset == (int)w->offset &&
+			   w->bit_unit_size == f->size;
+	w->bit_hole = w->same_bit_unit ? 0 : fa_layout_walk__end_bits(w);
+	w->hole = !w->same_bit_unit && w->offset > w->end ? w->offset - w->end : 0;
+	w->combined = !w->same_bit_unit && f->kind == FA_FIELD_BITFIELD && w->offset < w->end;
+	if (f->kind == FA_FIELD_BITFIELD) {
+		w->bit_unit_offset = w->offset;
+		w->bit_unit_size = f->size;
+		w->bit_end = max(w->bit_end, (u32)f->bit_offset + f->bit_size);
+	}
+	/* a bitfield's storage unit is taken whole; its unused bits are a bit hole */
+	w->end = max(w->end, w->offset + f->size);
+	return true;
+}
+
 /* A cache line (or a run of them, for units bigger than a line) of units */
 struct fa_bin {
 	int	*units;

@@ -49,6 +49,43 @@ u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *s
 int fa_layout__line(const struct fa_layout *l, const struct fa_struct *st, int field);
 bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b);
 
+/**
+ * struct fa_layout_walk - The members of a layout in offset order, as pahole
+ * prints them, and the holes before each
+ * @field: The member, a field of the struct; -1 before the first
+ * @unit: Its unit
+ * @offset: Its offset in the layout
+ * @first: It is the first field of its unit
+ * @same_bit_unit: A bitfield in the storage unit of the bitfield before
+ * @combined: A bitfield that starts in the bytes of the members before
+ * @hole: Bytes between the end of the members before and this one
+ * @bit_hole: Unused bits of the bitfield storage unit that ended before it
+ * @end: End of the members so far, this one included
+ */
+struct fa_layout_walk {
+	const struct fa_layout	*l;
+	const struct fa_struct	*st;
+	int			 k;
+	int			 field;
+	int			 unit;
+	u32			 offset;
+	bool			 first;
+	bool			 same_bit_unit;
+	bool			 combined;
+	u32			 hole;
+	u32			 bit_hole;
+	u32			 end;
+	/* the bitfield storage unit being filled: offset (-1: none), size, bits used */
+	int			 bit_unit_offset;
+	u32			 bit_unit_size;
+	u32			 bit_end;
+};
+
+void fa_layout_walk__init(struct fa_layout_walk *w, const struct fa_layout *l,
+			  const struct fa_struct *st);
+bool fa_layout_walk__next(struct fa_layout_walk *w);
+u32 fa_layout_walk__end_bits(struct fa_layout_walk *w);
+
 size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp);
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp);

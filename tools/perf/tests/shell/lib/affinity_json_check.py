@@ -95,6 +95,10 @@ def check_layout(t, name, line_size):
     for off, size in free:
         if off < 0 or any(taken[off * 8:(off + size) * 8]):
             fail(f"{t['name']} {name}: hole or padding of {size} at {off} is taken")
+    units = {m["offset"] for m in members if fields[m["field"]]["bitfield"]}
+    for h in lay["bit_holes"]:
+        if h["offset"] not in units:
+            fail(f"{t['name']} {name}: bit hole at {h['offset']}, no bitfield unit there")
     if lay["cachelines"] != -(-lay["size"] // line_size):
         fail(f"{t['name']} {name}: {lay['cachelines']} cache lines for {lay['size']} bytes")
 
