@@ -683,6 +683,11 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	*total = 0;
 	if (aff->method != FA_METHOD_WINDOW)
 		err = fa_attr__code_context(a);
+	/* the accumulation ends: the analyses only read the types */
+	for (int i = 0; !err && i < a->nr_types; i++) {
+		if (a->types[i]->t)
+			fa_type__flush(a->types[i]->t);
+	}
 	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t) {

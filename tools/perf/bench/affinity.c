@@ -226,6 +226,7 @@ static struct fa_type *bench_type__new(struct fa_struct *st, int nr_paths, unsig
 		time += 1000;
 	}
 	free(paths);
+	fa_type__flush(t);
 	return t;
 
 out_err:

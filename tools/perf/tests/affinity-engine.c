@@ -81,6 +81,7 @@ static struct fa_type *longs_type__new(int n)
 
 static int analysis__run(struct fa_analysis *a, struct fa_type *t)
 {
+	fa_type__flush(t);
 	return fa_analysis__run(a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST);
 }
 

@@ -186,6 +186,7 @@ static int fa_analysis__suggest(struct fa_analysis *a, struct fa_type *t,
 
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
+ * @t: The type, its accumulation finished by fa_type__flush()
  * @code: Co-access by code context (may be NULL)
  * @method: enum fa_method
  * @xfer_cost: Weight of a cache line transfer against touching a line
@@ -197,7 +198,6 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 	int err = -ENOMEM;
 
 	memset(a, 0, sizeof(*a));
-	fa_type__flush(t);
 	fa_analysis__method(a, t, code, method);
 	/*
 	 * The lines of one thread move between CPUs when it migrates, all of
