@@ -40,6 +40,7 @@
 #include "util/affinity/json.h"
 #include "util/affinity/report.h"
 #include "util/affinity/resolve.h"
+#include "util/affinity/stats.h"
 #include "util/affinity/type.h"
 #include "util/annotate.h"
 #include "util/cacheline.h"

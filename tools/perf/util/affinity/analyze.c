@@ -184,6 +184,20 @@ static int fa_analysis__suggest(struct fa_analysis *a, struct fa_type *t,
 	return fa_layout__refine(&a->suggested, st, &a->classes, model);
 }
 
+/*
+ * The predicted saving of the suggestion, as a share of the current cost:
+ * the model's, or for an alignment of instances sharing lines, which the
+ * model does not see, the replay's
+ */
+double fa_analysis__gain(const struct fa_analysis *an)
+{
+	const struct fa_cost *c = an->spread ? an->replay : an->model;
+
+	if (!an->changed || c[0].total <= 0)
+		return 0;
+	return 1 - c[1].total / c[0].total;
+}
+
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
  * @t: The type, its accumulation finished by fa_type__flush()

@@ -70,6 +70,7 @@ struct fa_analysis {
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
 		     int method, double xfer_cost);
 void fa_analysis__exit(struct fa_analysis *a);
+double fa_analysis__gain(const struct fa_analysis *an);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);
 const char *fa_method_why__name(enum fa_method_why why);

@@ -486,39 +486,6 @@ static void fa_attr__fail_at(struct fa_attr *a, int reason, struct addr_location
 	fs->count++;
 }
 
-static int fa_fail_site__cmp(const void *a, const void *b)
-{
-	const struct fa_fail_site *fa = *(const struct fa_fail_site **)a;
-	const struct fa_fail_site *fb = *(const struct fa_fail_site **)b;
-
-	return fa->count > fb->count ? -1 : fa->count < fb->count;
-}
-
-/**
- * fa_attr__fprintf_fail_sites - The @max functions with the most accesses
- * that could not be attributed, and why
- */
-size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp)
-{
-	size_t n = hashmap__size(a->fail_sites), k = 0, printed;
-	struct fa_fail_site **sites = calloc(n + 1, sizeof(*sites));
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	if (!sites)
-		return 0;
-	hashmap__for_each_entry(a->fail_sites, cur, bkt)
-		sites[k++] = cur->pvalue;
-	qsort(sites, n, sizeof(*sites), fa_fail_site__cmp);
-	printed = fprintf(fp, "\n  Not attributed, by function:\n");
-	for (k = 0; k < n && (int)k < max; k++)
-		printed += fprintf(fp, "  %8" PRIu64 "  %-28s %s %s\n", sites[k]->count,
-				   fa_attr_fail__name(sites[k]->reason),
-				   dso__short_name(sites[k]->dso), sites[k]->sym);
-	free(sites);
-	return printed;
-}
-
 /*
  * Data-type profiling found no type: say why better where the operand does.
  * Stack slots and the canary only have a type when a local variable lives
@@ -926,38 +893,3 @@ out_enomem:
 	return -ENOMEM;
 }
 
-
-size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
-{
-	u64 failed = 0, data, typed;
-	size_t printed = 0;
-	char label[64];
-
-	for (int i = 0; i < FA_ATTR_MAX; i++)
-		failed += st->failed[i];
-	printed += fprintf(fp, "=================================================\n");
-	printed += fprintf(fp, "            Field Attribution\n");
-	printed += fprintf(fp, "=================================================\n");
-	printed += fa_stat_line(fp, "Accesses", st->accesses);
-	printed += fa_stat_line(fp, "Attributed to a struct field", st->resolved);
-	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
-	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
-	printed += fa_stat_line(fp, "  both ways, other field", st->disagree);
-	printed += fa_stat_line(fp, "Not attributed", failed);
-	if (st->code_cut)
-		printed += fa_stat_line(fp, "Functions cut for the code context", st->code_cut);
-	/* what data-type profiling can do: accesses off the stack by code with DWARF */
-	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
-	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -
-	       st->failed[FA_ATTR_ASM];
-	typed = st->resolved + st->failed[FA_ATTR_NOT_STRUCT];
-	for (int i = 0; i < FA_ATTR_MAX; i++) {
-		if (!st->failed[i])
-			continue;
-		scnprintf(label, sizeof(label), "  %s", fa_attr_fail__name(i));
-		printed += fa_stat_line(fp, label, st->failed[i]);
-	}
-	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
-			   data ? 100.0 * typed / data : 0);
-	return printed;
-}

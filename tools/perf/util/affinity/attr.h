@@ -165,8 +165,6 @@ void fa_attr__flush_ranges(struct fa_attr *a);
 int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
-size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp);
-size_t fa_attr__fprintf_fail_sites(struct fa_attr *a, int max, FILE *fp);
 #else
 /* Without libdw there are no data types: fa_attr__init() says so. */
 static inline int fa_attr__init(struct fa_attr *a __maybe_unused,
@@ -221,18 +219,6 @@ static inline const char *fa_attr_fail__name(enum fa_attr_fail reason __maybe_un
 static inline const char *fa_attr_fail__key(enum fa_attr_fail reason __maybe_unused)
 {
 	return "?";
-}
-
-static inline size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st __maybe_unused,
-					    FILE *fp __maybe_unused)
-{
-	return 0;
-}
-
-static inline size_t fa_attr__fprintf_fail_sites(struct fa_attr *a __maybe_unused,
-						 int max __maybe_unused, FILE *fp __maybe_unused)
-{
-	return 0;
 }
 #endif /* HAVE_DWARF_SUPPORT */
 

@@ -114,7 +114,6 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 const char *fa_drop__name(enum fa_drop reason);
 const char *fa_drop__key(enum fa_drop reason);
 u64 fa_decode_stats__samples(const struct fa_decode_stats *st);
-size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp);
 int fa_tp_line__parse(const char *line, char *type, size_t type_sz,
 		      char *field, size_t field_sz, u64 *instance, u8 *op);
 u8 fa_op__parse(const char *name);

@@ -30,32 +30,6 @@ static size_t banner(FILE *fp, const char *title)
 			   "=================================================\n", title);
 }
 
-/*
- * The predicted saving of the suggestion, as a share of the current cost:
- * the model's, or for an alignment of instances sharing lines, which the
- * model does not see, the replay's
- */
-double fa_analysis__gain(const struct fa_analysis *an)
-{
-	const struct fa_cost *c = an->spread ? an->replay : an->model;
-
-	if (!an->changed || c[0].total <= 0)
-		return 0;
-	return 1 - c[1].total / c[0].total;
-}
-
-u64 fa_type__stores(const struct fa_type *t)
-{
-	u64 n = 0;
-
-	for (int i = 0; i < t->st->nr_leaves; i++) {
-		const struct fa_field_stats *fs = &t->stats[t->st->leaves[i]];
-
-		n += fs->stores + fs->rmws;
-	}
-	return n;
-}
-
 /**
  * fa_report__type_shown - Whether a struct type has its share of the
  * accesses attributed to all types (--percent-limit)

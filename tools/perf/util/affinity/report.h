@@ -47,10 +47,8 @@ size_t fa_report__type(FILE *fp, struct fa_hist_entry *fe, const struct fa_repor
 int fa_report__title(struct fa_type_entry *te, char *buf, size_t size);
 size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 			  const struct fa_report_opts *o);
-double fa_analysis__gain(const struct fa_analysis *an);
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size);
-u64 fa_type__stores(const struct fa_type *t);
 bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
 			   double percent_limit);
 bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,

@@ -147,6 +147,19 @@ double fa_type__field_share(const struct fa_type *t, int field)
 	return t->weight ? 100 * t->stats[field].weight / t->weight : 0;
 }
 
+/* The stores and read-modify-writes of all fields */
+u64 fa_type__stores(const struct fa_type *t)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < t->st->nr_leaves; i++) {
+		const struct fa_field_stats *fs = &t->stats[t->st->leaves[i]];
+
+		n += fs->stores + fs->rmws;
+	}
+	return n;
+}
+
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 {
 	struct fa_type *t = zalloc(sizeof(*t));
