@@ -8,21 +8,11 @@
 # and the report opened the debug info of perf again for every function it
 # read for the code context, for minutes.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
-
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
 
 if ! perf check feature -q dwarf_getlocations; then
 	echo "[Skip] perf built without DWARF location support"

@@ -8,32 +8,15 @@
 # for their struct accesses (lib/affinity_decode_check.py).
 
 shelldir=$(dirname "$0")
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-addrs=$(mktemp /tmp/__perf_test.addrs.XXXXX)
-accesses=$(mktemp /tmp/__perf_test.accesses.XXXXX)
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+addrs="${tmpdir}/addrs"
+accesses="${tmpdir}/accesses"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${addrs}" "${accesses}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-skip() {
-	echo "[Skip] $1"
-	cleanup
-	exit 2
-}
-
-[ "$(uname -m)" = x86_64 ] || skip "software address sampling decodes x86-64 code only"
-command -v objdump > /dev/null || skip "no objdump for the truth"
-command -v python3 > /dev/null || skip "no python3"
+[ "$(uname -m)" = x86_64 ] || affinity__skip "software address sampling decodes x86-64 code only"
+command -v objdump > /dev/null || affinity__skip "no objdump for the truth"
+command -v python3 > /dev/null || affinity__skip "no python3"
 perf_bin=$(readlink -f "$(command -v perf)")
 
 check_workload() {

@@ -13,27 +13,12 @@
 # instances per millisecond, even on a loaded machine where each thread
 # gets a fraction of a CPU.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
-svg=$(mktemp /tmp/__perf_test.svg.XXXXX)
-
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}" "${svg}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
+svg="${tmpdir}/svg"
 
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "[Skip] software address sampling is x86-64 only"

@@ -13,38 +13,16 @@
 # files.
 
 shelldir=$(dirname "$0")
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-json=$(mktemp /tmp/__perf_test.json.XXXXX)
-svg=$(mktemp /tmp/__perf_test.svg.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+json="${tmpdir}/json"
+svg="${tmpdir}/svg"
+result="${tmpdir}/result"
 
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${json}" "${svg}" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-skip() {
-	echo "[Skip] $1"
-	cleanup
-	exit 2
-}
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
-
-[ "$(uname -m)" = x86_64 ] || skip "perf bench affinity synth decodes x86-64 code only"
-command -v python3 > /dev/null || skip "no python3"
-python3 -c 'import jsonschema' 2> /dev/null || skip "no python3 jsonschema module"
+[ "$(uname -m)" = x86_64 ] || affinity__skip "perf bench affinity synth decodes x86-64 code only"
+command -v python3 > /dev/null || affinity__skip "no python3"
+python3 -c 'import jsonschema' 2> /dev/null || affinity__skip "no python3 jsonschema module"
 
 if ! perf bench affinity synth -n 20000 -I 1 -o "${perfdata}" > /dev/null 2>&1; then
 	fail "perf bench affinity synth"

@@ -13,26 +13,11 @@
 # in one run (the refcount and lwtstate) can be missed in another, and the
 # predicted gain varies with it.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
-
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
 
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "[Skip] software address sampling is x86-64 only"

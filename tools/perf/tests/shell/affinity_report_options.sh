@@ -7,27 +7,12 @@
 # the samples the way perf report does.  A type never accessed and a
 # recording without memory accesses are one line errors.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
-errout=$(mktemp /tmp/__perf_test.err.XXXXX)
-
-cleanup() {
-	rm -f "${perfdata}" "${perfdata}.old" "${result}" "${errout}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
+errout="${tmpdir}/err"
 
 if [ "$(uname -m)" != x86_64 ] || [ "$(nproc)" -lt 2 ]; then
 	echo "[Skip] needs software address sampling (x86-64) and two CPUs"

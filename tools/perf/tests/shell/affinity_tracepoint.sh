@@ -8,11 +8,13 @@
 # access tracepoint: report must turn its samples into accesses to
 # lockshare_rq.nr_running of the object the workload prints.
 
-err=0
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
 group=perf_affinity_$$
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-addrs=$(mktemp /tmp/__perf_test.addrs.XXXXX)
-result=$(mktemp /tmp/__perf_test.result.XXXXX)
+perfdata="${tmpdir}/perf.data"
+addrs="${tmpdir}/addrs"
+result="${tmpdir}/result"
 tracefs=/sys/kernel/tracing
 # a fresh machine may have tracefs unmounted: root can mount it
 if [ ! -d "${tracefs}/events" ] && [ "$(id -u)" = 0 ] && grep -qw tracefs /proc/filesystems; then
@@ -22,46 +24,33 @@ fi
 
 cleanup() {
 	echo "-:${group}/lockshare_read" >> "${tracefs}/uprobe_events" 2> /dev/null
-	rm -f "${perfdata}" "${perfdata}.old" "${addrs}" "${result}"
+	rm -rf "${tmpdir}"
 	trap - EXIT TERM INT
 }
 
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-skip() {
-	echo "[Skip] $1"
-	cleanup
-	exit 2
-}
-
-[ "$(id -u)" = 0 ] || skip "uprobes need root"
-[ -w "${tracefs}/uprobe_events" ] || skip "no uprobe_events in tracefs"
-perf check feature -q libtraceevent || skip "perf built without libtraceevent"
-command -v python3 > /dev/null || skip "no python3"
+[ "$(id -u)" = 0 ] || affinity__skip "uprobes need root"
+[ -w "${tracefs}/uprobe_events" ] || affinity__skip "no uprobe_events in tracefs"
+perf check feature -q libtraceevent || affinity__skip "perf built without libtraceevent"
+command -v python3 > /dev/null || affinity__skip "no python3"
 perf_bin=$(readlink -f "$(command -v perf)")
 
 # Let perf probe find the file offset of lockshare_read, then define the
 # probe with the arguments perf probe has no syntax for.
 perf probe -q -x "${perf_bin}" -a "${group}_tmp=lockshare_read" 2> /dev/null ||
-	skip "perf probe cannot place a uprobe on lockshare_read"
+	affinity__skip "perf probe cannot place a uprobe on lockshare_read"
 location=$(grep "${group}_tmp" "${tracefs}/uprobe_events" | awk '{ print $2 }')
 perf probe -q -d "probe_perf:${group}_tmp" > /dev/null 2>&1
-[ -n "${location}" ] || skip "no uprobe location for lockshare_read"
+[ -n "${location}" ] || affinity__skip "no uprobe location for lockshare_read"
 # uprobes fetch strings from user memory: point them at the literals
 offsets=$(python3 -c "import sys
 d = open(sys.argv[1], 'rb').read()
 print(*(hex(d.find(b'\\0' + s + b'\\0') + 1) for s in (b'lockshare_rq', b'nr_running')))" \
-	"${perf_bin}") || skip "no python3"
+	"${perf_bin}") || affinity__skip "no python3"
 read -r type_off field_off <<< "${offsets}"
-[ "${type_off}" != 0x0 ] && [ "${field_off}" != 0x0 ] || skip "no name strings in ${perf_bin}"
+[ "${type_off}" != 0x0 ] && [ "${field_off}" != 0x0 ] || affinity__skip "no name strings in ${perf_bin}"
 echo "p:${group}/lockshare_read ${location} type=@+${type_off}:string" \
 	"field=@+${field_off}:string ptr=%di:x64 op=\\0:u8" >> "${tracefs}/uprobe_events" ||
-	skip "cannot define the uprobe"
+	affinity__skip "cannot define the uprobe"
 
 perf affinity record --tracepoint "${group}:lockshare_read" -o "${perfdata}" -- \
 	perf test -w lockshare 200 addr > "${addrs}" 2> "${result}" ||

@@ -9,45 +9,29 @@
 # from the fields to the false sharing, 'l' for the layouts, ESC back, 'q'
 # to quit; check what each screen shows and that perf exits with 0.
 
-err=0
-perfdata=$(mktemp /tmp/__perf_test.perf.data.XXXXX)
-screen=$(mktemp /tmp/__perf_test.screen.XXXXX)
-status=$(mktemp /tmp/__perf_test.status.XXXXX)
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+screen="${tmpdir}/screen"
+status="${tmpdir}/status"
 # a server of our own: nothing of the user's tmux is touched
 tmux_sock="perf_affinity_tui_$$"
 
 cleanup() {
 	tmux -L "${tmux_sock}" kill-server > /dev/null 2>&1
-	rm -f "${perfdata}" "${perfdata}.old" "${screen}" "${status}"
+	rm -rf "${tmpdir}"
 	trap - EXIT TERM INT
 }
 
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-skip() {
-	echo "[Skip] $1"
-	cleanup
-	exit 2
-}
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
-
 if ! command -v tmux > /dev/null; then
-	skip "tmux is not installed"
+	affinity__skip "tmux is not installed"
 fi
 if ! perf version --build-options | grep -q 'libslang: \[ on'; then
-	skip "perf is built without slang: no TUI"
+	affinity__skip "perf is built without slang: no TUI"
 fi
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "perf bench affinity synth decodes x86-64 code only"
+	affinity__skip "perf bench affinity synth decodes x86-64 code only"
 fi
 
 # Capture the screen until it shows $1, for up to 30 seconds
