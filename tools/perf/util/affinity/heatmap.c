@@ -240,7 +240,7 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
-		if (!fa_report__field_shown(te->t, an, f, o->percent_limit))
+		if (!fa_hists__field_shown(te->t, an, f, o->percent_limit))
 			continue;
 		len = min(HM_NAME, max(len, (int)strlen(st->fields[f].name)));
 		for (int k = 0; k < ht->n; k++)

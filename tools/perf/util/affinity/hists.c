@@ -582,6 +582,21 @@ static int fa_hists__resort(struct fa_hists *fh, const struct fa_report_opts *o)
 	return err;
 }
 
+/*
+ * A field is shown when it has its share of the samples, or when the code
+ * context says it is accessed by the code that was sampled: then its CPUs
+ * and class are those the code says, marked so.
+ */
+bool fa_hists__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			   double percent_limit)
+{
+	double share = fa_type__field_share(t, field);
+
+	if (an->classes.field_cls[field] != FA_CLASS_COLD)
+		return true;
+	return share && share >= percent_limit;
+}
+
 /**
  * fa_hists__structs - The struct table: the types with accesses
  * @an: The analyses, in the order of @a's types
@@ -592,15 +607,19 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 		      const struct fa_report_opts *o)
 {
 	int err = fa_hists__init(fh, FA_TABLE_STRUCTS);
+	u64 total = 0;
 
 	fh->percent_limit = o->percent_limit;
+	for (int i = 0; i < a->nr_types; i++)
+		total += a->types[i]->t ? a->types[i]->t->nr_accesses : 0;
 	for (int i = 0; !err && i < a->nr_types; i++) {
+		const struct fa_type *t = a->types[i]->t;
 		struct fa_hist_entry *fe;
 
-		if (!a->types[i]->t)
+		if (!t)
 			continue;
-		fe = fa_hists__add(fh, i, fa_report__type_shown(a, a->types[i],
-								o->percent_limit));
+		/* --percent-limit: the share of the accesses attributed to all types */
+		fe = fa_hists__add(fh, i, 100.0 * t->nr_accesses >= o->percent_limit * total);
 		if (!fe) {
 			err = -ENOMEM;
 			break;
@@ -639,8 +658,8 @@ struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_repo
 		int f = st->leaves[i];
 		struct fa_hist_entry *field;
 
-		field = fa_hists__add(fh, i, fa_report__field_shown(fe->te->t, fe->an, f,
-								    o->percent_limit));
+		field = fa_hists__add(fh, i, fa_hists__field_shown(fe->te->t, fe->an, f,
+								   o->percent_limit));
 		if (!field)
 			goto out_err;
 		field->te = fe->te;

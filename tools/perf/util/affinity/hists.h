@@ -14,6 +14,7 @@
 struct fa_analysis;
 struct fa_attr;
 struct fa_report_opts;
+struct fa_type;
 struct fa_type_entry;
 struct thread;
 
@@ -50,6 +51,8 @@ static inline struct fa_hist_entry *fa_hist_entry(struct hist_entry *he)
 }
 
 int fa_hists__check_keys(const char *option, const char *keys);
+bool fa_hists__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
+			   double percent_limit);
 int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis *an,
 		      const struct fa_report_opts *o);
 struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_report_opts *o);

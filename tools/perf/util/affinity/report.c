@@ -31,37 +31,6 @@ static size_t banner(FILE *fp, const char *title)
 }
 
 /**
- * fa_report__type_shown - Whether a struct type has its share of the
- * accesses attributed to all types (--percent-limit)
- */
-bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
-			   double percent_limit)
-{
-	u64 total = 0;
-
-	if (!te->t)
-		return false;
-	for (int i = 0; i < a->nr_types; i++)
-		total += a->types[i]->t ? a->types[i]->t->nr_accesses : 0;
-	return 100.0 * te->t->nr_accesses >= percent_limit * total;
-}
-
-/*
- * A field is shown when it has its share of the samples, or when the code
- * context says it is accessed by the code that was sampled: then its CPUs
- * and class are those the code says, marked so.
- */
-bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
-			    double percent_limit)
-{
-	double share = fa_type__field_share(t, field);
-
-	if (an->classes.field_cls[field] != FA_CLASS_COLD)
-		return true;
-	return share && share >= percent_limit;
-}
-
-/**
  * fa_report__struct_table - The struct table, in --sort order
  * @fh: The table, made by fa_hists__structs()
  */

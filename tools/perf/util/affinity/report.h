@@ -49,9 +49,5 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 			  const struct fa_report_opts *o);
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size);
-bool fa_report__type_shown(const struct fa_attr *a, const struct fa_type_entry *te,
-			   double percent_limit);
-bool fa_report__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
-			    double percent_limit);
 
 #endif /* __PERF_AFFINITY_REPORT_H */
