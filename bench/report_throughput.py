@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Report throughput and peak RSS: perf affinity vs perf c2c vs perf mem.
 
-    python3 bench/report_throughput.py [-d DIR] [-r ROUNDS] PERF [SAMPLES...]
+    python3 bench/report_throughput.py [-d DIR] [-r ROUNDS] [-b BASE] PERF [SAMPLES...]
 
-Writes one perf.data per sample count (default 1000000 and 10000000) with
+Writes one perf.data per sample count (default 1 M, 10 M and 30 M) with
 'perf bench affinity synth' (PEBS-shaped memory samples with HITMs at the
 struct accesses of perf's own false sharing workloads), checks that perf
 affinity attributes them to struct fields, then runs in every round, in
@@ -17,6 +17,11 @@ an order that rotates from round to round:
 with stdout to /dev/null, measuring the wall time and the peak RSS of each
 (wait4()).  Prints the medians and, for each round, the ratios to perf c2c
 report measured in that round, whose medians are the ratio columns.
+
+With -b BASE, another build of perf (the one before a change), 'BASE
+affinity report' runs in every round too, as "base", and its stdout must
+be byte for byte that of PERF's, on every file: a change meant to make
+the report faster or smaller must not change what it says.
 """
 import argparse
 import os
@@ -65,16 +70,29 @@ def attributed(perf, path):
     return int(acc.group(1)) if acc else 0, int(res.group(1)) if res else 0
 
 
+def same(perf, base, path):
+    """The reports of the two perfs must be byte for byte the same."""
+    outs = [subprocess.run([p, "affinity", "report", "--stdio", "-i", path], check=True,
+                           capture_output=True).stdout for p in (perf, base)]
+    if outs[0] != outs[1]:
+        sys.exit("%s and %s report %s differently" % (perf, base, path))
+    print("# %s: the same report from both perfs (%d bytes)" % (path, len(outs[0])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("perf")
-    ap.add_argument("samples", nargs="*", type=int, default=[1000000, 10000000])
+    ap.add_argument("samples", nargs="*", type=int, default=[1000000, 10000000, 30000000])
+    ap.add_argument("-b", "--base", help="another perf, whose report must say the same")
     ap.add_argument("-r", "--rounds", type=int, default=5)
     ap.add_argument("-d", "--dir", default="/tmp/perf-affinity-bench")
     args = ap.parse_args()
     perf = os.path.abspath(args.perf)
     os.makedirs(args.dir, exist_ok=True)
+    tools = TOOLS
+    if args.base:
+        tools = TOOLS + [("base", [os.path.abspath(args.base)] + TOOLS[0][1])]
 
     files = {}
     for n in args.samples:
@@ -85,24 +103,27 @@ def main():
               (files[n], acc, res, 100.0 * res / acc if acc else 0))
         if not res or res < acc // 2:
             sys.exit("perf affinity attributes too little of %s: no benchmark" % files[n])
+        if args.base:
+            same(perf, args.base, files[n])
 
-    wall = {(n, t): [] for n in args.samples for t, _ in TOOLS}
-    rss = {(n, t): [] for n in args.samples for t, _ in TOOLS}
-    ratio_t = {(n, t): [] for n in args.samples for t, _ in TOOLS}
-    ratio_m = {(n, t): [] for n in args.samples for t, _ in TOOLS}
+    wall = {(n, t): [] for n in args.samples for t, _ in tools}
+    rss = {(n, t): [] for n in args.samples for t, _ in tools}
+    ratio_t = {(n, t): [] for n in args.samples for t, _ in tools}
+    ratio_m = {(n, t): [] for n in args.samples for t, _ in tools}
     for r in range(args.rounds):
         for n in args.samples:
-            order = TOOLS[r % len(TOOLS):] + TOOLS[:r % len(TOOLS)]
+            order = tools[r % len(tools):] + tools[:r % len(tools)]
             this = {}
             for name, cmd in order:
-                this[name] = run([perf] + cmd + ["-i", files[n]])
+                argv = cmd if name == "base" else [perf] + cmd
+                this[name] = run(argv + ["-i", files[n]])
                 wall[n, name].append(this[name][0])
                 rss[n, name].append(this[name][1])
-            for name, _ in TOOLS:
+            for name, _ in tools:
                 ratio_t[n, name].append(this["c2c"][0] / this[name][0])
                 ratio_m[n, name].append(this[name][1] / this["c2c"][1])
             print("# round %d, %d samples: %s" % (r + 1, n, ", ".join(
-                "%s %.2f s %.0f MB" % (t, this[t][0], this[t][1] / 1024) for t, _ in TOOLS)),
+                "%s %.2f s %.0f MB" % (t, this[t][0], this[t][1] / 1024) for t, _ in tools)),
                 file=sys.stderr)
 
     med = statistics.median
@@ -113,7 +134,7 @@ def main():
     print("|--------:|-----------------|---------:|----------:|------------------:"
           "|--------------:|-----------:|")
     for n in args.samples:
-        for name, _ in TOOLS:
+        for name, _ in tools:
             w = med(wall[n, name])
             print("| %7s | perf %-10s | %8.2f | %9.0f | %17.2fx | %13.0f | %10.2fx |" %
                   ("%dM" % (n // 1000000) if n % 1000000 == 0 else str(n), name, w, n / w,
