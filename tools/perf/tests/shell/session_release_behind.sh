@@ -24,8 +24,8 @@ trap_cleanup() {
 }
 trap trap_cleanup EXIT TERM INT
 
-if [ "$(getconf LONG_BIT)" != 64 ] || ! perf bench affinity synth -h 2>&1 | grep -q -- '--samples' ||
-   ! command -v python3 > /dev/null; then
+if [ "$(getconf LONG_BIT)" != 64 ] || ! command -v python3 > /dev/null ||
+   ! perf bench affinity synth -h 2>&1 | grep -q -- '--samples'; then
 	echo "[Skip] needs a 64-bit perf with 'perf bench affinity synth' and python3"
 	cleanup
 	exit 2

@@ -892,4 +892,3 @@ out_enomem:
 	free(code);
 	return -ENOMEM;
 }
-
