@@ -9,35 +9,15 @@
 # 4,000 fields, 2 MB, and a C++ class with base classes are reported with
 # the right fields at the right offsets.
 
-err=0
-tmpdir=$(mktemp -d /tmp/__perf_test.affinity_bad.XXXXX)
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
 # a build ID cache of its own: the binaries it removes must stay removed
 perf="perf --buildid-dir ${tmpdir}/debug"
 out="${tmpdir}/out"
 errout="${tmpdir}/err"
 
-cleanup() {
-	rm -rf "${tmpdir}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-fail() {
-	echo "[Fail] $1"
-	err=1
-}
-
-if [ "$(uname -m)" != x86_64 ]; then
-	echo "[Skip] needs software address sampling (x86-64)"
-	cleanup
-	exit 2
-fi
+[ "$(uname -m)" = x86_64 ] || affinity__skip "needs software address sampling (x86-64)"
 if ! command -v cc > /dev/null || ! command -v c++ > /dev/null || ! command -v strip > /dev/null
 then
 	echo "[Skip] needs cc, c++ and strip"

@@ -13,28 +13,13 @@
 # a crash here, and a test must not depend on the run.
 
 shelldir=$(dirname "$0")
-work=$(mktemp -d /tmp/__perf_test.fuzz.XXXXX)
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+work="${tmpdir}"
 
-cleanup() {
-	rm -rf "${work}"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	echo "Unexpected signal in ${FUNCNAME[1]}"
-	cleanup
-	exit 1
-}
-trap trap_cleanup EXIT TERM INT
-
-if [ "$(uname -m)" != x86_64 ]; then
-	echo "[Skip] software address sampling is x86-64 only"
-	cleanup
-	exit 2
-fi
-command -v python3 > /dev/null || { echo "[Skip] no python3"; cleanup; exit 2; }
-
-command -v setarch > /dev/null || { echo "[Skip] no setarch"; cleanup; exit 2; }
+[ "$(uname -m)" = x86_64 ] || affinity__skip "software address sampling is x86-64 only"
+command -v python3 > /dev/null || affinity__skip "no python3"
+command -v setarch > /dev/null || affinity__skip "no setarch"
 
 mkdir -p "${work}/seeds"
 if ! setarch "$(uname -m)" -R perf bench affinity synth -n 500 -I 16 \

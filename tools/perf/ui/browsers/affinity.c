@@ -59,9 +59,12 @@ static const int fa_layout_sections[] = {
 	FA_REPORT_COST, FA_REPORT_LAYOUTS,
 };
 
-static const char fa_help_common[] =
+static const char fa_help_move[] =
 	"UP/DOWN/PGUP\n"
-	"PGDN/HOME/END Move\n"
+	"PGDN/HOME/END Move\n";
+
+/* and on the text screens */
+static const char fa_help_text[] =
 	"RIGHT/LEFT    Scroll wide lines\n"
 	"/             Search\n"
 	"n             Next match\n"
@@ -230,13 +233,14 @@ static void fa_browser__search(struct fa_browser *fb, bool ask)
 	ui_browser__warning(b, 1, "\"%s\" not found", fb->search);
 }
 
-static void fa_browser__help(struct fa_browser *fb, const char *help)
+/* The keys of a screen, @help, then those every screen of its kind has */
+static void fa_help__window(struct ui_browser *b, const char *help, const char *more)
 {
 	char *text;
 
-	if (asprintf(&text, "%s%s", help, fa_help_common) < 0)
+	if (asprintf(&text, "%s%s%s", help, fa_help_move, more) < 0)
 		return;
-	ui_browser__help_window(&fb->b, text);
+	ui_browser__help_window(b, text);
 	free(text);
 }
 
@@ -272,7 +276,7 @@ static int fa_browser__run(struct fa_browser *fb, const char *title, const char 
 		case 'h':
 		case '?':
 		case K_F1:
-			fa_browser__help(fb, help);
+			fa_help__window(&fb->b, help, fa_help_text);
 			continue;
 		case CTRL('c'):
 			key = 'q';
@@ -407,16 +411,6 @@ static struct hist_browser *fa_tui__hist_browser(struct fa_hists *fh,
 	return hb;
 }
 
-static void fa_tui__help(struct hist_browser *hb, const char *help)
-{
-	char *text;
-
-	if (asprintf(&text, "%s%s", help, "UP/DOWN/PGUP\nPGDN/HOME/END Move\n") < 0)
-		return;
-	ui_browser__help_window(&hb->b, text);
-	free(text);
-}
-
 /* The selected entry, or NULL when there is none */
 static struct fa_hist_entry *fa_tui__selection(struct hist_browser *hb)
 {
@@ -444,7 +438,7 @@ static int fa_tui__fields(struct fa_tui *tui, struct fa_hist_entry *fe)
 		else if (key == 'l')
 			key = fa_tui__layout(tui, fe);
 		else if (key == 'h' || key == '?' || key == K_F1)
-			fa_tui__help(hb, fa_help_fields);
+			fa_help__window(&hb->b, fa_help_fields, "");
 		else if (key == K_ESC)
 			break;
 		if (key == 'q' || key == CTRL('c') || key < 0) {
@@ -472,7 +466,7 @@ static int fa_tui__structs(struct fa_tui *tui)
 		if (key < 0 || key == 'q' || key == K_ESC || key == CTRL('c'))
 			break;
 		if (key == 'h' || key == '?' || key == K_F1) {
-			fa_tui__help(hb, fa_help_structs);
+			fa_help__window(&hb->b, fa_help_structs, "");
 			continue;
 		}
 		fe = fa_tui__selection(hb);
