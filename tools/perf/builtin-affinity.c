@@ -356,15 +356,15 @@ static void fa_attr_last__fprintf(const struct fa_attr_last *last, const char *s
  * One access and what it was attributed to (@last), or with @drop a sample
  * that gave none and why.
  */
-static void fa_access__fprintf(const struct fa_access *acc, struct addr_location *al,
-			       const char *sep, const char *drop,
+static void fa_access__fprintf(const struct fa_access *acc, const char *sep, const char *drop,
 			       const struct fa_attr_last *last, FILE *fp)
 {
+	const struct fa_origin *o = acc->origin;
 	const char *op = drop ? "drop" : fa_op__name(acc->op);
 	char ts[64], flags[32];
 	int n = 0;
 
-	timestamp__scnprintf_usec(acc->time, ts, sizeof(ts));
+	timestamp__scnprintf_usec(o->time, ts, sizeof(ts));
 	flags[0] = '\0';
 	if (acc->flags & FA_ACC_SKID)
 		n += scnprintf(flags + n, sizeof(flags) - n, "%sskid", n ? "," : "");
@@ -381,15 +381,15 @@ static void fa_access__fprintf(const struct fa_access *acc, struct addr_location
 
 	if (sep) {
 		fprintf(fp, "%s%s%u%s%u%s%u%s%#" PRIx64 "%s%#" PRIx64 "%s%u%s%s%s%s%s%s%s%s",
-			ts, sep, acc->cpu, sep, acc->pid, sep, acc->tid, sep, acc->ip, sep,
+			ts, sep, o->cpu, sep, o->pid, sep, o->tid, sep, acc->ip, sep,
 			acc->addr, sep, acc->size, sep, op, sep,
-			fa_source__name(acc->source), sep, flags, sep,
-			al->sym ? al->sym->name : "[unknown]");
+			fa_source__name(o->source), sep, flags, sep,
+			o->sym ? o->sym->name : "[unknown]");
 	} else {
 		fprintf(fp, "%16s %4u %7u %7u %18" PRIx64 " %18" PRIx64 " %4u %-8s %-3s %-10s %s",
-			ts, acc->cpu, acc->pid, acc->tid, acc->ip, acc->addr, acc->size,
-			op, fa_source__name(acc->source), flags,
-			al->sym ? al->sym->name : "[unknown]");
+			ts, o->cpu, o->pid, o->tid, acc->ip, acc->addr, acc->size,
+			op, fa_source__name(o->source), flags,
+			o->sym ? o->sym->name : "[unknown]");
 	}
 	if (drop)
 		fprintf(fp, "%s%s", sep ?: " # ", drop);
@@ -428,6 +428,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);
 	struct fa_access acc[FA_DECODE_MAX_ACC];
 	struct addr_location none, *al;
+	struct fa_origin origin;
 	int n;
 
 	if (perf_affinity__skip_sample(aff, sample))
@@ -445,20 +446,18 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	}
 
+	n = fa_decoder__decode(&aff->decoder, evsel, sample, al, &origin, acc);
 	/* first: the accesses are marked with the sampled function */
-	if (fa_evsel__source(evsel) == FA_SRC_TP)
-		aff->attr.cur_func = NULL;
-	else if (fa_attr__add_code(&aff->attr, sample, evsel, al))
+	if (fa_attr__add_code(&aff->attr, &origin))
 		return -ENOMEM;
-	n = fa_decoder__decode(&aff->decoder, evsel, sample, al, acc);
 	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
-		fa_access__fprintf(&acc[0], al, aff->field_sep,
+		fa_access__fprintf(&acc[0], aff->field_sep,
 				   fa_drop__name(aff->decoder.last_drop), NULL, stdout);
 	for (int i = 0; i < n; i++) {
-		if (fa_attr__add(&aff->attr, &acc[i], sample, evsel, al))
+		if (fa_attr__add(&aff->attr, &acc[i]))
 			return -ENOMEM;
 		if (aff->dump_raw)
-			fa_access__fprintf(&acc[i], al, aff->field_sep, /*drop=*/NULL,
+			fa_access__fprintf(&acc[i], aff->field_sep, /*drop=*/NULL,
 					   &aff->attr.last, stdout);
 	}
 	return 0;
@@ -683,7 +682,7 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 
 	*total = 0;
 	if (aff->method != FA_METHOD_WINDOW)
-		err = fa_attr__code_context(a);
+		err = fa_attr__code_context(a, &aff->decoder);
 	/* the accumulation ends: the analyses only read the types */
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t)

@@ -143,6 +143,7 @@ static int check_sample(const struct perf_tool *tool, union perf_event *event __
 {
 	struct synth_test *st = container_of(tool, struct synth_test, tool);
 	struct fa_access acc[FA_DECODE_MAX_ACC];
+	struct fa_origin o;
 	int i = st->nr_seen++;
 	const struct planted_sample *p = &planted[i % ARRAY_SIZE(planted)];
 	struct addr_location al;
@@ -150,18 +151,22 @@ static int check_sample(const struct perf_tool *tool, union perf_event *event __
 
 	addr_location__init(&al);
 	machine__resolve(machine, &al, sample);
-	n = fa_decoder__decode(&st->decoder, evsel, sample, &al, acc);
-	addr_location__exit(&al);
+	n = fa_decoder__decode(&st->decoder, evsel, sample, &al, &o, acc);
 
-	if (n != 1 || acc[0].source != FA_SRC_MEM || acc[0].addr != planted_addr(i) ||
+	/* the record carries its sample: attribution needs nothing else */
+	if (n != 1 || o.source != FA_SRC_MEM || acc[0].origin != &o ||
+	    acc[0].addr != planted_addr(i) ||
 	    acc[0].data_src != p->data_src || acc[0].weight != p->weight ||
-	    acc[0].op != p->op || acc[0].cpu != (u32)(i % 4) || acc[0].period != 1000ULL + i ||
-	    acc[0].time != 1000000 + i * 1000ULL || acc[0].tid != (u32)(TEST_PID + i % 2)) {
+	    acc[0].op != p->op || o.cpu != (u32)(i % 4) || o.period != 1000ULL + i ||
+	    o.time != 1000000 + i * 1000ULL || o.tid != (u32)(TEST_PID + i % 2) ||
+	    o.thread != al.thread || o.map != al.map || o.sym != al.sym || o.evsel != evsel ||
+	    o.cpumode != sample->cpumode) {
 		pr_debug("sample %d: n %d src %d addr %#" PRIx64 " dsrc %#" PRIx64 " weight %"
-			 PRIu64 " op %d cpu %u\n", i, n, n ? acc[0].source : -1,
-			 acc[0].addr, acc[0].data_src, acc[0].weight, acc[0].op, acc[0].cpu);
+			 PRIu64 " op %d cpu %u\n", i, n, o.source,
+			 acc[0].addr, acc[0].data_src, acc[0].weight, acc[0].op, o.cpu);
 		st->nr_bad++;
 	}
+	addr_location__exit(&al);
 	return 0;
 }
 

@@ -33,44 +33,69 @@ enum fa_op {
 #define FA_ACC_KERNEL	(1 << 4)	/* kernel mode */
 #define FA_ACC_FRAME	(1 << 5)	/* based on the stack or frame pointer */
 
+struct evsel;
+struct map;
+struct symbol;
+struct thread;
+
 /**
- * struct fa_access - A memory access
+ * struct fa_origin - The sample accesses were decoded from: when, on which
+ * CPU, in which thread and by which code, resolved once by the decoder
  * @time: Sample time
- * @ip: Address of the accessing instruction
+ * @period: Sample period: how many accesses (or ns) each stands for
+ * @cpu: CPU
+ * @pid: Process
+ * @tid: Thread
+ * @cpumode: PERF_RECORD_MISC_* of the sampled IP
+ * @source: enum fa_source, or -1: an event that is no source of accesses
+ * @thread: The sampled thread (borrowed: valid while the sample is)
+ * @map: The map of the sampled IP, NULL outside every known map
+ * @sym: The function of the sampled IP, NULL if in no symbol
+ * @evsel: The sampled event
+ */
+struct fa_origin {
+	u64		 time;
+	u64		 period;
+	u32		 cpu;
+	u32		 pid;
+	u32		 tid;
+	u8		 cpumode;
+	s8		 source;
+	struct thread	*thread;
+	struct map	*map;
+	struct symbol	*sym;
+	struct evsel	*evsel;
+};
+
+/**
+ * struct fa_access - A memory access: all attribution needs to know
+ * @ip: Address of the accessing instruction (the one before the sampled
+ *      IP when FA_ACC_SKID)
  * @addr: Data address (0 for tracepoints that do not give one)
- * @period: Sample period: how many accesses (or ns) this one stands for
  * @weight: Access cost when recorded (load latency), else 0
  * @data_src: union perf_mem_data_src, PERF_MEM_* NA when not recorded
  * @index_off: The index register part of @addr (index * scale), when known
  * @instance: Tracepoint: the instance the tracepoint named (rq[N] -> N)
- * @cpu: CPU
- * @pid: Process
- * @tid: Thread
  * @size: Access size in bytes, 0 when not known
  * @op: enum fa_op
- * @source: enum fa_source
  * @flags: FA_ACC_*
  * @type_name: Tracepoint: the struct the access is to
  * @field_name: Tracepoint: the field the access is to
+ * @origin: The sample it was decoded from
  */
 struct fa_access {
-	u64		 time;
-	u64		 ip;
-	u64		 addr;
-	u64		 period;
-	u64		 weight;
-	u64		 data_src;
-	u64		 index_off;
-	u64		 instance;
-	u32		 cpu;
-	u32		 pid;
-	u32		 tid;
-	u16		 size;
-	u8		 op;
-	u8		 source;
-	u16		 flags;
-	const char	*type_name;
-	const char	*field_name;
+	u64			 ip;
+	u64			 addr;
+	u64			 weight;
+	u64			 data_src;
+	u64			 index_off;
+	u64			 instance;
+	u16			 size;
+	u8			 op;
+	u16			 flags;
+	const char		*type_name;
+	const char		*field_name;
+	const struct fa_origin	*origin;
 };
 
 /*

@@ -466,21 +466,21 @@ static void fa_attr__fail(struct fa_attr *a, int reason)
 }
 
 /* Count a failure for its function (or DSO) too, for --stats -v */
-static void fa_attr__fail_at(struct fa_attr *a, int reason, struct addr_location *al)
+static void fa_attr__fail_at(struct fa_attr *a, int reason, const struct fa_origin *o)
 {
 	u64 key = (u64)reason << 56 ^
-		  (al->sym ? (u64)(unsigned long)al->sym : (u64)(unsigned long)al->map);
+		  (o->sym ? (u64)(unsigned long)o->sym : (u64)(unsigned long)o->map);
 	struct fa_fail_site *fs;
 
 	fa_attr__fail(a, reason);
-	if (!al->map)
+	if (!o->map)
 		return;
 	fs = fa_u64_map__findnew(a->fail_sites, key, sizeof(*fs));
 	if (!fs)
 		return;		/* only the detail is lost */
 	if (!fs->dso) {
-		fs->dso = dso__get(map__dso(al->map));
-		fs->sym = al->sym ? al->sym->name : "[unknown]";
+		fs->dso = dso__get(map__dso(o->map));
+		fs->sym = o->sym ? o->sym->name : "[unknown]";
 		fs->reason = reason;
 	}
 	fs->count++;
@@ -508,7 +508,7 @@ static u64 fa_instance__key(u64 base, u32 pid, bool kernel)
 
 /* Count the access for the function it was in (symbol names live with their DSO) */
 static int fa_type_entry__site(struct fa_type_entry *te, int field, struct symbol *sym,
-			       struct fa_access *acc)
+			       const struct fa_access *acc)
 {
 	u64 key = ((u64)field << 48) ^ (u64)(unsigned long)sym;
 	struct fa_site **slot = &te->site_cache[fa_cache__slot(key)], *site = *slot;
@@ -525,8 +525,6 @@ static int fa_type_entry__site(struct fa_type_entry *te, int field, struct symbo
 		site->stores++;
 	else
 		site->loads++;
-	if (acc->cpu < 32)
-		site->cpus |= 1U << acc->cpu;
 	return 0;
 }
 
@@ -563,12 +561,13 @@ int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_si
 	return n;
 }
 
-static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct fa_access *acc,
-			    u64 base, u64 instance, int field, struct symbol *sym)
+static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
+			    const struct fa_access *acc, u64 base, u64 instance, int field)
 {
+	const struct fa_origin *o = acc->origin;
 	struct fa_sample s = {
-		.time = acc->time, .base = base, .instance = instance, .weight = acc->period,
-		.data_src = acc->data_src, .cpu = acc->cpu, .tid = acc->tid,
+		.time = o->time, .base = base, .instance = instance, .weight = o->period,
+		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
 	};
 	int owner;
@@ -584,14 +583,14 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te, struct 
 		if (!te->t)
 			return -ENOMEM;
 	}
-	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, acc->tid) : (int)acc->cpu;
+	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, o->tid) : (int)o->cpu;
 	if (owner < 0)
 		return owner;
 	s.owner = owner;
 	a->stats.resolved++;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	if (fa_type_entry__site(te, field, sym, acc))
+	if (fa_type_entry__site(te, field, o->sym, acc))
 		return -ENOMEM;
 	return fa_type__add(te->t, &s);
 }
@@ -606,13 +605,14 @@ static int fa_struct__field_by_name(const struct fa_struct *st, const char *name
 }
 
 /* A field labelled tracepoint: the type (of the probed DSO) and field are named */
-static int fa_attr__tp(struct fa_attr *a, struct fa_access *acc, struct addr_location *al)
+static int fa_attr__tp(struct fa_attr *a, const struct fa_access *acc)
 {
+	const struct fa_origin *o = acc->origin;
 	struct fa_type_entry *te = NULL;
 	char name[256];
 	int field;
 
-	if (al->map) {
+	if (o->map) {
 		if (!strchr(acc->type_name, ' '))
 			scnprintf(name, sizeof(name), "struct %s", acc->type_name);
 		else
@@ -621,7 +621,7 @@ static int fa_attr__tp(struct fa_attr *a, struct fa_access *acc, struct addr_loc
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			return 0;
 		}
-		te = fa_attr__type(a, map__dso(al->map), name, 0);
+		te = fa_attr__type(a, map__dso(o->map), name, 0);
 	}
 	field = te && te->st ? fa_struct__field_by_name(te->st, acc->field_name) : -1;
 	if (field < 0) {
@@ -630,18 +630,17 @@ static int fa_attr__tp(struct fa_attr *a, struct fa_access *acc, struct addr_loc
 	}
 	/* small instances are indexes (rq[111]), not addresses: no real lines */
 	return fa_attr__account(a, te, acc, acc->instance > 0xffff ? acc->instance : 0,
-				acc->instance, field, al->sym);
+				acc->instance, field);
 }
 
 /**
  * fa_attr__add - Attribute an access and add it to its struct type
- * @acc: The access (decoded from @sample)
- * @al: @sample's IP resolved
+ * @acc: The access, with the sample it came from
  */
-int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *sample,
-		 struct evsel *evsel, struct addr_location *al)
+int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 {
-	struct map_symbol ms = { .maps = al->maps, .map = al->map, .sym = al->sym, };
+	const struct fa_origin *o = acc->origin;
+	struct map_symbol ms = { .map = o->map, .sym = o->sym, };
 	struct fa_memo *insn = NULL, *var = NULL;
 	struct fa_type_entry *te;
 	int offset = 0, var_off = 0, field;
@@ -650,15 +649,16 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 
 	a->stats.accesses++;
 	a->last.te = NULL;
-	if (acc->source == FA_SRC_TP)
-		return fa_attr__tp(a, acc, al);
-	if (!al->map || !al->sym) {
-		fa_attr__fail_at(a, FA_ATTR_NO_SYM, al);
+	if (o->source == FA_SRC_TP)
+		return fa_attr__tp(a, acc);
+	if (!o->map || !o->sym) {
+		fa_attr__fail_at(a, FA_ATTR_NO_SYM, o);
 		return 0;
 	}
+	ms.maps = thread__maps(o->thread);
 	if (!(acc->flags & FA_ACC_SEG))
-		var = fa_attr__var(a, al->thread, sample->cpumode, acc->addr, &var_off);
-	insn = fa_attr__insn(a, &ms, acc->ip, al->thread, sample->cpumode, evsel);
+		var = fa_attr__var(a, o->thread, o->cpumode, acc->addr, &var_off);
+	insn = fa_attr__insn(a, &ms, acc->ip, o->thread, o->cpumode, o->evsel);
 	if (var && var->reason < 0 && insn && insn->reason < 0) {
 		if (insn->te == var->te && insn->offset == var_off)
 			a->stats.agree++;
@@ -666,7 +666,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 			a->stats.disagree++;
 	}
 	if (var && var->reason == FA_ATTR_NOT_STRUCT) {
-		fa_attr__fail_at(a, var->reason, al);
+		fa_attr__fail_at(a, var->reason, o);
 		return 0;
 	}
 	if (var && var->reason < 0) {
@@ -680,7 +680,7 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 		offset = insn->offset;
 	} else {
 		fa_attr__fail_at(a, fa_access__fail_reason(acc, insn ? insn->reason :
-								   FA_ATTR_NO_SYM), al);
+								   FA_ATTR_NO_SYM), o);
 		return 0;
 	}
 	if (!fa_attr__wanted(a, te->name)) {
@@ -693,23 +693,24 @@ int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *s
 	else
 		field = fa_struct__find_leaf(te->st, offset);
 	if (field < 0) {
-		fa_attr__fail_at(a, FA_ATTR_PADDING, al);
+		fa_attr__fail_at(a, FA_ATTR_PADDING, o);
 		return 0;
 	}
 	/* the data address gave the exact offset; the instruction's lacks the index */
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
 	return fa_attr__account(a, te, acc, base,
-				fa_instance__key(base, acc->pid, acc->flags & FA_ACC_KERNEL), field,
-				al->sym);
+				fa_instance__key(base, o->pid, acc->flags & FA_ACC_KERNEL), field);
 }
 
 /*
  * Code context
  */
 
-/* Every sample counts for the code it is in, memory access or not. */
-int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
-		      struct addr_location *al)
+/*
+ * Every sample counts for the code it is in, memory access or not; a
+ * tracepoint's is the code that fired it, not the code of the accesses.
+ */
+int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 {
 	struct fa_func **slot, *fn;
 	bool created = false;
@@ -717,23 +718,23 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 	int owner;
 
 	a->cur_func = NULL;
-	if (!a->code_context || !al->map || !al->sym)
+	if (!a->code_context || o->source == FA_SRC_TP || !o->map || !o->sym)
 		return 0;
-	dso = map__dso(al->map);
-	slot = &a->func_cache[fa_cache__slot(al->sym->start ^ fa_dso__id(dso))];
+	dso = map__dso(o->map);
+	slot = &a->func_cache[fa_cache__slot(o->sym->start ^ fa_dso__id(dso))];
 	fn = *slot;
-	if (!fn || fa_dso__id(fn->key.dso) != fa_dso__id(dso) || fn->key.offset != al->sym->start) {
-		fn = fa_attr__findnew(a->funcs, dso, al->sym->start, sizeof(*fn), &created);
+	if (!fn || fa_dso__id(fn->key.dso) != fa_dso__id(dso) || fn->key.offset != o->sym->start) {
+		fn = fa_attr__findnew(a->funcs, dso, o->sym->start, sizeof(*fn), &created);
 		if (!fn)
 			return -ENOMEM;
 		*slot = fn;
 	}
 	if (created) {
-		fn->map = map__get(al->map);
-		fn->sym = al->sym;
-		fn->thread = thread__get(al->thread);
-		fn->evsel = evsel;
-		fn->cpumode = sample->cpumode;
+		fn->map = map__get(o->map);
+		fn->sym = o->sym;
+		fn->thread = thread__get(o->thread);
+		fn->evsel = o->evsel;
+		fn->cpumode = o->cpumode;
 		fn->cpus = bitmap_zalloc(a->cfg.nr_cpus);
 		fn->tids = bitmap_zalloc(FA_MAX_THREADS);
 		if (!fn->cpus || !fn->tids)
@@ -741,22 +742,22 @@ int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evse
 		fn->id = hashmap__size(a->funcs);
 	}
 	a->cur_func = fn;
-	if (sample->cpu < (u32)a->cfg.nr_cpus)
-		__set_bit(sample->cpu, fn->cpus);
-	owner = fa_owners__index(&a->owners, sample->tid);
+	if (o->cpu < (u32)a->cfg.nr_cpus)
+		__set_bit(o->cpu, fn->cpus);
+	owner = fa_owners__index(&a->owners, o->tid);
 	if (owner < 0)
 		return owner;
 	__set_bit(owner, fn->tids);
-	if (sample->tid != (u32)thread__tid(fn->thread))
+	if (o->tid != (u32)thread__tid(fn->thread))
 		fn->threads = true;
-	fn->weight += sample->period ?: 1;
+	fn->weight += o->period;
 	fn->samples++;
 	return 0;
 }
 
 /* The fields of @te that the memory operands of @fn access, and which it stores to */
 static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type_entry *te,
-			   const u8 *code, int len, int *fields, bool *stored)
+			   const struct fa_code *code, int *fields, bool *stored)
 {
 	struct map_symbol ms = { .maps = thread__maps(fn->thread), .map = fn->map,
 				 .sym = fn->sym, };
@@ -765,12 +766,14 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 	struct insn_access_insn insn;
 	int nr = 0;
 
-	for (int off = 0; off < len; off += insn.length) {
+	/* the instructions the decoder's sweep found */
+	for (u32 off = 0; off < code->len; off += insn.length) {
 		u64 ip = map__unmap_ip(fn->map, fn->sym->start + off);
 		struct fa_memo *m;
 		int f, i;
 
-		if (insn_access__decode(&insn, arch, code + off, len - off, ip, is64) ||
+		if (!test_bit(off, code->starts) ||
+		    insn_access__decode(&insn, arch, code->code + off, code->len - off, ip, is64) ||
 		    !insn.length)
 			break;
 		if (insn.result != INSN_ACCESS__OK)
@@ -842,36 +845,30 @@ static struct fa_func **fa_attr__funcs_by_dso(struct fa_attr *a, size_t *nr)
 /**
  * fa_attr__code_context - Weigh the field pairs every sampled function
  * accesses with the samples of that function, for every sampled type
+ * @dec: The decoder of the samples: it has the functions' code
  */
-int fa_attr__code_context(struct fa_attr *a)
+int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 {
 	size_t nr_funcs;
 	struct fa_func **funcs = fa_attr__funcs_by_dso(a, &nr_funcs);
-	u8 *code = malloc(FA_FUNC_MAX_SIZE);
 
-	if (!code || !funcs)
+	if (!funcs)
 		goto out_enomem;
 	for (size_t n = 0; n < nr_funcs; n++) {
 		struct fa_func *fn = funcs[n];
-		struct dso *dso = map__dso(fn->map);
-		u64 size = fn->sym->end - fn->sym->start;
-		int len = min(size, (u64)FA_FUNC_MAX_SIZE);
+		const struct fa_code *code = fa_decoder__code(dec, fn->map, fn->sym);
 		int fields[FA_MAX_WINDOW];
 		bool stored[FA_MAX_WINDOW];
 
-		if (size > FA_FUNC_MAX_SIZE)
-			a->stats.code_cut++;
-		len = dso__data_read_offset(dso, maps__machine(thread__maps(fn->thread)),
-					    fn->sym->start, code, len);
-		if (len <= 0)
-			continue;
-		for (int i = 0; i < a->nr_types; i++) {
+		if (!code)
+			goto out_enomem;
+		for (int i = 0; code->len && i < a->nr_types; i++) {
 			struct fa_type_entry *te = a->types[i];
 			int nr;
 
 			if (!te->t)
 				continue;
-			nr = fa_func__fields(a, fn, te, code, len, fields, stored);
+			nr = fa_func__fields(a, fn, te, code, fields, stored);
 			if (nr)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			if (fa_func__add_code(fn, te->t, fields, stored, nr))
@@ -884,11 +881,9 @@ int fa_attr__code_context(struct fa_attr *a)
 		}
 	}
 	free(funcs);
-	free(code);
 	return 0;
 
 out_enomem:
 	free(funcs);
-	free(code);
 	return -ENOMEM;
 }

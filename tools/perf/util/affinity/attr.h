@@ -28,17 +28,16 @@
 #include "owner.h"
 #include "type.h"
 
-struct addr_location;
 struct dso;
-struct evsel;
 struct fa_access;
+struct fa_decoder;
 struct fa_func;
+struct fa_origin;
 struct fa_memo;
 struct fa_site;
 struct fa_struct;
 struct hashmap;
 struct machine;
-struct perf_sample;
 struct strlist;
 
 enum fa_attr_fail {
@@ -74,7 +73,6 @@ struct fa_attr_stats {
 	u64	by_address;
 	u64	agree;
 	u64	disagree;
-	u64	code_cut;	/* sampled functions longer than FA_FUNC_MAX_SIZE */
 	u64	failed[FA_ATTR_MAX];
 };
 
@@ -85,7 +83,6 @@ struct fa_site {
 	const char	*sym;
 	u64		 loads;
 	u64		 stores;
-	u32		 cpus;		/* CPUs 0-31 seen, for the report */
 };
 
 /* A struct type seen in the accesses, merged by name and size across DSOs */
@@ -156,11 +153,9 @@ struct fa_attr {
 #ifdef HAVE_DWARF_SUPPORT
 int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types);
 void fa_attr__exit(struct fa_attr *a);
-int fa_attr__add(struct fa_attr *a, struct fa_access *acc, struct perf_sample *sample,
-		 struct evsel *evsel, struct addr_location *al);
-int fa_attr__add_code(struct fa_attr *a, struct perf_sample *sample, struct evsel *evsel,
-		      struct addr_location *al);
-int fa_attr__code_context(struct fa_attr *a);
+int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
+int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
+int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec);
 void fa_attr__flush_ranges(struct fa_attr *a);
 int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
@@ -183,23 +178,19 @@ static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 }
 
 static inline int fa_attr__add(struct fa_attr *a __maybe_unused,
-			       struct fa_access *acc __maybe_unused,
-			       struct perf_sample *sample __maybe_unused,
-			       struct evsel *evsel __maybe_unused,
-			       struct addr_location *al __maybe_unused)
+			       const struct fa_access *acc __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
 
 static inline int fa_attr__add_code(struct fa_attr *a __maybe_unused,
-				    struct perf_sample *sample __maybe_unused,
-				    struct evsel *evsel __maybe_unused,
-				    struct addr_location *al __maybe_unused)
+				    const struct fa_origin *o __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline int fa_attr__code_context(struct fa_attr *a __maybe_unused)
+static inline int fa_attr__code_context(struct fa_attr *a __maybe_unused,
+					struct fa_decoder *dec __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }

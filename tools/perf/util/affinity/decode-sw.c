@@ -45,16 +45,6 @@ struct fa_insn {
 	struct insn_access_insn	 before;	/* the instruction before it */
 };
 
-/* A function swept from its start: where instructions start, which are jumped to. */
-struct fa_func {
-	struct fa_dso_key	 key;
-	u32			 len;
-	bool			 indirect;	/* has indirect jumps: targets unknown */
-	unsigned long		*starts;
-	unsigned long		*targets;
-	u8			*code;
-};
-
 /* Whether the file a DSO's code is read from is the binary recorded */
 struct fa_dso_code {
 	struct fa_dso_key	 key;
@@ -101,7 +91,7 @@ static bool fa_decoder__changed(struct fa_decoder *dec, struct dso *dso)
 	return c->changed;
 }
 
-static void fa_func__delete(struct fa_func *fn)
+static void fa_code__delete(struct fa_code *fn)
 {
 	dso__put(fn->key.dso);
 	zfree(&fn->starts);
@@ -127,7 +117,7 @@ void fa_decoder__sw_exit(struct fa_decoder *dec)
 	}
 	if (dec->funcs) {
 		hashmap__for_each_entry(dec->funcs, cur, bkt)
-			fa_func__delete(cur->pvalue);
+			fa_code__delete(cur->pvalue);
 		hashmap__free(dec->funcs);
 		dec->funcs = NULL;
 	}
@@ -199,7 +189,7 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 }
 
 /* Sweep a function from its start, noting instruction starts and jump targets. */
-static void fa_func__sweep(struct fa_func *fn, const char *arch, bool is64)
+static void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 {
 	struct insn_access_insn insn;
 	u32 off = 0;
@@ -219,11 +209,22 @@ static void fa_func__sweep(struct fa_func *fn, const char *arch, bool is64)
 	}
 }
 
-static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
-					struct symbol *sym)
+/**
+ * fa_decoder__code - The code of a function, read and swept once
+ * @dec: Decoder
+ * @map: The function's map
+ * @sym: The function
+ *
+ * Functions longer than FA_FUNC_MAX_SIZE are cut there (and counted); the
+ * code of a binary that is not the one recorded is empty.
+ *
+ * Return: the code, NULL when out of memory.
+ */
+const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
+				       struct symbol *sym)
 {
 	struct fa_dso_key key = { .dso = map__dso(map), .offset = sym->start, };
-	struct fa_func *fn;
+	struct fa_code *fn;
 	ssize_t n;
 
 	if (hashmap__find(dec->funcs, &key, &fn))
@@ -235,6 +236,8 @@ static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
 	fn->key.dso = dso__get(key.dso);
 	fn->key.offset = key.offset;
 	fn->len = min(sym->end - sym->start, (u64)FA_FUNC_MAX_SIZE);
+	if (sym->end - sym->start > FA_FUNC_MAX_SIZE)
+		dec->stats.code_cut++;
 	fn->code = malloc(fn->len ?: 1);
 	fn->starts = bitmap_zalloc(fn->len + 1);
 	fn->targets = bitmap_zalloc(fn->len + 1);
@@ -243,18 +246,18 @@ static struct fa_func *fa_decoder__func(struct fa_decoder *dec, struct map *map,
 
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, fn->code, fn->len);
 	fn->len = n > 0 && !fa_decoder__changed(dec, key.dso) ? n : 0;
-	fa_func__sweep(fn, dec->arch, fa_decoder__is64(dec, key.dso));
+	fa_code__sweep(fn, dec->arch, fa_decoder__is64(dec, key.dso));
 	if (hashmap__add(dec->funcs, &fn->key, fn))
 		goto out_delete;
 	return fn;
 
 out_delete:
-	fa_func__delete(fn);
+	fa_code__delete(fn);
 	return NULL;
 }
 
 /* Where the instruction before the one at @off starts, -1 if not known. */
-static int fa_func__prev_insn(const struct fa_func *fn, u32 off)
+static int fa_code__prev_insn(const struct fa_code *fn, u32 off)
 {
 	for (u32 back = 1; back <= FA_INSN_MAX_LEN && back <= off; back++) {
 		if (test_bit(off - back, fn->starts))
@@ -267,7 +270,7 @@ static int fa_func__prev_insn(const struct fa_func *fn, u32 off)
 static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
 			       struct fa_insn *fi)
 {
-	struct fa_func *fn;
+	const struct fa_code *fn;
 	int prev;
 	u32 off;
 
@@ -277,13 +280,13 @@ static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
 
 	if (!al->sym || fi->key.offset <= al->sym->start || fi->key.offset >= al->sym->end)
 		return false;
-	fn = fa_decoder__func(dec, al->map, al->sym);
+	fn = fa_decoder__code(dec, al->map, al->sym);
 	if (!fn || fn->indirect)
 		return false;
 	off = fi->key.offset - fn->key.offset;
 	if (off >= fn->len || !test_bit(off, fn->starts) || test_bit(off, fn->targets))
 		return false;
-	prev = fa_func__prev_insn(fn, off);
+	prev = fa_code__prev_insn(fn, off);
 	if (prev < 0)
 		return false;
 	insn_access__decode(&fi->before, dec->arch, fn->code + prev, off - prev,

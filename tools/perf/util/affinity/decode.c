@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "decode-int.h"
 #include "key.h"
+#include "../addr_location.h"
 #include "../env.h"
 #include "../evsel.h"
 #include "../dso.h"
@@ -170,18 +171,25 @@ static int fa_decoder__mem(struct fa_decoder *dec, struct perf_sample *sample,
 	return 1;
 }
 
-static void fa_access__init(struct fa_access *acc, struct perf_sample *sample, int source)
+static void fa_origin__init(struct fa_origin *o, struct evsel *evsel,
+			    struct perf_sample *sample, struct addr_location *al, int source)
+{
+	*o = (struct fa_origin){
+		.time = sample->time, .period = sample->period ?: 1, .cpu = sample->cpu,
+		.pid = sample->pid, .tid = sample->tid, .cpumode = sample->cpumode,
+		.source = source, .thread = al->thread, .map = al->map, .sym = al->sym,
+		.evsel = evsel,
+	};
+}
+
+static void fa_access__init(struct fa_access *acc, struct perf_sample *sample,
+			    const struct fa_origin *origin)
 {
 	union perf_mem_data_src na = { .mem_op = PERF_MEM_OP_NA, };
 
 	memset(acc, 0, sizeof(*acc));
-	acc->time = sample->time;
 	acc->ip = sample->ip;
-	acc->period = sample->period ?: 1;
-	acc->cpu = sample->cpu;
-	acc->pid = sample->pid;
-	acc->tid = sample->tid;
-	acc->source = source;
+	acc->origin = origin;
 	acc->data_src = na.val;
 	if (sample->cpumode == PERF_RECORD_MISC_KERNEL ||
 	    sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
@@ -210,14 +218,15 @@ static void fa_decoder__count(struct fa_decoder *dec, struct fa_access *acc, int
  * @evsel: The sample's event
  * @sample: The sample
  * @al: The sample's IP resolved (machine__resolve())
- * @acc: Room for FA_DECODE_MAX_ACC accesses
+ * @origin: Filled with the sample's time, thread and code, for every sample
+ * @acc: Room for FA_DECODE_MAX_ACC accesses, pointing to @origin
  *
  * Return: the number of accesses in @acc; 0 if the sample gave none (counted
- * in @dec->stats by reason).
+ * in @dec->stats by reason; @acc[0] then has the sample's IP and address).
  */
 int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		       struct perf_sample *sample, struct addr_location *al,
-		       struct fa_access *acc)
+		       struct fa_origin *origin, struct fa_access *acc)
 {
 	int source = fa_evsel__source(evsel);
 	int n;
@@ -228,12 +237,13 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		dec->arch = dec->env ? perf_env__arch(dec->env) : NULL;
 		dec->is64 = !dec->env || !dec->env->arch || strstr(dec->env->arch, "64");
 	}
+	fa_origin__init(origin, evsel, sample, al, source);
+	fa_access__init(&acc[0], sample, origin);
 	if (source < 0) {
 		dec->stats.other++;
 		return 0;
 	}
 	dec->stats.samples[source]++;
-	fa_access__init(&acc[0], sample, source);
 
 	switch (source) {
 	case FA_SRC_MEM:

@@ -20,9 +20,11 @@ struct evsel;
 struct fa_insn;
 struct hashmap;
 struct machine;
+struct map;
 struct perf_env;
 struct perf_sample;
 struct strlist;
+struct symbol;
 
 enum fa_drop {
 	FA_DROP_NO_MEM,		/* no memory operand, nor before it */
@@ -54,6 +56,8 @@ enum fa_drop {
  * @allocs: Allocation tracepoint samples (kmem:kmalloc...)
  * @frees: Free tracepoint samples (kmem:kfree...)
  * @other: Samples of events that are no source of accesses
+ * @code_cut: Functions read for their code that were longer than
+ *            FA_FUNC_MAX_SIZE: cut there
  */
 struct fa_decode_stats {
 	u64	samples[FA_SRC_MAX];
@@ -67,6 +71,7 @@ struct fa_decode_stats {
 	u64	allocs;
 	u64	frees;
 	u64	other;
+	u64	code_cut;
 };
 
 /* Samples a DSO's code gave no access for, by reason: what to tell the user */
@@ -87,13 +92,31 @@ struct fa_drop_dso {
 /* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
 #define FA_X86_CANARY		0x28
 
+/**
+ * struct fa_code - A function's code, swept from its start
+ * @key: Its DSO and start
+ * @len: Bytes read: at most FA_FUNC_MAX_SIZE, 0 if not readable
+ * @indirect: It has indirect jumps: the jump targets are not known
+ * @starts: Bit per byte: an instruction starts there
+ * @targets: Bit per byte: a jump goes there
+ * @code: The bytes
+ */
+struct fa_code {
+	struct fa_dso_key	 key;
+	u32			 len;
+	bool			 indirect;
+	unsigned long		*starts;
+	unsigned long		*targets;
+	u8			*code;
+};
+
 struct fa_decoder {
 	struct perf_env		*env;
 	const char		*arch;		/* perf_env__arch() of the recording */
 	struct machine		*machine;
 	struct hashmap		*insns;		/* (dso, offset) -> struct fa_insn */
 	struct fa_insn		*insn_cache[FA_CACHE_SIZE];
-	struct hashmap		*funcs;		/* (dso, start) -> struct fa_func */
+	struct hashmap		*funcs;		/* (dso, start) -> struct fa_code */
 	struct strlist		*names;		/* tracepoint type and field names */
 	struct hashmap		*dsos;		/* (dso, 0) -> struct fa_dso_code */
 	struct hashmap		*drop_dsos;	/* (reason, dso) -> struct fa_drop_dso */
@@ -110,7 +133,9 @@ void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason);
 void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso);
 int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		       struct perf_sample *sample, struct addr_location *al,
-		       struct fa_access *acc);
+		       struct fa_origin *origin, struct fa_access *acc);
+const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
+				       struct symbol *sym);
 const char *fa_drop__name(enum fa_drop reason);
 const char *fa_drop__key(enum fa_drop reason);
 u64 fa_decode_stats__samples(const struct fa_decode_stats *st);

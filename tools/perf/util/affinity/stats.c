@@ -52,6 +52,8 @@ size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 		scnprintf(label, sizeof(label), "  %s", fa_drop__name(i));
 		printed += fa_stat_line(fp, label, st->dropped[i]);
 	}
+	if (st->code_cut)
+		printed += fa_stat_line(fp, "Functions cut at 64 KiB", st->code_cut);
 	return printed;
 }
 
@@ -105,8 +107,6 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
 	printed += fa_stat_line(fp, "  both ways, other field", st->disagree);
 	printed += fa_stat_line(fp, "Not attributed", failed);
-	if (st->code_cut)
-		printed += fa_stat_line(fp, "Functions cut for the code context", st->code_cut);
 	/* what data-type profiling can do: accesses off the stack by code with DWARF */
 	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
 	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -
