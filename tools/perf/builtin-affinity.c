@@ -691,9 +691,9 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t) {
-			err = fa_analysis__run(&an[i], a->types[i]->t, &a->types[i]->code,
-					       aff->method, aff->ropts.xfer_cost);
-			*total += a->types[i]->t->nr_accesses;
+			err = fa_analysis__run(&an[i], a->types[i]->t, aff->method,
+					       aff->ropts.xfer_cost);
+			*total += a->types[i]->t->counts.nr_accesses;
 		}
 		ui_progress__update(&prog, 1);
 	}

@@ -82,7 +82,7 @@ static struct fa_type *longs_type__new(int n)
 static int analysis__run(struct fa_analysis *a, struct fa_type *t)
 {
 	fa_type__flush(t);
-	return fa_analysis__run(a, t, NULL, FA_METHOD_WINDOW, FA_XFER_COST);
+	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST);
 }
 
 /* The end of a test that analyzed @t: @t and its struct go too */
@@ -121,7 +121,7 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 		access(t, time + 2002, 0, rand() % 16, FA_OP_LOAD);
 		time += 3000;
 	}
-	n = fa_matrix__cells(&t->co, &cells);
+	n = fa_matrix__cells(&t->win.co, &cells);
 	T("cells", n >= 2);
 	pr_debug("top pairs: f%u-f%u %.0f, f%u-f%u %.0f, f%u-f%u %.0f\n", cells[0].i, cells[0].j,
 		 cells[0].w, cells[1].i, cells[1].j, cells[1].w, cells[2].i, cells[2].j,
@@ -155,11 +155,11 @@ static int test__affinity_window_scope(struct test_suite *test __maybe_unused,
 			access(t, time++, 0, 0, FA_OP_LOAD);
 			access(t, time++, 1, 1, FA_OP_LOAD);
 		}
-		pr_debug("scope %d: co(f0, f1) = %.0f\n", scope, fa_matrix__get(&t->co, 0, 1));
+		pr_debug("scope %d: co(f0, f1) = %.0f\n", scope, fa_matrix__get(&t->win.co, 0, 1));
 		if (scope == FA_SCOPE_CPU)
-			T("per CPU windows never pair CPUs", fa_matrix__get(&t->co, 0, 1) == 0);
+			T("per CPU windows never pair CPUs", fa_matrix__get(&t->win.co, 0, 1) == 0);
 		else
-			T("per instance windows do", fa_matrix__get(&t->co, 0, 1) > 0);
+			T("per instance windows do", fa_matrix__get(&t->win.co, 0, 1) > 0);
 		fa_type__delete(t);
 	}
 	fa_struct__delete(st);
@@ -216,7 +216,7 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 	T("the lock is shared-written", a.classes.field_cls[0] == FA_CLASS_SHARED_WRITTEN);
 	T("its readers read-mostly", a.classes.field_cls[1] == FA_CLASS_READ_MOSTLY);
 	T("f4 is cold", a.classes.field_cls[4] == FA_CLASS_COLD);
-	T("false sharing seen", fa_matrix__get(&t->fs, 0, 1) > 0);
+	T("false sharing seen", fa_matrix__get(&t->xfer.fs, 0, 1) > 0);
 	lock_line = fa_layout__line(&a.suggested, st, 0);
 	for (int f = 1; f <= 3; f++)
 		T("the lock is on another line than its readers",
@@ -699,8 +699,8 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 
 		T("add", !fa_type__add(t, &s));
 	}
-	pr_debug("HITM: field %" PRIu64 ", type %" PRIu64 "\n", t->stats[0].hitm, t->hitm);
-	T("local, remote and POWER's remote HITMs", t->stats[0].hitm == 3 && t->hitm == 3);
+	pr_debug("HITM: field %" PRIu64 ", type %" PRIu64 "\n", t->counts.stats[0].hitm, t->counts.hitm);
+	T("local, remote and POWER's remote HITMs", t->counts.stats[0].hitm == 3 && t->counts.hitm == 3);
 	st = t->st;
 	fa_type__delete(t);
 	fa_struct__delete(st);

@@ -48,10 +48,10 @@ const char *fa_method_why__text(enum fa_method_why why)
 	return fa_label__text(fa_method_why_labels, FA_METHOD_WHY_MAX, why);
 }
 
-static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
-				const struct fa_matrix *code, int method)
+static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t, int method)
 {
-	bool have_code = code && fa_matrix__nr_cells(code);
+	const struct fa_matrix *code = &t->code.co;
+	bool have_code = fa_matrix__nr_cells(code);
 	bool dense;
 
 	a->gap_ns = fa_type__median_gap_ns(t);
@@ -75,7 +75,7 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t,
 		method = FA_METHOD_WINDOW;
 	}
 	a->method = method;
-	a->affinity = method == FA_METHOD_CODE ? code : &t->co;
+	a->affinity = method == FA_METHOD_CODE ? code : &t->win.co;
 }
 
 /*
@@ -93,7 +93,7 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	struct fa_cost cost;
 
 	if (t->replay.nr_bases < 2 || !xfer_cost || (a->suggested.size % line == 0 &&
-						   !t->misaligned))
+						   !t->xfer.misaligned))
 		return 0;
 	if (fa_layout__copy(&spread, &a->suggested))
 		return -ENOMEM;
@@ -201,18 +201,16 @@ double fa_analysis__gain(const struct fa_analysis *an)
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
  * @t: The type, its accumulation finished by fa_type__flush()
- * @code: Co-access by code context (may be NULL)
  * @method: enum fa_method
  * @xfer_cost: Weight of a cache line transfer against touching a line
  */
-int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
-		     int method, double xfer_cost)
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost)
 {
 	struct fa_cost_model model;
 	int err = -ENOMEM;
 
 	memset(a, 0, sizeof(*a));
-	fa_analysis__method(a, t, code, method);
+	fa_analysis__method(a, t, method);
 	/*
 	 * The lines of one thread move between CPUs when it migrates, all of
 	 * them whatever the layout: a layout cannot save those transfers.
@@ -220,7 +218,7 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_m
 	a->xfer_cost = fa_type__shared(t) ? xfer_cost : 0;
 	xfer_cost = a->xfer_cost;
 	/* sparse samples: what every call of the sampled code touches */
-	a->per_visit = a->method == FA_METHOD_CODE && t->nr_visits;
+	a->per_visit = a->method == FA_METHOD_CODE && t->sets.nr_visits;
 	if (fa_cost_model__init(&model, t, xfer_cost, a->per_visit))
 		return -ENOMEM;
 	if (!fa_classes__init(&a->classes, t) &&

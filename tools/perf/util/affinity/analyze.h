@@ -67,8 +67,7 @@ struct fa_analysis {
  */
 #define FA_MIN_GAIN	0.01
 
-int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, const struct fa_matrix *code,
-		     int method, double xfer_cost);
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost);
 void fa_analysis__exit(struct fa_analysis *a);
 double fa_analysis__gain(const struct fa_analysis *an);
 const char *fa_method__name(int method);

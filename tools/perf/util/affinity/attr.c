@@ -112,10 +112,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 
 static void fa_type_entry__delete(struct fa_type_entry *te)
 {
-	fa_map__free_values(te->sites);
 	fa_type__delete(te->t);
 	fa_struct__delete(te->st);
-	fa_matrix__exit(&te->code);
 	free(te->name);
 	free(te);
 }
@@ -230,8 +228,7 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 	if (!te)
 		return NULL;
 	te->name = strdup(name);
-	te->sites = fa_u64_map__new();
-	if (fa_matrix__init(&te->code) || !te->name || !te->sites) {
+	if (!te->name) {
 		fa_type_entry__delete(te);
 		return NULL;
 	}
@@ -506,61 +503,6 @@ static u64 fa_instance__key(u64 base, u32 pid, bool kernel)
 	return kernel ? base : base ^ ((u64)pid * 0x9E3779B97F4A7C15ULL);
 }
 
-/* Count the access for the function it was in (symbol names live with their DSO) */
-static int fa_type_entry__site(struct fa_type_entry *te, int field, struct symbol *sym,
-			       const struct fa_access *acc)
-{
-	u64 key = ((u64)field << 48) ^ (u64)(unsigned long)sym;
-	struct fa_site **slot = &te->site_cache[fa_cache__slot(key)], *site = *slot;
-
-	if (!site || site->key != key) {
-		site = fa_u64_map__findnew(te->sites, key, sizeof(*site));
-		if (!site)
-			return -ENOMEM;
-		*slot = site;
-	}
-	site->field = field;
-	site->sym = sym ? sym->name : "[unknown]";
-	if (acc->op & FA_OP_STORE)
-		site->stores++;
-	else
-		site->loads++;
-	return 0;
-}
-
-static int fa_site__cmp(const void *a, const void *b)
-{
-	const struct fa_site *sa = a, *sb = b;
-	u64 na = sa->loads + sa->stores, nb = sb->loads + sb->stores;
-
-	return na > nb ? -1 : na < nb;
-}
-
-/**
- * fa_type_entry__sites - The functions accessing @field, most accesses first
- * @sites: Result, a malloc()ed array the caller frees
- *
- * Return: how many, or -ENOMEM.
- */
-int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-	int n = 0;
-
-	*sites = calloc(hashmap__size(te->sites) + 1, sizeof(**sites));
-	if (!*sites)
-		return -ENOMEM;
-	hashmap__for_each_entry(te->sites, cur, bkt) {
-		const struct fa_site *site = cur->pvalue;
-
-		if (site->field == field)
-			(*sites)[n++] = *site;
-	}
-	qsort(*sites, n, sizeof(**sites), fa_site__cmp);
-	return n;
-}
-
 static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 			    const struct fa_access *acc, u64 base, u64 instance, int field)
 {
@@ -590,7 +532,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	a->stats.resolved++;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	if (fa_type_entry__site(te, field, o->sym, acc))
+	if (fa_type__add_site(te->t, field, o->sym ? o->sym->name : "[unknown]", acc->op))
 		return -ENOMEM;
 	return fa_type__add(te->t, &s);
 }
@@ -873,8 +815,7 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			if (fa_func__add_code(fn, te->t, fields, stored, nr))
 				goto out_enomem;
-			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight,
-							       &te->code))
+			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight))
 				goto out_enomem;
 			if (fa_type__add_code_visit(te->t, fields, nr, fn->samples, fn->weight))
 				goto out_enomem;

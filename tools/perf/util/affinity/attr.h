@@ -76,15 +76,6 @@ struct fa_attr_stats {
 	u64	failed[FA_ATTR_MAX];
 };
 
-/* Where the accesses to a field come from: a function, and what it did */
-struct fa_site {
-	u64		 key;		/* field and symbol */
-	int		 field;
-	const char	*sym;
-	u64		 loads;
-	u64		 stores;
-};
-
 /* A struct type seen in the accesses, merged by name and size across DSOs */
 struct fa_type_entry {
 	char			*name;
@@ -92,9 +83,6 @@ struct fa_type_entry {
 	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
 	bool			 kernel;	/* of vmlinux or a module: C in its macros */
 	struct fa_type		*t;	/* created on its first access */
-	struct fa_matrix	 code;	/* co-access by code context */
-	struct hashmap		*sites;	/* struct fa_site by field and function */
-	struct fa_site		*site_cache[FA_CACHE_SIZE];
 };
 
 /* Where accesses could not be attributed: a function and the reason */
@@ -157,7 +145,6 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
 int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
 int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec);
 void fa_attr__flush_ranges(struct fa_attr *a);
-int fa_type_entry__sites(const struct fa_type_entry *te, int field, struct fa_site **sites);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
 #else
@@ -191,13 +178,6 @@ static inline int fa_attr__add_code(struct fa_attr *a __maybe_unused,
 
 static inline int fa_attr__code_context(struct fa_attr *a __maybe_unused,
 					struct fa_decoder *dec __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int fa_type_entry__sites(const struct fa_type_entry *te __maybe_unused,
-				       int field __maybe_unused,
-				       struct fa_site **sites __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }

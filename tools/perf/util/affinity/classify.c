@@ -101,11 +101,11 @@ static double fa_type__code_scale(const struct fa_type *t)
 {
 	double sampled = 0, code = 0;
 
-	if (!t->code_stats)
+	if (!t->code.stats)
 		return 0;
 	for (int i = 0; i < t->st->nr_leaves; i++) {
-		sampled += t->stats[t->st->leaves[i]].weight;
-		code += t->code_stats[t->st->leaves[i]].weight;
+		sampled += t->counts.stats[t->st->leaves[i]].weight;
+		code += t->code.stats[t->st->leaves[i]].weight;
 	}
 	return code > 0 ? sampled / code : 0;
 }
@@ -114,8 +114,8 @@ static double fa_type__code_scale(const struct fa_type *t)
 static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *t, int f,
 				double code_scale)
 {
-	const struct fa_field_stats *fs = &t->stats[f];
-	const struct fa_code_stats *cs = t->code_stats ? &t->code_stats[f] : NULL;
+	const struct fa_field_stats *fs = &t->counts.stats[f];
+	const struct fa_code_stats *cs = t->code.stats ? &t->code.stats[f] : NULL;
 	int nr_owners = t->cfg.nr_owners;
 
 	fi->weight = fs->weight;
@@ -124,7 +124,7 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	memcpy(fi->readers, fs->readers, BITS_TO_LONGS(nr_owners) * sizeof(long));
 	memcpy(fi->writers, fs->writers, BITS_TO_LONGS(nr_owners) * sizeof(long));
 	fi->by_instance = t->cfg.owners && fi->accesses >= FA_MIN_SAMPLES && fs->inst_seen &&
-			  !t->inst_fields_dropped;
+			  !t->xfer.inst_fields_dropped;
 	fi->inst_shared = fs->inst_shared;
 	fi->inst_writers = fs->inst_writers;
 	if (!cs || !cs->readers)

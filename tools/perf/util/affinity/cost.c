@@ -58,14 +58,14 @@ static void fa_cost_model__add(struct fa_cost_model *m, struct hashmap *map, siz
 int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double xfer_cost,
 			bool visits)
 {
-	struct hashmap *sets = visits ? t->visits : t->sets;
-	size_t nr_units = fa_sets__nr_units(sets) + fa_sets__nr_units(t->moves);
+	struct hashmap *sets = visits ? t->sets.visits : t->sets.windows;
+	size_t nr_units = fa_sets__nr_units(sets) + fa_sets__nr_units(t->sets.moves);
 
 	memset(m, 0, sizeof(*m));
 	m->t = t;
 	m->xfer_cost = xfer_cost;
-	m->nr_windows = visits ? t->nr_visits : t->nr_windows;
-	m->sets = calloc(hashmap__size(sets) + hashmap__size(t->moves) + 1, sizeof(*m->sets));
+	m->nr_windows = visits ? t->sets.nr_visits : t->win.nr;
+	m->sets = calloc(hashmap__size(sets) + hashmap__size(t->sets.moves) + 1, sizeof(*m->sets));
 	m->units = calloc(nr_units + 1, sizeof(*m->units));
 	if (!m->sets || !m->units) {
 		fa_cost_model__exit(m);
@@ -74,7 +74,7 @@ int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double
 	nr_units = 0;
 	fa_cost_model__add(m, sets, &nr_units);
 	m->nr_window_sets = m->nr_sets;
-	fa_cost_model__add(m, t->moves, &nr_units);
+	fa_cost_model__add(m, t->sets.moves, &nr_units);
 	return 0;
 }
 
@@ -143,7 +143,7 @@ static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_co
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
 				 struct fa_cost *cost)
 {
-	struct fa_cost c = { .windows = m->nr_windows, .accesses = m->t->nr_accesses, };
+	struct fa_cost c = { .windows = m->nr_windows, .accesses = m->t->counts.nr_accesses, };
 	double lines = 0, xfers = 0;
 	u32 touched[FA_MAX_WINDOW];
 
@@ -278,23 +278,10 @@ static void fa_replayer__end_window(struct fa_replayer *r, struct fa_replay_wind
 	w->nr_lines = 0;
 }
 
-static u64 fa_replayer__scope(const struct fa_replayer *r, const struct fa_event *e)
-{
-	switch (r->t->cfg.scope) {
-	case FA_SCOPE_THREAD:
-		return e->tid;
-	case FA_SCOPE_INSTANCE:
-		return e->instance;
-	case FA_SCOPE_CPU:
-	default:
-		return e->cpu;
-	}
-}
-
 static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, u64 line)
 {
 	const struct fa_config *cfg = &r->t->cfg;
-	u64 key = fa_replayer__scope(r, e);
+	u64 key = fa_scope__of(cfg->scope, e->cpu, e->tid, e->instance);
 	struct fa_replay_window **slot = &r->window_cache[fa_cache__slot(key)], *w = *slot;
 	int i;
 
@@ -304,8 +291,7 @@ static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, 
 			return -ENOMEM;
 		*slot = w;
 	}
-	if (w->accesses && (cfg->window_ns ? e->time - w->start > cfg->window_ns :
-			    w->accesses >= cfg->window))
+	if (fa_window__full(cfg, w->start, w->accesses, e->time))
 		fa_replayer__end_window(r, w);
 	if (!w->accesses)
 		w->start = e->time;

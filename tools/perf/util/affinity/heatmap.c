@@ -248,7 +248,7 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 		shown[ht->n++] = f;
 	}
 	ht->nr_panels = an->changed ? 2 : 1;
-	if (te->t->nr_instances >= 2) {
+	if (te->t->xfer.nr_instances >= 2) {
 		ht->nr_sl = fa_shared_lines__find(te->t, &ht->sl);
 		if (ht->nr_sl < 0)
 			return ht->nr_sl;
@@ -331,7 +331,7 @@ static size_t fa_hm_panel__label(FILE *fp, const struct fa_hm_type *ht,
 
 static double fa_hm_type__fs(const struct fa_hm_type *ht, int a, int b)
 {
-	const struct fa_matrix *fs = &ht->te->t->fs;
+	const struct fa_matrix *fs = &ht->te->t->xfer.fs;
 
 	return fa_matrix__get(fs, a, b) + fa_matrix__get(fs, b, a);
 }
@@ -585,8 +585,8 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 	int len;
 
 	scnprintf(title, sizeof(title), "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " %s",
-		  ht->te->name, ht->te->size, t->nr_accesses, t->nr_instances,
-		  t->nr_instances == 1 ? "instance" : "instances");
+		  ht->te->name, ht->te->size, t->counts.nr_accesses, t->xfer.nr_instances,
+		  t->xfer.nr_instances == 1 ? "instance" : "instances");
 	printed += hm_text(fp, 0, 14, "class=\"type-title\" font-size=\"14\" font-weight=\"bold\"",
 			   title);
 	len = scnprintf(title, sizeof(title), "co-access by the %s method: ",

@@ -63,7 +63,7 @@ static const struct fa_type *fe__type(const struct fa_hist_entry *fe)
 
 static const struct fa_field_stats *fe__stats(const struct fa_hist_entry *fe)
 {
-	return &fe->te->t->stats[fe->field];
+	return &fe->te->t->counts.stats[fe->field];
 }
 
 static const struct fa_field *fe__field(const struct fa_hist_entry *fe)
@@ -85,7 +85,7 @@ static double fa_struct__size(const struct fa_hist_entry *fe)
 
 static double fa_struct__accesses(const struct fa_hist_entry *fe)
 {
-	return fe__type(fe)->nr_accesses;
+	return fe__type(fe)->counts.nr_accesses;
 }
 
 static double fa_struct__stores(const struct fa_hist_entry *fe)
@@ -95,12 +95,12 @@ static double fa_struct__stores(const struct fa_hist_entry *fe)
 
 static double fa_struct__hitm(const struct fa_hist_entry *fe)
 {
-	return fe__type(fe)->hitm;
+	return fe__type(fe)->counts.hitm;
 }
 
 static double fa_struct__fs(const struct fa_hist_entry *fe)
 {
-	return fa_matrix__nr_cells(&fe__type(fe)->fs);
+	return fa_matrix__nr_cells(&fe__type(fe)->xfer.fs);
 }
 
 static double fa_struct__lines(const struct fa_hist_entry *fe)
@@ -611,7 +611,7 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 
 	fh->percent_limit = o->percent_limit;
 	for (int i = 0; i < a->nr_types; i++)
-		total += a->types[i]->t ? a->types[i]->t->nr_accesses : 0;
+		total += a->types[i]->t ? a->types[i]->t->counts.nr_accesses : 0;
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		const struct fa_type *t = a->types[i]->t;
 		struct fa_hist_entry *fe;
@@ -619,7 +619,7 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 		if (!t)
 			continue;
 		/* --percent-limit: the share of the accesses attributed to all types */
-		fe = fa_hists__add(fh, i, 100.0 * t->nr_accesses >= o->percent_limit * total);
+		fe = fa_hists__add(fh, i, 100.0 * t->counts.nr_accesses >= o->percent_limit * total);
 		if (!fe) {
 			err = -ENOMEM;
 			break;

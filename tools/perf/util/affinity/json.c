@@ -296,7 +296,7 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 				 const struct fa_analysis *an, int f,
 				 const struct fa_report_opts *o)
 {
-	const struct fa_field_stats *fs = &t->stats[f];
+	const struct fa_field_stats *fs = &t->counts.stats[f];
 	const struct fa_field_info *fi = &an->classes.fields[f];
 
 	fa_json__u64(j, "loads", fs->loads + fs->other);
@@ -378,7 +378,7 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 {
 	const struct fa_struct *st = t->st;
 	struct fa_cell *cells;
-	int n = fa_matrix__cells(&t->fs, &cells);
+	int n = fa_matrix__cells(&t->xfer.fs, &cells);
 
 	if (n < 0)
 		return n;
@@ -390,9 +390,9 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 		fa_json__int(j, "writer", w);
 		fa_json__int(j, "reader", r);
 		fa_json__double(j, "weight", cells[k].w);
-		fa_json__double(j, "share", t->fs.total ? 100 * cells[k].w / t->fs.total : 0);
-		fa_json__owners(j, "writer_owners", t, t->stats[w].writers);
-		fa_json__owners(j, "reader_owners", t, t->stats[r].readers);
+		fa_json__double(j, "share", t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0);
+		fa_json__owners(j, "writer_owners", t, t->counts.stats[w].writers);
+		fa_json__owners(j, "reader_owners", t, t->counts.stats[r].readers);
 		fa_json__bool(j, "separated", fa_layout__line(&an->suggested, st, w) !=
 			      fa_layout__line(&an->suggested, st, r));
 		fa_json__end_object(j);
@@ -574,12 +574,12 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__begin_object(j, NULL, /*flat=*/false);
 	fa_json__string(j, "name", te->name);
 	fa_json__u64(j, "size", te->size);
-	fa_json__u64(j, "accesses", t->nr_accesses);
+	fa_json__u64(j, "accesses", t->counts.nr_accesses);
 	fa_json__u64(j, "stores", fa_type__stores(t));
-	fa_json__u64(j, "hitm", t->hitm);
-	fa_json__double(j, "weight", t->weight);
-	fa_json__u64(j, "instances", t->nr_instances);
-	fa_json__u64(j, "misaligned_instances", t->misaligned);
+	fa_json__u64(j, "hitm", t->counts.hitm);
+	fa_json__double(j, "weight", t->counts.weight);
+	fa_json__u64(j, "instances", t->xfer.nr_instances);
+	fa_json__u64(j, "misaligned_instances", t->xfer.misaligned);
 	fa_json__bool(j, "shared", fa_type__shared(t));
 	fa_json__string(j, "owners", t->cfg.owners ? "threads" : "cpus");
 	fa_json__string(j, "method", fa_method__name(an->method));

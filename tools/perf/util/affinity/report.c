@@ -55,12 +55,12 @@ static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *
 		if (!t)
 			continue;
 		for (int k = 0; k < t->st->nr_leaves; k++) {
-			const struct fa_field_stats *fs = &t->stats[t->st->leaves[k]];
+			const struct fa_field_stats *fs = &t->counts.stats[t->st->leaves[k]];
 
 			*loads += fs->loads + fs->other;
 			*stores += fs->stores + fs->rmws;
 		}
-		*hitm += t->hitm;
+		*hitm += t->counts.hitm;
 	}
 }
 
@@ -188,7 +188,7 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 static size_t fa_report__sites(FILE *fp, struct fa_type_entry *te, int field)
 {
 	struct fa_site *sites;
-	int n = fa_type_entry__sites(te, field, &sites);
+	int n = fa_type__sites(te->t, field, &sites);
 	size_t printed = 0;
 
 	for (int k = 0; k < n && k < 3; k++)
@@ -219,7 +219,7 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 	const struct fa_type *t = te->t;
 	const struct fa_struct *st = te->st;
 	struct fa_cell *cells;
-	int n = fa_matrix__cells(&t->fs, &cells);
+	int n = fa_matrix__cells(&t->xfer.fs, &cells);
 	size_t printed;
 	int shown = 0;
 
@@ -231,15 +231,15 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 			  t->cfg.owners ? "by another" : "on another CPU");
 	for (int k = 0; k < n && shown < 8; k++) {
 		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
-		const struct fa_field_stats *rs = &t->stats[cells[k].j];
-		double share = t->fs.total ? 100 * cells[k].w / t->fs.total : 0;
+		const struct fa_field_stats *rs = &t->counts.stats[cells[k].j];
+		double share = t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0;
 		/* a field only written (a reference count) is not "read on CPU -" */
 		bool read = !bitmap_empty(rs->readers, t->cfg.nr_owners);
 		char wcpus[64], rcpus[64];
 
 		if (share < 1)
 			break;
-		owners_scnprintf(t, t->stats[cells[k].i].writers, wcpus, sizeof(wcpus));
+		owners_scnprintf(t, t->counts.stats[cells[k].i].writers, wcpus, sizeof(wcpus));
 		owners_scnprintf(t, read ? rs->readers : rs->writers, rcpus, sizeof(rcpus));
 		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%%%s\n",
 				   w->name, fa_type__owner_verb(t), wcpus, r->name,
@@ -275,7 +275,7 @@ static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te)
 	size_t printed;
 	int n;
 
-	if (t->nr_instances < 2)
+	if (t->xfer.nr_instances < 2)
 		return 0;
 	n = fa_shared_lines__find(t, &sl);
 	if (n < 0)
@@ -378,7 +378,7 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 				   an->suggested.line_size,
 				   te->t->cfg.by_thread ? "threads" : "CPUs",
 				   ((s64)an->suggested.size - an->current.size) *
-				   (s64)te->t->nr_instances, te->t->nr_instances);
+				   (s64)te->t->xfer.nr_instances, te->t->xfer.nr_instances);
 	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
@@ -395,8 +395,8 @@ int fa_report__title(struct fa_type_entry *te, char *buf, size_t size)
 	const struct fa_type *t = te->t;
 
 	return scnprintf(buf, size, "%s: %u bytes, %" PRIu64 " accesses, %" PRIu64 " instance%s",
-			 te->name, te->size, t->nr_accesses, t->nr_instances,
-			 t->nr_instances == 1 ? "" : "s");
+			 te->name, te->size, t->counts.nr_accesses, t->xfer.nr_instances,
+			 t->xfer.nr_instances == 1 ? "" : "s");
 }
 
 static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
@@ -404,12 +404,12 @@ static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
 	const struct fa_type *t = te->t;
 	size_t printed = 0;
 
-	if (t->misaligned)
+	if (t->xfer.misaligned)
 		printed += fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
-				   t->misaligned, t->nr_instances);
+				   t->xfer.misaligned, t->xfer.nr_instances);
 	if (!fa_type__shared(t))
 		printed += fprintf(fp, "  only thread %u accesses it: no line is shared, whatever CPUs it ran on\n",
-				   t->tid);
+				   t->counts.tid);
 	return printed;
 }
 

@@ -2,18 +2,21 @@
 /*
  * Everything perf affinity learns about one struct type from the accesses
  * attributed to its fields, in bounded memory whatever the number of
- * samples:
+ * samples, one member of struct fa_type per concern:
  *
- * - per leaf field: loads, stores, HITM/peer snoops, reader and writer CPUs;
- * - co-access: fields accessed within the same window of the same scope
- *   (CPU, thread or instance), never across scopes;
- * - cross-CPU transfers: an access to field j on CPU b shortly after field
- *   i of the same instance was written on CPU a != b (X[i][j]); when i and
- *   j are on the same real cache line that is false (i != j) or true
- *   (i == j) sharing;
- * - the set of units every window touched (for the cost of any layout);
- * - a bounded sample of the access stream, to replay layouts exactly;
- * - sampled weight per function, for the code context method.
+ * - counts (counts.c): per leaf field loads, stores, HITM/peer snoops,
+ *   reader and writer owners;
+ * - win (window.c): co-access, fields accessed within the same window of
+ *   the same scope (CPU, thread or instance), never across scopes;
+ * - xfer (xfer.c): cross-owner transfers, an access to field j by owner b
+ *   shortly after field i of the same instance was written by owner a != b
+ *   (X[i][j]); when i and j are on the same real cache line that is false
+ *   (i != j) or true (i == j) sharing;
+ * - sets (sets.c): the sets of units windows, transfers and sampled
+ *   functions touch, for the cost of any layout;
+ * - code (code.c): what the sampled code accesses (code context method);
+ * - replay (replay.c): a bounded sample of the access stream, to replay
+ *   layouts exactly.
  */
 #ifndef __PERF_AFFINITY_TYPE_H
 #define __PERF_AFFINITY_TYPE_H
@@ -24,6 +27,7 @@
 #include "matrix.h"
 
 struct fa_inst;
+struct mem_info;
 struct fa_inst_field;
 struct fa_owners;
 struct fa_struct;
@@ -156,9 +160,9 @@ struct fa_replay {
 
 /*
  * A set of units and how often it was seen: the units a window touched in
- * one instance (fa_type::sets, @nr_w is 0), or the unit an access touched
- * and the @nr_w units other CPUs wrote to the instance since that CPU last
- * touched it (fa_type::moves, @nr is 1).
+ * one instance (fa_cost_sets::windows, @nr_w is 0), or the unit an access
+ * touched and the @nr_w units other CPUs wrote to the instance since that
+ * CPU last touched it (fa_cost_sets::moves, @nr is 1).
  */
 struct fa_set {
 	u64	count;
@@ -168,45 +172,106 @@ struct fa_set {
 	u16	units[];
 };
 
-struct fa_type {
-	struct fa_struct	*st;
-	struct fa_config	 cfg;
+/*
+ * What was seen of the fields (counts.c): accesses, HITMs and the threads
+ * accessing the type.
+ */
+struct fa_counts {
 	struct fa_field_stats	*stats;		/* by field index */
-	struct fa_code_stats	*code_stats;	/* by field index, code context only */
-	struct fa_matrix	 co;		/* window co-access, symmetric i < j */
-	struct fa_matrix	 xfer;		/* write i on a, then access j on b != a */
-	struct fa_matrix	 fs;		/* xfer with i, j on one real line */
-	struct hashmap		*windows;	/* scope key -> struct fa_window */
+	u64			 nr_accesses;
+	double			 weight;
+	u64			 hitm;
+	struct mem_info		*mi;		/* c2c_decode_stats()'s view of a sample */
+	u32			 tid;		/* the first thread seen accessing it */
+	u32			 nr_threads;	/* 0, 1 or 2: several */
+};
+
+/* Co-access within the windows of a scope (window.c) */
+struct fa_windows {
+	struct fa_matrix	 co;		/* symmetric, i < j */
+	struct hashmap		*map;		/* scope key -> struct fa_window */
+	struct fa_window	*cache[FA_CACHE_SIZE];	/* accesses of a few CPUs interleave */
+	u64			 nr;		/* tumbling windows ended, for the cost */
+	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */
+};
+
+/* Lines moving between owners, per instance (xfer.c) */
+struct fa_transfers {
+	struct fa_matrix	 pairs;		/* write i on a, then access j on b != a */
+	struct fa_matrix	 fs;		/* of those, i != j on one real line */
 	struct hashmap		*insts;		/* instance -> struct fa_inst */
-	struct hashmap		*sets;		/* window unit sets -> struct fa_set */
-	struct hashmap		*moves;		/* access + units written since -> fa_set */
-	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
+	struct fa_inst		*cache[FA_CACHE_SIZE];
+	u64			 nr_instances;
+	u64			 misaligned;	/* instances not on a line boundary */
 	/* who accessed the fields of the instances swept from @insts */
 	struct fa_inst_field	*retired;
 	size_t			 nr_retired;
 	size_t			 alloc_retired;
 	u64			 nr_inst_fields;	/* tracked, live and retired */
 	u64			 inst_fields_dropped;
-	u64			 nr_visits;	/* samples of those functions */
-	struct fa_replay	 replay;
-	/* (function, field) pairs the sampled code stores to, sorted by the flush */
-	u64			*code_stores;
-	size_t			 nr_code_stores;
-	/* recent windows and instances: accesses of a few CPUs interleave */
-	struct fa_window	*window_cache[FA_CACHE_SIZE];
-	struct fa_inst		*inst_cache[FA_CACHE_SIZE];
-	u64			 nr_accesses;
-	double			 weight;
-	u64			 nr_windows;
-	u64			 sets_dropped;	/* windows whose unit set found no room */
-	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */
-	u64			 misaligned;	/* instances not on a line boundary */
-	u64			 nr_instances;
-	u64			 hitm;
-	struct mem_info		*mi;		/* c2c_decode_stats()'s view of a sample */
-	u32			 tid;		/* the first thread seen accessing it */
-	u32			 nr_threads;	/* 0, 1 or 2: several */
 };
+
+/* The sets of units the cost of any layout is computed from (sets.c) */
+struct fa_cost_sets {
+	struct hashmap		*windows;	/* units a window touched -> struct fa_set */
+	struct hashmap		*moves;		/* access + units written since -> fa_set */
+	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
+	u64			 nr_visits;	/* samples of those functions */
+	u64			 dropped;	/* sets that found no room */
+};
+
+/* What the sampled code says (code context, code.c) */
+struct fa_code_ctx {
+	struct fa_code_stats	*stats;		/* by field index, NULL until known */
+	struct fa_matrix	 co;		/* fields accessed by the same function */
+	/* (function, field) pairs the sampled code stores to, sorted by the flush */
+	u64			*stores;
+	size_t			 nr_stores;
+	struct hashmap		*sites;		/* struct fa_site by field and function */
+	struct fa_site		*site_cache[FA_CACHE_SIZE];
+};
+
+/* Where the accesses to a field come from: a function, and what it did */
+struct fa_site {
+	u64		 key;		/* field and symbol */
+	int		 field;
+	const char	*sym;
+	u64		 loads;
+	u64		 stores;
+};
+
+/* One object per struct type, one member per concern */
+struct fa_type {
+	struct fa_struct	*st;
+	struct fa_config	 cfg;
+	struct fa_counts	 counts;
+	struct fa_windows	 win;
+	struct fa_transfers	 xfer;
+	struct fa_cost_sets	 sets;
+	struct fa_code_ctx	 code;
+	struct fa_replay	 replay;
+};
+
+/* The scope an access's window is of (enum fa_scope) */
+static inline u64 fa_scope__of(int scope, u32 cpu, u32 tid, u64 instance)
+{
+	switch (scope) {
+	case FA_SCOPE_THREAD:
+		return tid;
+	case FA_SCOPE_INSTANCE:
+		return instance;
+	case FA_SCOPE_CPU:
+	default:
+		return cpu;
+	}
+}
+
+/* Whether a tumbling window of @accesses since @start is full at @now */
+static inline bool fa_window__full(const struct fa_config *cfg, u64 start, int accesses, u64 now)
+{
+	return accesses && (cfg->window_ns ? now - start > cfg->window_ns :
+			    accesses >= cfg->window);
+}
 
 const char *fa_scope__key(int scope);
 const char *fa_scope__text(int scope);
@@ -220,13 +285,14 @@ void fa_type__add_thread(struct fa_type *t, u32 tid, bool several);
 bool fa_type__shared(const struct fa_type *t);
 void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
-int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight,
-			     struct fa_matrix *m);
+int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight);
 int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 samples,
 			    double weight);
 int fa_type__add_code_store(struct fa_type *t, u32 func, int field);
 bool fa_type__code_stores(const struct fa_type *t, u32 func, int field);
 int fa_type__add_code_access(struct fa_type *t, int field, bool store, double weight,
 			     const unsigned long *cpus);
+int fa_type__add_site(struct fa_type *t, int field, const char *sym, u8 op);
+int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites);
 
 #endif /* __PERF_AFFINITY_TYPE_H */

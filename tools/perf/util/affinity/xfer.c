@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cross-owner transfers: an access to field j by owner b shortly after
+ * field i of the same instance was written by owner a != b (X[i][j]); when
+ * i and j are on the same real cache line that is false (i != j) or true
+ * (i == j) sharing.  And who accessed each field of each instance, to tell
+ * fields owners share from per-owner slots.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "access.h"
+#include "fields.h"
+#include "key.h"
+#include "type-int.h"
+#include "../hashmap.h"
+
+int fa_transfers__init(struct fa_transfers *x)
+{
+	x->insts = fa_u64_map__new();
+	if (!x->insts || fa_matrix__init(&x->pairs) || fa_matrix__init(&x->fs))
+		return -ENOMEM;
+	return 0;
+}
+
+void fa_transfers__exit(struct fa_transfers *x)
+{
+	fa_matrix__exit(&x->pairs);
+	fa_matrix__exit(&x->fs);
+	if (x->insts) {
+		struct hashmap_entry *cur;
+		size_t bkt;
+
+		hashmap__for_each_entry(x->insts, cur, bkt)
+			free(((struct fa_inst *)cur->pvalue)->fields);
+	}
+	fa_map__free_values(x->insts);
+	zfree(&x->retired);
+}
+
+/* When @cpu last touched @inst (0: never); then set it to @now. */
+static u64 fa_inst__fetch(struct fa_inst *inst, u32 cpu, u64 now)
+{
+	int i, oldest = 0;
+	u64 when;
+
+	for (i = 0; i < inst->nr_cpus && inst->cpu[i] != cpu; i++) {
+		if (inst->fetched[i] < inst->fetched[oldest])
+			oldest = i;
+	}
+	if (i == inst->nr_cpus) {
+		i = inst->nr_cpus < FA_INST_CPUS ? inst->nr_cpus++ : oldest;
+		inst->cpu[i] = cpu;
+		inst->fetched[i] = 0;
+	}
+	when = inst->fetched[i];
+	inst->fetched[i] = now;
+	return when;
+}
+
+/* Units of @inst written by a CPU other than @cpu after @since */
+static int fa_inst__written(const struct fa_type *t, const struct fa_inst *inst, u32 cpu,
+			    u64 since, u16 *units)
+{
+	int n = 0;
+
+	for (int k = 0; k < inst->nr_writes; k++) {
+		const struct fa_write *w = &inst->writes[k];
+		u16 unit = t->st->fields[w->field].unit;
+		int i;
+
+		for (i = 0; i < w->nr && !(w->cpu[i] != cpu && w->time[i] > since); i++)
+			;
+		if (i == w->nr)
+			continue;
+		for (i = 0; i < n && units[i] != unit; i++)
+			;
+		if (i == n)
+			units[n++] = unit;
+	}
+	return n;
+}
+
+static bool fa_type__same_line(const struct fa_type *t, u64 base, int fi, int fj)
+{
+	u64 a = base + t->st->fields[fi].offset, b = base + t->st->fields[fj].offset;
+
+	return a / t->cfg.line_size == b / t->cfg.line_size;
+}
+
+/* An instance goes: keep who accessed its fields for fa_type__flush() */
+static void fa_type__retire_fields(struct fa_type *t, struct fa_inst *inst)
+{
+	size_t n = t->xfer.nr_retired + inst->nr_fields;
+
+	if (n > t->xfer.alloc_retired) {
+		size_t alloc = max(2 * t->xfer.alloc_retired, n);
+		struct fa_inst_field *r = realloc(t->xfer.retired, alloc * sizeof(*r));
+
+		if (!r) {
+			t->xfer.inst_fields_dropped += inst->nr_fields;
+			zfree(&inst->fields);
+			return;
+		}
+		t->xfer.retired = r;
+		t->xfer.alloc_retired = alloc;
+	}
+	memcpy(t->xfer.retired + t->xfer.nr_retired, inst->fields,
+	       inst->nr_fields * sizeof(*inst->fields));
+	t->xfer.nr_retired = n;
+	zfree(&inst->fields);
+}
+
+/* Who accessed field @s->field of @inst (see struct fa_inst_field) */
+static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
+{
+	struct fa_inst_field *ifd;
+	struct fa_if_owner *o;
+	int i;
+
+	for (i = 0; i < inst->nr_fields && inst->fields[i].field != s->field; i++)
+		;
+	if (i == inst->nr_fields) {
+		if (t->xfer.nr_inst_fields >= FA_IF_MAX) {
+			t->xfer.inst_fields_dropped++;
+			return 0;
+		}
+		/* 1, 2, 4...: most instances see a few fields */
+		if (!(i & (i - 1))) {
+			ifd = realloc(inst->fields, (i ? 2 * i : 1) * sizeof(*ifd));
+			if (!ifd)
+				return -ENOMEM;
+			inst->fields = ifd;
+		}
+		inst->fields[i] = (struct fa_inst_field){ .field = s->field, };
+		inst->nr_fields++;
+		t->xfer.nr_inst_fields++;
+	}
+	ifd = &inst->fields[i];
+	for (i = 0; i < ifd->nr && ifd->owners[i].owner != s->owner; i++)
+		;
+	if (i == ifd->nr) {
+		if (ifd->nr == FA_IF_OWNERS)
+			return 0;
+		ifd->owners[ifd->nr++] = (struct fa_if_owner){ .owner = s->owner,
+							       .func = { s->func, s->func }, };
+	}
+	o = &ifd->owners[i];
+	if (o->func[1] == o->func[0] && s->func != o->func[0])
+		o->func[1] = s->func;
+	o->stored |= !!(s->op & FA_OP_STORE);
+	return 0;
+}
+
+/* Forget instances not accessed for longer than a transfer can take. */
+static void fa_type__sweep_insts(struct fa_type *t, u64 now)
+{
+	struct hashmap_entry *cur, *tmp;
+	size_t bkt;
+
+	memset(t->xfer.cache, 0, sizeof(t->xfer.cache));
+	hashmap__for_each_entry_safe(t->xfer.insts, cur, tmp, bkt) {
+		struct fa_inst *inst = cur->pvalue;
+
+		if (now - inst->last_time > t->cfg.xfer_ns) {
+			hashmap__delete(t->xfer.insts, cur->pkey, NULL, NULL);
+			fa_type__retire_fields(t, inst);
+			free(inst);
+		}
+	}
+}
+
+static bool fa_write__seen(struct fa_write *w, u32 consumer)
+{
+	for (int i = 0; i < w->nr_seen && i < FA_INST_SEEN; i++) {
+		if (w->seen[i] == consumer)
+			return true;
+	}
+	w->seen[w->nr_seen++ % FA_INST_SEEN] = consumer;
+	return false;
+}
+
+static void fa_inst__record_write(struct fa_inst *inst, const struct fa_sample *s)
+{
+	struct fa_write *w = NULL;
+
+	for (int i = 0; i < inst->nr_writes; i++) {
+		if (inst->writes[i].field == s->field)
+			w = &inst->writes[i];
+	}
+	if (!w && inst->nr_writes < FA_INST_WRITES) {
+		w = &inst->writes[inst->nr_writes++];
+		w->nr = 0;
+	} else if (!w) {
+		/* replace the field written longest ago */
+		w = &inst->writes[0];
+		for (int i = 1; i < inst->nr_writes; i++) {
+			if (inst->writes[i].time[0] < w->time[0])
+				w = &inst->writes[i];
+		}
+		w->nr = 0;
+	}
+	if (w->field != s->field || !w->nr || w->cpu[0] != s->owner) {
+		/* a new writer: remember the previous one, which another CPU may need */
+		w->cpu[1] = w->cpu[0];
+		w->time[1] = w->time[0];
+		w->nr = min(w->nr + 1, 2);
+	}
+	w->field = s->field;
+	w->cpu[0] = s->owner;
+	w->time[0] = s->time;
+	w->nr_seen = 0;
+}
+
+/*
+ * For the cost of layouts: the units other CPUs wrote to the instance since
+ * this CPU last touched it.  Under a layout the access moves its line from
+ * another cache when that line holds one of them (exactly so when the last
+ * touch was on the same line).
+ */
+static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
+{
+	u16 units[1 + FA_INST_WRITES];
+	u64 since = fa_inst__fetch(inst, s->owner, s->time);
+	int nr_w = fa_inst__written(t, inst, s->owner, since, units + 1);
+
+	if (!nr_w)
+		return;
+	units[0] = t->st->fields[s->field].unit;
+	fa_cost_sets__record(&t->sets, t->sets.moves, units, 1, nr_w, 1, s->weight);
+}
+
+/* The newest write of @w by a CPU other than @cpu, or -1 */
+static int fa_write__other(const struct fa_write *w, u32 cpu)
+{
+	for (int i = 0; i < w->nr; i++) {
+		if (w->cpu[i] != cpu)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Pairs for the report: this access after writes to other fields of the
+ * instance on other CPUs, and those of them on the same real cache line.
+ */
+int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_inst *inst, **slot;
+
+	if (hashmap__size(t->xfer.insts) >= FA_INST_SWEEP)
+		fa_type__sweep_insts(t, s->time);
+	slot = &t->xfer.cache[fa_cache__slot(s->instance)];
+	inst = *slot;
+	if (!inst || inst->key != s->instance) {
+		inst = fa_u64_map__findnew(t->xfer.insts, s->instance, sizeof(*inst));
+		if (!inst)
+			return -ENOMEM;
+		*slot = inst;
+	}
+	if (!inst->seen) {
+		inst->seen = true;
+		inst->base = s->base;
+		t->xfer.nr_instances++;
+		if (s->base % t->cfg.line_size)
+			t->xfer.misaligned++;
+	}
+	inst->last_time = s->time;
+	for (int i = 0; i < inst->nr_writes; i++) {
+		struct fa_write *w = &inst->writes[i];
+		int k = fa_write__other(w, s->owner);
+
+		if (k < 0 || s->time - w->time[k] > t->cfg.xfer_ns ||
+		    fa_write__seen(w, s->owner << 16 ^ s->field))
+			continue;
+		if (fa_matrix__add(&t->xfer.pairs, w->field, s->field, s->weight))
+			return -ENOMEM;
+		if (w->field != s->field && fa_type__same_line(t, inst->base, w->field, s->field) &&
+		    fa_matrix__add(&t->xfer.fs, w->field, s->field, s->weight))
+			return -ENOMEM;
+	}
+	fa_type__moved(t, inst, s);
+	if (s->op & FA_OP_STORE)
+		fa_inst__record_write(inst, s);
+	return fa_inst__track_field(t, inst, s);
+}
+
+/* Count the instances that share @ifd's field, now that the code is known */
+static void fa_type__count_inst_field(struct fa_type *t, const struct fa_inst_field *ifd)
+{
+	struct fa_field_stats *fs = &t->counts.stats[ifd->field];
+	int writers = 0;
+
+	for (int i = 0; i < ifd->nr; i++) {
+		const struct fa_if_owner *o = &ifd->owners[i];
+
+		writers += o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
+			   fa_type__code_stores(t, o->func[1], ifd->field);
+	}
+	fs->inst_seen++;
+	fs->inst_shared += writers && ifd->nr > 1;
+	fs->inst_writers += writers > 1;
+}
+
+/* Count who shared each field of the instances, now that the code is known */
+void fa_type__inst_fields_flush(struct fa_type *t)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	for (int f = 0; f < t->st->nr_fields; f++) {
+		t->counts.stats[f].inst_seen = 0;
+		t->counts.stats[f].inst_shared = 0;
+		t->counts.stats[f].inst_writers = 0;
+	}
+	hashmap__for_each_entry(t->xfer.insts, cur, bkt) {
+		const struct fa_inst *inst = cur->pvalue;
+
+		for (int i = 0; i < inst->nr_fields; i++)
+			fa_type__count_inst_field(t, &inst->fields[i]);
+	}
+	for (size_t i = 0; i < t->xfer.nr_retired; i++)
+		fa_type__count_inst_field(t, &t->xfer.retired[i]);
+}
