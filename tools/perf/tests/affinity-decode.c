@@ -2,9 +2,11 @@
 /*
  * Samples of a memory sampling PMU, shaped like PEBS load latency and store
  * samples (ADDR, DATA_SRC with HITM, WEIGHT, CPU, TIME, PERIOD), written to
- * a perf.data file as perf record writes one (affinity/synth-file.c), read back through perf's session and sample parsing and
- * decoded into accesses: addresses, data sources and weights must arrive
- * intact, in order, with the direction taken from the data source.
+ * a perf.data file as perf record writes one (affinity/synth-file.c), read
+ * back through perf's session and sample parsing and decoded into
+ * accesses: addresses, data sources and weights must arrive intact, in
+ * order, with the direction taken from the data source, each pointing to
+ * the sample's thread, map, symbol and event.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -54,7 +54,7 @@ struct fa_analysis {
 	struct fa_cost		 model[2];	/* current, suggested */
 	struct fa_cost		 replay[2];
 	bool			 changed;
-	bool			 kept;		/* the suggestion saved too little: kept the current */
+	bool			 kept;		/* the suggestion saved too little */
 	bool			 spread;	/* aligned: instances no longer share lines */
 	bool			 per_visit;	/* the model counts lines per visit, not window */
 	double			 lines_at[2];	/* per visit, instances where they were */

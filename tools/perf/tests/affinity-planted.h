@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Planted access patterns for the unit tests of the perf affinity engine:
+ * structs of longs, accesses to their fields, analyses of them.
+ */
+#ifndef __PERF_TESTS_AFFINITY_PLANTED_H
+#define __PERF_TESTS_AFFINITY_PLANTED_H
+
+#include <stdio.h>
+#include <linux/types.h>
+#include "affinity/access.h"
+#include "affinity/analyze.h"
+#include "affinity/fields.h"
+#include "affinity/type.h"
+
+#define T(text, cond) TEST_ASSERT_VAL(text, cond)
+#define BASE	0x10000ULL
+
+static const struct fa_config test_config = {
+	.line_size = 64, .nr_cpus = 4, .scope = FA_SCOPE_CPU, .window = 4,
+	.xfer_ns = 1000000, .replay_max = 1 << 16,
+};
+
+/* A flat struct of @n longs named f0, f1, ... */
+static inline struct fa_struct *longs__new(int n)
+{
+	struct fa_struct *st = fa_struct__new("struct longs", n * 8, 8);
+	char name[16];
+
+	for (int i = 0; st && i < n; i++) {
+		struct fa_field f = {
+			.name = name, .type = (char *)"long int", .offset = i * 8, .size = 8,
+			.align = 8, .parent = -1, .group = -1, .leaf = true,
+		};
+
+		snprintf(name, sizeof(name), "f%d", i);
+		if (fa_struct__add_field(st, &f)) {
+			fa_struct__delete(st);
+			return NULL;
+		}
+	}
+	if (st && fa_struct__finish(st)) {
+		fa_struct__delete(st);
+		return NULL;
+	}
+	return st;
+}
+
+static inline int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu, .owner = cpu,
+		.tid = 100 + cpu, .field = field, .op = op,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/* A struct of @n longs and its accesses, under test_config */
+static inline struct fa_type *longs_type__new(int n)
+{
+	struct fa_struct *st = longs__new(n);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
+/* long a; unsigned x:3, y:5; union { int i; char c[4]; } u; long b; long c; */
+static inline struct fa_struct *blocks__new(void)
+{
+	static const struct fa_field f[] = {
+		{ .name = (char *)"a", .type = (char *)"long int", .offset = 0, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+		{ .name = (char *)"x", .type = (char *)"unsigned int", .offset = 8, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_BITFIELD,
+		  .bit_size = 3, },
+		{ .name = (char *)"y", .type = (char *)"unsigned int", .offset = 8, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_BITFIELD,
+		  .bit_offset = 3, .bit_size = 5, },
+		{ .name = (char *)"u", .type = (char *)"union {...}", .offset = 12, .size = 4,
+		  .align = 4, .parent = -1, .group = -1, .kind = FA_FIELD_UNION, .leaf = true, },
+		{ .name = (char *)"b", .type = (char *)"long int", .offset = 16, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+		{ .name = (char *)"c", .type = (char *)"long int", .offset = 24, .size = 8,
+		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
+	};
+	struct fa_struct *st = fa_struct__new("struct blocks", 32, 8);
+
+	for (size_t i = 0; st && i < ARRAY_SIZE(f); i++) {
+		if (fa_struct__add_field(st, &f[i])) {
+			fa_struct__delete(st);
+			return NULL;
+		}
+	}
+	if (st && fa_struct__finish(st)) {
+		fa_struct__delete(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* The analysis perf affinity report makes of @t, by the window method */
+static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)
+{
+	fa_type__flush(t);
+	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST);
+}
+
+/* The end of a test that analyzed @t: @t and its struct go too */
+static inline void analysis__exit(struct fa_analysis *a, struct fa_type *t)
+{
+	struct fa_struct *st = t->st;
+
+	fa_analysis__exit(a);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+}
+
+#endif /* __PERF_TESTS_AFFINITY_PLANTED_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The accumulation of the accesses to a struct type on planted patterns:
+ * co-access within the windows of a scope, HITMs as perf c2c counts them.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include "affinity-planted.h"
+#include "debug.h"
+#include "tests.h"
+
+static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(16);
+	struct fa_type *t;
+	struct fa_cell *cells;
+	u64 time = 0;
+	int n;
+
+	/* accesses within 10 ns are together; bursts are 1000 ns apart */
+	cfg.window_ns = 10;
+	t = st ? fa_type__new(st, &cfg) : NULL;
+	T("type", t);
+	/* f3 and f11 always together, f5 and f6 too; random pairs as noise */
+	srand(1);
+	for (int round = 0; round < 500; round++) {
+		access(t, time, 0, 3, FA_OP_LOAD);
+		access(t, time + 1, 0, 11, FA_OP_LOAD);
+		access(t, time + 1000, 0, 5, FA_OP_LOAD);
+		access(t, time + 1001, 0, 6, FA_OP_LOAD);
+		access(t, time + 2000, 0, rand() % 16, FA_OP_LOAD);
+		access(t, time + 2001, 0, rand() % 16, FA_OP_LOAD);
+		access(t, time + 2002, 0, rand() % 16, FA_OP_LOAD);
+		time += 3000;
+	}
+	n = fa_matrix__cells(&t->win.co, &cells);
+	T("cells", n >= 2);
+	pr_debug("top pairs: f%u-f%u %.0f, f%u-f%u %.0f, f%u-f%u %.0f\n", cells[0].i, cells[0].j,
+		 cells[0].w, cells[1].i, cells[1].j, cells[1].w, cells[2].i, cells[2].j,
+		 cells[2].w);
+	T("the two planted pairs on top",
+	  ((cells[0].i == 3 && cells[0].j == 11) || (cells[0].i == 5 && cells[0].j == 6)) &&
+	  ((cells[1].i == 3 && cells[1].j == 11) || (cells[1].i == 5 && cells[1].j == 6)));
+	T("clearly", cells[1].w > 2 * cells[2].w);
+	free(cells);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static int test__affinity_window_scope(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(4);
+
+	T("struct", st);
+	for (int scope = FA_SCOPE_CPU; scope <= FA_SCOPE_INSTANCE; scope += 2) {
+		struct fa_type *t;
+		u64 time = 0;
+
+		cfg.scope = scope;
+		t = fa_type__new(st, &cfg);
+		T("type", t);
+		/* f0 on CPU 0 and f1 on CPU 1, interleaved in time */
+		for (int i = 0; i < 100; i++) {
+			access(t, time++, 0, 0, FA_OP_LOAD);
+			access(t, time++, 1, 1, FA_OP_LOAD);
+		}
+		pr_debug("scope %d: co(f0, f1) = %.0f\n", scope, fa_matrix__get(&t->win.co, 0, 1));
+		if (scope == FA_SCOPE_CPU)
+			T("per CPU windows never pair CPUs", fa_matrix__get(&t->win.co, 0, 1) == 0);
+		else
+			T("per instance windows do", fa_matrix__get(&t->win.co, 0, 1) > 0);
+		fa_type__delete(t);
+	}
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+#define DSRC(op, lvl, snoop) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
+			      PERF_MEM_S(SNOOP, snoop))
+
+/*
+ * HITMs as perf c2c counts them: loads that hit a modified line in the LLC
+ * or in a remote cache, or on POWER remote without hops; not a HITM snoop
+ * of a store, nor of a load served by L2.
+ */
+static int test__affinity_hitm(struct test_suite *test __maybe_unused,
+			       int subtest __maybe_unused)
+{
+	union perf_mem_data_src power = { .val = DSRC(LOAD, HIT, HITM), };
+	const u64 dsrc[] = {
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HITM),	/* local HITM */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_REM_CCE1, HITM),	/* remote HITM */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L2, HITM),	/* no c2c HITM */
+		DSRC(STORE, HIT | PERF_MEM_LVL_L1, HITM),	/* a store: none */
+		DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HIT),		/* clean */
+		0,						/* power, below */
+	};
+	struct fa_type *t = longs_type__new(4);
+	struct fa_struct *st;
+
+	power.mem_remote = 1;
+	power.mem_hops = 0;
+	T("type", t);
+	for (size_t i = 0; i < ARRAY_SIZE(dsrc); i++) {
+		struct fa_sample s = {
+			.time = i, .instance = BASE, .base = BASE, .weight = 1,
+			.cpu = i % 2, .owner = i % 2,
+			.tid = 100 + i % 2, .field = 0,
+			.op = dsrc[i] & PERF_MEM_S(OP, STORE) ? FA_OP_STORE : FA_OP_LOAD,
+			.data_src = dsrc[i] ?: power.val,
+		};
+
+		T("add", !fa_type__add(t, &s));
+	}
+	pr_debug("HITM: field %" PRIu64 ", type %" PRIu64 "\n", t->counts.stats[0].hitm,
+		 t->counts.hitm);
+	T("local, remote and POWER's remote HITMs",
+	  t->counts.stats[0].hitm == 3 && t->counts.hitm == 3);
+	st = t->st;
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_type[] = {
+	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
+	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
+	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_type = {
+	.desc = "perf affinity: accumulation",
+	.test_cases = tests__affinity_type,
+};
