@@ -172,7 +172,7 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 #ifdef HAVE_DWARF_SUPPORT
 	char path[PATH_MAX];
 	struct debuginfo *di;
-	struct fa_struct *st;
+	struct fa_struct *st, *by_die, *bad_die;
 	int err;
 
 	perf_exe(path, sizeof(path));
@@ -182,9 +182,20 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 		return TEST_SKIP;
 	}
 	st = fa_struct__from_dwarf(di->dbg, "struct fa_test_layout",
-				   sizeof(struct fa_test_layout));
-	debuginfo__delete(di);
+				   sizeof(struct fa_test_layout), /*die_offset=*/0);
 	T("struct fa_test_layout in perf's DWARF", st);
+	/* data-type profiling gives the DIE: no search; a wrong one is not taken */
+	by_die = fa_struct__from_dwarf(di->dbg, "struct fa_test_layout",
+				       sizeof(struct fa_test_layout), st->die_offset);
+	bad_die = fa_struct__from_dwarf(di->dbg, "struct fa_test_layout",
+					sizeof(struct fa_test_layout), st->die_offset + 1);
+	debuginfo__delete(di);
+	T("the same struct from its DIE", by_die && by_die->die_offset == st->die_offset &&
+	  by_die->nr_fields == st->nr_fields &&
+	  !memcmp(by_die->leaves, st->leaves, st->nr_leaves * sizeof(*st->leaves)));
+	T("and by its name from a wrong DIE", bad_die && bad_die->die_offset == st->die_offset);
+	fa_struct__delete(by_die);
+	fa_struct__delete(bad_die);
 	for (int i = 0; i < st->nr_fields; i++)
 		pr_debug("%-12s %-14s%-16s off %3u size %2u align %2u bits %2u:%-2u kind %d unit %d\n",
 			 st->fields[i].name, st->fields[i].type, st->fields[i].suffix,

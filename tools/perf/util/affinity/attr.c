@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bitmap.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
@@ -91,6 +92,16 @@ const char *fa_attr_fail__key(enum fa_attr_fail reason)
 	return fa_label__key(fa_attr_fail_labels, FA_ATTR_MAX, reason);
 }
 
+static size_t fa_str__hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool fa_str__equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
 int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types)
 {
 	memset(a, 0, sizeof(*a));
@@ -100,6 +111,9 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->debuginfo = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
+	a->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
+	if (IS_ERR(a->type_names))
+		a->type_names = NULL;
 	if (fa_owners__init(&a->owners))
 		return -ENOMEM;
 	if (only_types) {
@@ -107,7 +121,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 		if (!a->only)
 			return -ENOMEM;
 	}
-	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites ? 0 : -ENOMEM;
+	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites &&
+	       a->type_names ? 0 : -ENOMEM;
 }
 
 static void fa_type_entry__delete(struct fa_type_entry *te)
@@ -162,6 +177,7 @@ void fa_attr__exit(struct fa_attr *a)
 			dso__put(((struct fa_fail_site *)cur->pvalue)->dso);
 	}
 	fa_map__free_values(a->fail_sites);
+	hashmap__free(a->type_names);
 	for (int i = 0; i < a->nr_types; i++)
 		fa_type_entry__delete(a->types[i]);
 	zfree(&a->types);
@@ -208,16 +224,20 @@ static bool fa_attr__wanted(const struct fa_attr *a, const char *name)
 	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->only, name + 7));
 }
 
-/* The entry of a type, with its fields from @dso's DWARF when it is new */
+/*
+ * The entry of a type, with its fields from @dso's DWARF when it is new:
+ * from its DIE at @die_offset when known (0: search it by name).  Types of
+ * the same name and size are one, whatever DSO they come from.
+ */
 static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
-					   u32 size)
+					   u32 size, u64 die_offset)
 {
-	struct fa_type_entry *te, **types;
+	struct fa_type_entry *te, *first = NULL, **types;
 	struct debuginfo *di;
 
-	for (int i = 0; i < a->nr_types; i++) {
-		te = a->types[i];
-		if (!strcmp(te->name, name) && (!size || !te->size || te->size == size))
+	hashmap__find(a->type_names, name, &first);
+	for (te = first; te; te = te->same_name) {
+		if (!size || !te->size || te->size == size)
 			return te;
 	}
 	types = realloc(a->types, (a->nr_types + 1) * sizeof(*types));
@@ -234,9 +254,15 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 	}
 	di = fa_attr__debuginfo(a, dso);
 	if (di)
-		te->st = fa_struct__from_dwarf(di->dbg, name, size);
+		te->st = fa_struct__from_dwarf(di->dbg, name, size, die_offset);
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
+	/* the newest first: the key is its name */
+	te->same_name = first;
+	if (hashmap__set(a->type_names, te->name, te, NULL, NULL)) {
+		fa_type_entry__delete(te);
+		return NULL;
+	}
 	a->types[a->nr_types++] = te;
 	return te;
 }
@@ -306,7 +332,8 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 	} else if (adt == &stackop_type || adt == &canary_type) {
 		m->reason = FA_ATTR_STACK;
 	} else {
-		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size);
+		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size,
+				      adt->die_offset);
 		m->offset = offset;
 		if (!m->te || !m->te->st)
 			m->reason = FA_ATTR_NOT_STRUCT;
@@ -383,6 +410,7 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 	struct addr_location al;
 	struct fa_memo *m = NULL;
 	struct strbuf name;
+	u64 die_offset = 0;
 	bool created;
 	u32 size;
 	int err;
@@ -408,11 +436,11 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 			if (dso__adjust_symbols(map__dso(al.map)))
 				vaddr = fa_dwarf__vaddr(di->dbg, vaddr);
 			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size,
-						 &m->array);
+						 &m->array, &die_offset);
 		}
 		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
 		if (!err) {
-			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size);
+			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size, die_offset);
 			m->reason = m->te && m->te->st ? -1 : FA_ATTR_NOT_STRUCT;
 		}
 		strbuf_release(&name);
@@ -563,7 +591,7 @@ static int fa_attr__tp(struct fa_attr *a, const struct fa_access *acc)
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			return 0;
 		}
-		te = fa_attr__type(a, map__dso(o->map), name, 0);
+		te = fa_attr__type(a, map__dso(o->map), name, 0, 0);
 	}
 	field = te && te->st ? fa_struct__field_by_name(te->st, acc->field_name) : -1;
 	if (field < 0) {

@@ -76,13 +76,17 @@ struct fa_attr_stats {
 	u64	failed[FA_ATTR_MAX];
 };
 
-/* A struct type seen in the accesses, merged by name and size across DSOs */
+/*
+ * A struct type seen in the accesses, merged by name and size across DSOs:
+ * its layout from DWARF (@st) and what its accesses showed (@t)
+ */
 struct fa_type_entry {
 	char			*name;
 	u32			 size;
 	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
 	bool			 kernel;	/* of vmlinux or a module: C in its macros */
 	struct fa_type		*t;	/* created on its first access */
+	struct fa_type_entry	*same_name;	/* another size of the name */
 };
 
 /* Where accesses could not be attributed: a function and the reason */
@@ -124,7 +128,8 @@ struct fa_attr {
 	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
 	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
-	struct fa_type_entry	**types;
+	struct fa_type_entry	**types;	/* in the order they were seen */
+	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
 	int			  nr_types;
 	struct fa_attr_stats	  stats;
 	struct strlist		 *only;		/* attribute only these types */

@@ -7,6 +7,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -478,15 +479,47 @@ static bool fa_struct__find_dwarf(Dwarf *dbg, struct fa_type_query *q, Dwarf_Die
 	return false;
 }
 
+enum fa_die_found {
+	FA_DIE_UNKNOWN,		/* not known there: search by name */
+	FA_DIE_RECORD,		/* the struct, union or class asked for */
+	FA_DIE_OTHER,		/* a type of that size, but no record */
+};
+
+/*
+ * What is at the DIE data-type profiling found the type at.  It may be of
+ * another file (a dwz alternate debug info file): only a type of the size
+ * asked for is taken.
+ */
+static enum fa_die_found fa_die__at_offset(Dwarf *dbg, u64 offset,
+					   const struct fa_type_query *q, Dwarf_Die *die)
+{
+	Dwarf_Die found;
+
+	if (!offset || !q->size || !dwarf_offdie(dbg, offset, &found) ||
+	    dwarf_bytesize(&found) != (int)q->size || dwarf_hasattr(&found, DW_AT_declaration))
+		return FA_DIE_UNKNOWN;
+	/* "struct foo *", "long int", an enum: no record to search for */
+	if (!fa_die__is_record(dwarf_tag(&found)))
+		return FA_DIE_OTHER;
+	/* a typedef name: the offset is of the record it names */
+	if (q->tag && !fa_die__matches(&found, q, die))
+		return FA_DIE_UNKNOWN;
+	*die = found;
+	return FA_DIE_RECORD;
+}
+
 /**
  * fa_struct__from_dwarf - The fields of a struct, union or class
  * @dbg: Debug info to search
  * @type_name: "struct foo", "union foo", "class foo", or a typedef name
  * @size: Its size, to tell definitions of the same name apart
+ * @die_offset: Where its DIE is in @dbg when known (else 0): then no
+ *              compilation unit needs to be searched for it
  *
  * Return: the finished struct, or NULL if there is no such type.
  */
-struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size)
+struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
+					u64 die_offset)
 {
 	static const struct { const char *prefix; int tag; } kinds[] = {
 		{ "struct ", DW_TAG_structure_type },
@@ -503,7 +536,16 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 			q.name = type_name + strlen(kinds[i].prefix);
 		}
 	}
-	if (!fa_struct__find_dwarf(dbg, &q, &die)) {
+	switch (fa_die__at_offset(dbg, die_offset, &q, &die)) {
+	case FA_DIE_RECORD:
+		pr_debug2("perf affinity: %s from its DIE at %#" PRIx64 "\n", type_name, die_offset);
+		break;
+	case FA_DIE_OTHER:
+		return NULL;
+	case FA_DIE_UNKNOWN:
+	default:
+		if (fa_struct__find_dwarf(dbg, &q, &die))
+			break;
 		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
 		return NULL;
 	}
@@ -513,6 +555,7 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	if (!w.st)
 		return NULL;
 	w.st->packed = w.packed;
+	w.st->die_offset = dwarf_dieoffset(&die);
 	if (fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
 		fa_struct__delete(w.st);
 		return NULL;
@@ -604,12 +647,13 @@ bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
  * @type_name: Result: "struct foo" (as fa_struct__from_dwarf() takes it)
  * @size: Result: its size
  * @array: Result: the variable is an array of them, of any dimensions
+ * @die_offset: Result: where the DIE of the type is
  *
  * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
  * struct nor an array of structs.
  */
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size, bool *array)
+		       u32 *size, bool *array, u64 *die_offset)
 {
 	Dwarf_Off off = 0, next;
 	size_t header_size;
@@ -641,5 +685,6 @@ found:
 		    dwarf_tag(&real) == DW_TAG_class_type ? "class" : "struct",
 		    dwarf_diename(&real));
 	*size = dwarf_bytesize(&real);
+	*die_offset = dwarf_dieoffset(&real);
 	return 0;
 }

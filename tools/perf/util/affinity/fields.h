@@ -102,6 +102,7 @@ struct fa_struct {
 	struct fa_field	*fields;
 	struct fa_unit	*units;
 	int		*leaves;	/* field indexes of the leaves, by offset */
+	u64		 die_offset;	/* of its DWARF type, 0 if not from DWARF */
 };
 
 struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align);
@@ -118,11 +119,12 @@ const char *fa_field__short_name(const char *name, int max, char *buf, size_t si
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdw.h>
 struct strbuf;
-struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size);
+struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
+					u64 die_offset);
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size, bool *array);
+		       u32 *size, bool *array, u64 *die_offset);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

@@ -518,7 +518,8 @@ static int fa_hists__init(struct fa_hists *fh, enum fa_table table)
 	perf_hpp_list__init(&fh->list);
 	fh->list.nr_header_lines = 1;
 	fh->thread = thread__new(-1, -1);
-	if (!id || !fh->thread) {
+	/* empty maps: hists__fprintf() prints them at -vv for entries without a map */
+	if (!id || !fh->thread || thread__init_maps(fh->thread, /*machine=*/NULL)) {
 		free(id);
 		thread__zput(fh->thread);
 		return -ENOMEM;
