@@ -7,6 +7,7 @@
 #define __PERF_TESTS_AFFINITY_PLANTED_H
 
 #include <stdio.h>
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include "affinity/access.h"
 #include "affinity/analyze.h"
@@ -21,29 +22,33 @@ static const struct fa_config test_config = {
 	.xfer_ns = 1000000, .replay_max = 1 << 16,
 };
 
+/* @st finished, or NULL if adding its fields failed (@err) or finishing it */
+static inline struct fa_struct *planted__finish(struct fa_struct *st, int err)
+{
+	if (st && (err || fa_struct__finish(st))) {
+		fa_struct__delete(st);
+		return NULL;
+	}
+	return st;
+}
+
 /* A flat struct of @n longs named f0, f1, ... */
 static inline struct fa_struct *longs__new(int n)
 {
 	struct fa_struct *st = fa_struct__new("struct longs", n * 8, 8);
 	char name[16];
+	int err = 0;
 
-	for (int i = 0; st && i < n; i++) {
+	for (int i = 0; st && !err && i < n; i++) {
 		struct fa_field f = {
 			.name = name, .type = (char *)"long int", .offset = i * 8, .size = 8,
 			.align = 8, .parent = -1, .group = -1, .leaf = true,
 		};
 
 		snprintf(name, sizeof(name), "f%d", i);
-		if (fa_struct__add_field(st, &f)) {
-			fa_struct__delete(st);
-			return NULL;
-		}
+		err = fa_struct__add_field(st, &f);
 	}
-	if (st && fa_struct__finish(st)) {
-		fa_struct__delete(st);
-		return NULL;
-	}
-	return st;
+	return planted__finish(st, err);
 }
 
 static inline int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
@@ -87,18 +92,11 @@ static inline struct fa_struct *blocks__new(void)
 		  .align = 8, .parent = -1, .group = -1, .leaf = true, },
 	};
 	struct fa_struct *st = fa_struct__new("struct blocks", 32, 8);
+	int err = 0;
 
-	for (size_t i = 0; st && i < ARRAY_SIZE(f); i++) {
-		if (fa_struct__add_field(st, &f[i])) {
-			fa_struct__delete(st);
-			return NULL;
-		}
-	}
-	if (st && fa_struct__finish(st)) {
-		fa_struct__delete(st);
-		return NULL;
-	}
-	return st;
+	for (size_t i = 0; st && !err && i < ARRAY_SIZE(f); i++)
+		err = fa_struct__add_field(st, &f[i]);
+	return planted__finish(st, err);
 }
 
 /* The analysis perf affinity report makes of @t, by the window method */
