@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <inttypes.h>
 #include <string.h>
 #include "access.h"
 
@@ -23,12 +22,6 @@ int fa_label__parse(const struct fa_label *labels, int nr, const char *key)
 			return i;
 	}
 	return -1;
-}
-
-/* A 'label: value' line of --stats and of the summary */
-size_t fa_stat_line(FILE *fp, const char *label, u64 value)
-{
-	return fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, value);
 }
 
 static const struct fa_label fa_source_labels[FA_SRC_MAX] = {

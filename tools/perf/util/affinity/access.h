@@ -7,7 +7,6 @@
 #ifndef __PERF_AFFINITY_ACCESS_H
 #define __PERF_AFFINITY_ACCESS_H
 
-#include <stdio.h>
 #include <linux/types.h>
 
 enum fa_source {
@@ -110,7 +109,6 @@ struct fa_label {
 const char *fa_label__key(const struct fa_label *labels, int nr, int value);
 const char *fa_label__text(const struct fa_label *labels, int nr, int value);
 int fa_label__parse(const struct fa_label *labels, int nr, const char *key);
-size_t fa_stat_line(FILE *fp, const char *label, u64 value);
 
 const char *fa_source__name(enum fa_source src);
 const char *fa_source__text(enum fa_source src);

@@ -19,6 +19,7 @@
 #include "lines.h"
 #include "owner.h"
 #include "report.h"
+#include "stats.h"
 #include "type.h"
 #include "../dso.h"
 #include "../hashmap.h"

@@ -14,6 +14,12 @@
 #include "../dso.h"
 #include "../hashmap.h"
 
+/* A 'label: value' line of --stats and of the summary */
+size_t fa_stat_line(FILE *fp, const char *label, u64 value)
+{
+	return fprintf(fp, "  %-40s: %10" PRIu64 "\n", label, value);
+}
+
 /**
  * fa_decode_stats__fprintf - Print what decoding made of the samples
  *
