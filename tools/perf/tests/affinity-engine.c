@@ -10,6 +10,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include "affinity-analysis.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include "affinity/layout.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"

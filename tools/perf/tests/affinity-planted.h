@@ -10,7 +10,6 @@
 #include <linux/kernel.h>
 #include <linux/types.h>
 #include "affinity/access.h"
-#include "affinity/analyze.h"
 #include "affinity/fields.h"
 #include "affinity/type.h"
 
@@ -97,23 +96,6 @@ static inline struct fa_struct *blocks__new(void)
 	for (size_t i = 0; st && !err && i < ARRAY_SIZE(f); i++)
 		err = fa_struct__add_field(st, &f[i]);
 	return planted__finish(st, err);
-}
-
-/* The analysis perf affinity report makes of @t, by the window method */
-static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)
-{
-	fa_type__flush(t);
-	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST);
-}
-
-/* The end of a test that analyzed @t: @t and its struct go too */
-static inline void analysis__exit(struct fa_analysis *a, struct fa_type *t)
-{
-	struct fa_struct *st = t->st;
-
-	fa_analysis__exit(a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
 }
 
 #endif /* __PERF_TESTS_AFFINITY_PLANTED_H */

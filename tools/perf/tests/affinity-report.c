@@ -8,6 +8,7 @@
 #include "affinity/attr.h"
 #include "affinity/hists.h"
 #include "affinity/report.h"
+#include "affinity-analysis.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"
