@@ -26,8 +26,8 @@ static struct fa_type *lock_reader__new(struct fa_struct *st)
 
 	for (int i = 0; t && i < 2000; i++) {
 		for (int f = 0; f < 4; f++) {
-			access(t, time++, 0, 0, FA_OP_RMW);
-			access(t, time++, 1, f, FA_OP_LOAD);
+			planted_access(t, time++, 0, 0, FA_OP_RMW);
+			planted_access(t, time++, 1, f, FA_OP_LOAD);
 		}
 	}
 	return t;
@@ -109,7 +109,7 @@ static int test__affinity_written_together(struct test_suite *test __maybe_unuse
 
 		if (f == 1 && i / 6 % 8)
 			op = FA_OP_LOAD;
-		access(t, time++, i % 2, f, op);
+		planted_access(t, time++, i % 2, f, op);
 	}
 	T("analysis", !analysis__run(&a, t));
 	T("f1 is shared-written", a.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
@@ -133,7 +133,7 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 
 	T("type", t);
 	for (int i = 0; i < 4000; i++)
-		access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
+		planted_access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
 	T("analysis", !analysis__run(&a, t));
 	pr_debug("cost %.3f -> %.3f\n", a.model[0].total, a.model[1].total);
 	T("the current layout is kept", !a.changed && a.kept);
@@ -194,10 +194,10 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 
 	T("type", t);
 	for (int i = 0; i < 200; i++) {
-		access(t, time += 1000000, 0, 0, FA_OP_STORE);
-		access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
+		planted_access(t, time += 1000000, 0, 0, FA_OP_STORE);
+		planted_access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
 		if (i < 40)
-			access(t, time += 1000000, i % 2, 10, FA_OP_LOAD);
+			planted_access(t, time += 1000000, i % 2, 10, FA_OP_LOAD);
 	}
 	T("code", !fa_type__add_code_access(t, 10, false, 200, &cpus) &&
 	  !fa_type__add_code_access(t, 10, true, 200, &cpus));
@@ -234,10 +234,10 @@ static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 	T("type", t && group >= 0);
 	/* the bitfields with c, the union with a: both want to move */
 	for (int i = 0; i < 1000; i++) {
-		access(t, time++, 0, group, FA_OP_RMW);
-		access(t, time++, 0, 5, FA_OP_LOAD);
-		access(t, time++, 1, 3, FA_OP_LOAD);
-		access(t, time++, 1, 0, FA_OP_LOAD);
+		planted_access(t, time++, 0, group, FA_OP_RMW);
+		planted_access(t, time++, 0, 5, FA_OP_LOAD);
+		planted_access(t, time++, 1, 3, FA_OP_LOAD);
+		planted_access(t, time++, 1, 0, FA_OP_LOAD);
 	}
 	T("analysis", !analysis__run(&a, t));
 	T("x and y stay in one storage unit",
@@ -276,8 +276,8 @@ static int lock_reader__replay(u32 reader, double *xfers)
 		return -1;
 	}
 	for (int i = 0; i < 1000; i++) {
-		if (access(t, 2 * i, 0, 0, FA_OP_RMW) ||
-		    access(t, 2 * i + 1, reader, 1 + i % 3, FA_OP_LOAD))
+		if (planted_access(t, 2 * i, 0, 0, FA_OP_RMW) ||
+		    planted_access(t, 2 * i + 1, reader, 1 + i % 3, FA_OP_LOAD))
 			goto out_err;
 	}
 	if (analysis__run(&a, t))

@@ -50,7 +50,7 @@ static inline struct fa_struct *longs__new(int n)
 	return planted__finish(st, err);
 }
 
-static inline int access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
+static inline int planted_access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
 {
 	struct fa_sample s = {
 		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu, .owner = cpu,

@@ -35,7 +35,7 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	t = fa_type__new(st, &test_config);
 	T("type", t);
 	for (int i = 0; i < 400; i++)
-		access(t, i, 0, i % 2, FA_OP_LOAD);
+		planted_access(t, i, 0, i % 2, FA_OP_LOAD);
 	T("analysis", !analysis__run(&a, t));
 	te.st = st;
 	te.t = t;

@@ -30,13 +30,13 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 	/* f3 and f11 always together, f5 and f6 too; random pairs as noise */
 	srand(1);
 	for (int round = 0; round < 500; round++) {
-		access(t, time, 0, 3, FA_OP_LOAD);
-		access(t, time + 1, 0, 11, FA_OP_LOAD);
-		access(t, time + 1000, 0, 5, FA_OP_LOAD);
-		access(t, time + 1001, 0, 6, FA_OP_LOAD);
-		access(t, time + 2000, 0, rand() % 16, FA_OP_LOAD);
-		access(t, time + 2001, 0, rand() % 16, FA_OP_LOAD);
-		access(t, time + 2002, 0, rand() % 16, FA_OP_LOAD);
+		planted_access(t, time, 0, 3, FA_OP_LOAD);
+		planted_access(t, time + 1, 0, 11, FA_OP_LOAD);
+		planted_access(t, time + 1000, 0, 5, FA_OP_LOAD);
+		planted_access(t, time + 1001, 0, 6, FA_OP_LOAD);
+		planted_access(t, time + 2000, 0, rand() % 16, FA_OP_LOAD);
+		planted_access(t, time + 2001, 0, rand() % 16, FA_OP_LOAD);
+		planted_access(t, time + 2002, 0, rand() % 16, FA_OP_LOAD);
 		time += 3000;
 	}
 	n = fa_matrix__cells(&t->win.co, &cells);
@@ -70,8 +70,8 @@ static int test__affinity_window_scope(struct test_suite *test __maybe_unused,
 		T("type", t);
 		/* f0 on CPU 0 and f1 on CPU 1, interleaved in time */
 		for (int i = 0; i < 100; i++) {
-			access(t, time++, 0, 0, FA_OP_LOAD);
-			access(t, time++, 1, 1, FA_OP_LOAD);
+			planted_access(t, time++, 0, 0, FA_OP_LOAD);
+			planted_access(t, time++, 1, 1, FA_OP_LOAD);
 		}
 		pr_debug("scope %d: co(f0, f1) = %.0f\n", scope, fa_matrix__get(&t->win.co, 0, 1));
 		if (scope == FA_SCOPE_CPU)

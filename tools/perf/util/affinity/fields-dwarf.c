@@ -8,6 +8,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -169,6 +170,14 @@ static u32 fa_die__align(Dwarf_Die *type, int depth)
 static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
 			 bool *funcptr, int depth);
 
+/* A pointer to a function */
+static bool fa_die__funcptr(Dwarf_Die *pointer)
+{
+	Dwarf_Die inner;
+
+	return fa_die__type(pointer, &inner) && dwarf_tag(&inner) == DW_TAG_subroutine_type;
+}
+
 static void fa_die__params(Dwarf_Die *func, struct strbuf *sb)
 {
 	Dwarf_Die child, ptype;
@@ -254,12 +263,22 @@ static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *pos
 		break;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
-		strbuf_addstr(pre, dwarf_tag(type) == DW_TAG_const_type ? "const " : "volatile ");
-		if (fa_die__type(type, &inner))
+	case DW_TAG_atomic_type: {
+		const char *qual = dwarf_tag(type) == DW_TAG_const_type ? "const" :
+				   dwarf_tag(type) == DW_TAG_volatile_type ? "volatile" : "_Atomic";
+
+		if (!fa_die__type(type, &inner)) {
+			strbuf_addf(pre, "%s void", qual);
+		} else if (dwarf_tag(&inner) == DW_TAG_pointer_type && !fa_die__funcptr(&inner)) {
+			/* a qualified pointer: "char *const" */
 			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
-		else
-			strbuf_addstr(pre, "void");
+			strbuf_addstr(pre, qual);
+		} else {
+			strbuf_addf(pre, "%s ", qual);
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+		}
 		break;
+	}
 	case DW_TAG_pointer_type:
 		if (!fa_die__type(type, &inner)) {
 			strbuf_addstr(pre, "void *");
@@ -287,6 +306,54 @@ static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *pos
 		strbuf_addstr(pre, name ?: "?");
 		break;
 	}
+}
+
+/* A struct or union without a name, declared where it is used */
+static bool fa_die__anon_record(Dwarf_Die *type)
+{
+	return fa_die__is_record(dwarf_tag(type)) && !dwarf_diename(type);
+}
+
+/*
+ * The C definition of an anonymous struct or union, for --emit-c: pahole
+ * prints "union {...}", which does not compile.
+ */
+static void fa_die__record_c(Dwarf_Die *record, struct strbuf *sb, int indent, int depth)
+{
+	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t";
+	int nr_tabs = min(indent + 1, (int)sizeof(tabs) - 1);
+	Dwarf_Die child, type;
+
+	strbuf_addf(sb, "%s {\n", dwarf_tag(record) == DW_TAG_union_type ? "union" : "struct");
+	if (dwarf_child(record, &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+			struct strbuf pre, post;
+			bool fp = false;
+			u32 align;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !fa_die__type(&child, &type))
+				continue;
+			strbuf_init(&pre, 32);
+			strbuf_init(&post, 8);
+			if (fa_die__anon_record(&type) && depth < FA_MAX_DEPTH)
+				fa_die__record_c(&type, &pre, indent + 1, depth + 1);
+			else
+				fa_die__decl(&type, &pre, &post, &fp, 0);
+			strbuf_addf(sb, "%.*s%s%s%s%s%s", nr_tabs, tabs, sb_str(&pre),
+				    !name || (pre.len && pre.buf[pre.len - 1] == '*') ? "" : " ",
+				    fp ? "(*" : "", name ?: "", sb_str(&post));
+			if (dwarf_hasattr(&child, DW_AT_bit_size))
+				strbuf_addf(sb, ":%d", dwarf_bitsize(&child));
+			align = fa_die__explicit_align(&child);
+			if (align)
+				strbuf_addf(sb, " __attribute__((aligned(%u)))", align);
+			strbuf_addstr(sb, ";\n");
+			strbuf_release(&pre);
+			strbuf_release(&post);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	strbuf_addf(sb, "%.*s}", nr_tabs - 1, tabs);
 }
 
 struct fa_walk {
@@ -358,7 +425,7 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 {
 	const char *name = dwarf_diename(member);
 	struct fa_field f = { .parent = parent, .depth = depth, .group = -1, };
-	struct strbuf path, pre, post;
+	struct strbuf path, pre, post, c_type;
 	Dwarf_Word loc = 0, size = 0;
 	Dwarf_Die type, real;
 	bool anon = !name;
@@ -371,13 +438,19 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 	strbuf_init(&path, 64);
 	strbuf_init(&pre, 64);
 	strbuf_init(&post, 16);
+	strbuf_init(&c_type, 0);
 	strbuf_addstr(&path, prefix);
 	if (name)
 		strbuf_addstr(&path, name);
 	else if (dwarf_tag(&real) == DW_TAG_union_type)
 		fa_die__member_names(&real, &path);
 	fa_die__decl(&type, &pre, &post, &f.funcptr, 0);
+	if (fa_die__anon_record(&type)) {
+		fa_die__record_c(&type, &c_type, 1, depth);
+		f.c_type = (char *)sb_str(&c_type);
+	}
 
+	f.anon = anon;
 	f.name = (char *)sb_str(&path);
 	f.type = (char *)sb_str(&pre);
 	f.suffix = (char *)sb_str(&post);
@@ -408,6 +481,7 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 	strbuf_release(&path);
 	strbuf_release(&pre);
 	strbuf_release(&post);
+	strbuf_release(&c_type);
 	return err;
 }
 
@@ -508,6 +582,26 @@ static enum fa_die_found fa_die__at_offset(Dwarf *dbg, u64 offset,
 	return FA_DIE_RECORD;
 }
 
+/*
+ * How the C definition of a type found by a typedef name starts: the
+ * record's own name, or the typedef for an anonymous record.
+ */
+static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char *type_name)
+{
+	const char *name = dwarf_diename(record);
+	const char *kw = dwarf_tag(record) == DW_TAG_union_type ? "union" :
+			 dwarf_tag(record) == DW_TAG_class_type ? "class" : "struct";
+
+	if (strchr(type_name, ' ') || strstr(type_name, "::") || (name && !strcmp(name, type_name)))
+		return 0;
+	if (name ? asprintf(&st->c_open, "%s %s {", kw, name) < 0 :
+		   asprintf(&st->c_open, "typedef %s {", kw) < 0) {
+		st->c_open = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * fa_struct__from_dwarf - The fields of a struct, union or class
  * @dbg: Debug info to search
@@ -556,7 +650,8 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 		return NULL;
 	w.st->packed = w.packed;
 	w.st->die_offset = dwarf_dieoffset(&die);
-	if (fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
+	if (fa_struct__c_open(w.st, &die, type_name) ||
+	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
 		fa_struct__delete(w.st);
 		return NULL;
 	}

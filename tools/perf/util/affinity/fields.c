@@ -32,11 +32,13 @@ void fa_struct__delete(struct fa_struct *st)
 		zfree(&st->fields[i].name);
 		zfree(&st->fields[i].type);
 		zfree(&st->fields[i].suffix);
+		zfree(&st->fields[i].c_type);
 	}
 	zfree(&st->fields);
 	zfree(&st->units);
 	zfree(&st->leaves);
 	zfree(&st->name);
+	zfree(&st->c_open);
 	free(st);
 }
 
@@ -59,10 +61,12 @@ int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field)
 	f->name = strdup(field->name ?: "");
 	f->type = strdup(field->type ?: "");
 	f->suffix = strdup(field->suffix ?: "");
-	if (!f->name || !f->type || !f->suffix) {
+	f->c_type = field->c_type ? strdup(field->c_type) : NULL;
+	if (!f->name || !f->type || !f->suffix || (field->c_type && !f->c_type)) {
 		free(f->name);
 		free(f->type);
 		free(f->suffix);
+		free(f->c_type);
 		return -ENOMEM;
 	}
 	if (!f->align)

@@ -50,13 +50,16 @@ enum fa_field_kind {
  * @kind: enum fa_field_kind
  * @depth: Nesting depth, 0 for members of the outermost struct
  * @leaf: Accesses are attributed to it
+ * @c_type: An anonymous struct or union: its definition, for C (else NULL)
  * @funcptr: A function pointer: printed as '(*name)' + @suffix
  * @forced_align: @align was asked for (__aligned__), not natural
+ * @anon: An anonymous member: @name is made up ("{a|b}"), C gives none
  */
 struct fa_field {
 	char	*name;
 	char	*type;
 	char	*suffix;
+	char	*c_type;
 	u32	 offset;
 	u32	 size;
 	u32	 align;
@@ -70,6 +73,7 @@ struct fa_field {
 	bool	 leaf;
 	bool	 funcptr;
 	bool	 forced_align;
+	bool	 anon;
 };
 
 /**
@@ -92,7 +96,11 @@ struct fa_unit {
 };
 
 struct fa_struct {
-	char		*name;		/* "struct rq" */
+	char		*name;		/* "struct rq", or a typedef name */
+	/* how its C starts, if not "<name> {": "typedef struct {" for a typedef of an
+	 * anonymous record, "struct foo {" for a typedef of struct foo
+	 */
+	char		*c_open;
 	u32		 size;
 	u32		 align;
 	bool		 packed;

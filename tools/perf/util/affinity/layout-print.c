@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include "classify.h"
 #include "fields.h"
 #include "layout.h"
@@ -213,7 +214,9 @@ static int fa_align__scnprintf(char *buf, size_t size, u32 align, u32 line_size,
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
-	size_t printed = fprintf(fp, "%s {\n", st->name);
+	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
+	size_t printed = st->c_open ? fprintf(fp, "%s\n", st->c_open) :
+				      fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
 	char attr[64] = "";
 	int line = -1;
@@ -221,6 +224,7 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
 		const struct fa_field *f = &st->fields[w.field];
+		const char *type = f->c_type ?: f->type;
 		int u = w.unit;
 		bool aligned = w.first && (l->line_start[u] || f->forced_align);
 
@@ -229,9 +233,9 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 					   l->offset[u] / l->line_size);
 			line = l->offset[u] / l->line_size;
 		}
-		printed += fprintf(fp, "\t%s%s%s%s%s", f->type,
-				   f->type[0] && f->type[strlen(f->type) - 1] == '*' ? "" : " ",
-				   f->funcptr ? "(*" : "", f->name, f->suffix);
+		printed += fprintf(fp, "\t%s%s%s%s%s", type,
+				   f->anon || (type[0] && type[strlen(type) - 1] == '*') ? "" : " ",
+				   f->funcptr ? "(*" : "", f->anon ? "" : f->name, f->suffix);
 		if (f->kind == FA_FIELD_BITFIELD)
 			printed += fprintf(fp, ":%u", f->bit_size);
 		if (aligned) {
@@ -247,6 +251,7 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	attr[0] = '\0';
 	if (l->align >= l->line_size)
 		fa_align__scnprintf(attr, sizeof(attr), l->align, l->line_size, kernel);
-	printed += fprintf(fp, "}%s;\n", attr);
+	printed += fprintf(fp, "}%s%s%s;\n", attr, typedef_anon ? " " : "",
+			   typedef_anon ? st->name : "");
 	return printed;
 }
