@@ -12,6 +12,10 @@
 # in a function that stores to both fields, the scan visits thousands of
 # instances per millisecond, even on a loaded machine where each thread
 # gets a fraction of a CPU.
+#
+# An atomic through the address of a field (ref_get(&n->refs): the
+# instruction's pointer is a long *, no struct) is to the field of the
+# instance other accesses identified at that address.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -36,6 +40,58 @@ value() {
 instances() {
 	sed -n "s/^  struct $1: .* accesses, \([0-9]*\) instances*$/\1/p" "${result}"
 }
+
+echo "refget: an atomic through the address of a field"
+cat > "${tmpdir}/refget.c" <<'PROG'
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+struct node { long key; long val; _Atomic long refs; long next; };
+
+__attribute__((noinline)) void ref_get(_Atomic long *refs)
+{
+	atomic_fetch_add(refs, 1);
+}
+
+__attribute__((noinline)) long node_use(struct node *n)
+{
+	ref_get(&n->refs);
+	return n->key + n->val;
+}
+
+int main(void)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	time_t end = time(NULL) + 1;
+	long s = 0;
+
+	while (time(NULL) <= end) {
+		for (int i = 0; i < 100000; i++)
+			s += node_use(n);
+	}
+	return s == 42;
+}
+PROG
+if ! command -v cc > /dev/null; then
+	echo "no C compiler: skipped"
+elif ! cc -g -O2 -o "${tmpdir}/refget" "${tmpdir}/refget.c"; then
+	fail "cc refget.c"
+elif ! perf affinity record -o "${perfdata}" -- "${tmpdir}/refget" > /dev/null 2>&1; then
+	fail "perf affinity record -- refget"
+else
+	perf affinity report -i "${perfdata}" --dump-raw-accesses > "${result}" 2>&1
+	# the first accesses may come before any other identified the instance
+	total=$(grep -c " ref_get" "${result}")
+	refs=$(grep -c " ref_get struct node\.refs\[" "${result}")
+	if [ "${total}" -lt 20 ] || [ $((refs * 10)) -lt $((total * 9)) ]; then
+		fail "${refs} of the ${total} accesses of ref_get attributed to struct node.refs"
+		grep " ref_get" "${result}" | head -3
+	fi
+	perf affinity report -i "${perfdata}" --stats > "${result}" 2>&1
+	if [ "$(value "by the address of an instance")" -lt 1 ]; then
+		fail "--stats counts no access by the address of an instance"
+	fi
+fi
 
 echo "slotshare: the elements of a static array of structs"
 if ! perf affinity record -o "${perfdata}" -- perf test -w slotshare 2000 > /dev/null 2>&1; then

@@ -114,7 +114,7 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
 	if (IS_ERR(a->type_names))
 		a->type_names = NULL;
-	if (fa_owners__init(&a->owners))
+	if (fa_owners__init(&a->owners) || fa_inst_map__init(&a->instances))
 		return -ENOMEM;
 	if (only_types) {
 		a->only = strlist__new(only_types, NULL);
@@ -164,6 +164,7 @@ void fa_attr__exit(struct fa_attr *a)
 		}
 	}
 	fa_owners__exit(&a->owners);
+	fa_inst_map__exit(&a->instances);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
@@ -565,6 +566,59 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	return fa_type__add(te->t, &s);
 }
 
+/* The address space of a data address: the process, the kernel's is 0 */
+static u32 fa_access__space(const struct fa_access *acc)
+{
+	return acc->flags & FA_ACC_KERNEL ? 0 : acc->origin->pid;
+}
+
+/* Failures an instance's address can make up for: the address is a real one */
+static bool fa_attr_fail__by_instance(int reason)
+{
+	switch (reason) {
+	case FA_ATTR_NO_SYM:
+	case FA_ATTR_NO_DBGINFO:
+	case FA_ATTR_ASM:
+	case FA_ATTR_NO_INSN:
+	case FA_ATTR_NO_MEM_OP:
+	case FA_ATTR_NO_VAR:
+	case FA_ATTR_NO_TYPE:
+	case FA_ATTR_BAD_OFFSET:
+	case FA_ATTR_NOT_STRUCT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * An access its instruction gave no struct for ('lock cmpxchg (%r8)' with
+ * %r8 the address of a field, code without debug info): to the field of the
+ * instance other accesses identified at its address, if any; else it fails
+ * for @reason.
+ */
+static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, int reason)
+{
+	struct fa_type_entry *te = NULL;
+	int field = -1;
+	u64 base = 0;
+
+	if (fa_attr_fail__by_instance(reason) && acc->addr && !(acc->flags & FA_ACC_SEG))
+		te = (struct fa_type_entry *)fa_inst_map__find(&a->instances,
+							       fa_access__space(acc), acc->addr,
+							       &base);
+	if (te)
+		field = fa_struct__find_leaf(te->st, acc->addr - base);
+	if (field < 0) {
+		fa_attr__fail_at(a, reason, acc->origin);
+		return 0;
+	}
+	a->stats.by_instance++;
+	return fa_attr__account(a, te, acc, base,
+				fa_instance__key(base, acc->origin->pid, acc->flags & FA_ACC_KERNEL),
+				field);
+}
+
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
 {
 	for (int i = 0; i < st->nr_fields; i++) {
@@ -621,10 +675,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	a->last.te = NULL;
 	if (o->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc);
-	if (!o->map || !o->sym) {
-		fa_attr__fail_at(a, FA_ATTR_NO_SYM, o);
-		return 0;
-	}
+	if (!o->map || !o->sym)
+		return fa_attr__by_instance(a, acc, FA_ATTR_NO_SYM);
 	ms.maps = thread__maps(o->thread);
 	if (!(acc->flags & FA_ACC_SEG))
 		var = fa_attr__var(a, o->thread, o->cpumode, acc->addr, &var_off);
@@ -649,9 +701,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		te = insn->te;
 		offset = insn->offset;
 	} else {
-		fa_attr__fail_at(a, fa_access__fail_reason(acc, insn ? insn->reason :
-								   FA_ATTR_NO_SYM), o);
-		return 0;
+		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
+										FA_ATTR_NO_SYM));
 	}
 	if (!fa_attr__wanted(a, te->name)) {
 		fa_attr__fail(a, FA_ATTR_FILTERED);
@@ -668,6 +719,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	}
 	/* the data address gave the exact offset; the instruction's lacks the index */
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
+	if (acc->addr && !(acc->flags & FA_ACC_SEG))
+		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);
 	return fa_attr__account(a, te, acc, base,
 				fa_instance__key(base, o->pid, acc->flags & FA_ACC_KERNEL), field);
 }

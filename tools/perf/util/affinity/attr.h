@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include "instances.h"
 #include "matrix.h"
 #include "owner.h"
 #include "type.h"
@@ -63,6 +64,8 @@ enum fa_attr_fail {
  * @accesses: Accesses seen
  * @resolved: Attributed to a field
  * @by_address: Of those, by the data address (global or static variable)
+ * @by_instance: Of those, by the address of an instance other accesses
+ *               identified, where the instruction gave no struct
  * @agree: Attributed both ways, to the same field
  * @disagree: Attributed both ways, to different fields (the address wins)
  * @failed: Accesses not attributed, by reason
@@ -71,6 +74,7 @@ struct fa_attr_stats {
 	u64	accesses;
 	u64	resolved;
 	u64	by_address;
+	u64	by_instance;
 	u64	agree;
 	u64	disagree;
 	u64	failed[FA_ATTR_MAX];
@@ -140,6 +144,7 @@ struct fa_attr {
 	struct fa_data_range	  ranges[FA_DATA_RANGES];
 	int			  next_range;
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
+	struct fa_inst_map	  instances;	/* the instances identified, by address */
 	bool			  code_context;
 };
 

@@ -240,6 +240,7 @@ static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *s
 	fa_json__u64(j, "accesses", st->accesses);
 	fa_json__u64(j, "resolved", st->resolved);
 	fa_json__u64(j, "by_address", st->by_address);
+	fa_json__u64(j, "by_instance", st->by_instance);
 	fa_json__u64(j, "agree", st->agree);
 	fa_json__u64(j, "disagree", st->disagree);
 	fa_json__begin_object(j, "failed", /*flat=*/false);

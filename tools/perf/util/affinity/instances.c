@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The instances of the attributed struct types, by address (see instances.h). */
+#include <errno.h>
+#include <linux/kernel.h>
+#include "instances.h"
+#include "key.h"
+#include "../hashmap.h"
+
+#define FA_LINE_SHIFT	6
+#define FA_LINE_WAYS	2	/* instances remembered per line: an embedded one and its parent */
+
+/* An instance: @type of @size bytes at @base in address space @space */
+struct fa_inst_ref {
+	u64		 base;
+	const void	*type;
+	u32		 size;
+	u32		 space;
+};
+
+/* The instances on one cache line of one address space, the newest first */
+struct fa_inst_line {
+	u64			key;
+	struct fa_inst_ref	refs[FA_LINE_WAYS];
+};
+
+static u64 fa_inst_line__key(u32 space, u64 line)
+{
+	return line ^ ((u64)space * 0x9E3779B97F4A7C15ULL);
+}
+
+int fa_inst_map__init(struct fa_inst_map *m)
+{
+	*m = (struct fa_inst_map){ .lines = fa_u64_map__new(), };
+	return m->lines ? 0 : -ENOMEM;
+}
+
+void fa_inst_map__exit(struct fa_inst_map *m)
+{
+	fa_map__free_values(m->lines);
+	m->lines = NULL;
+}
+
+static void fa_inst_line__add(struct fa_inst_line *l, const struct fa_inst_ref *ref)
+{
+	if (l->refs[0].type == ref->type && l->refs[0].base == ref->base &&
+	    l->refs[0].space == ref->space)
+		return;
+	l->refs[1] = l->refs[0];
+	l->refs[0] = *ref;
+}
+
+/**
+ * fa_inst_map__add - An instance of @type identified by an access
+ * @space: Its address space (the process, 0 for the kernel)
+ * @base: Its address
+ * @size: Its size
+ * @type: Its type, what fa_inst_map__find() gives back
+ */
+void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, const void *type)
+{
+	size_t slot = fa_cache__slot(base ^ space);
+	struct fa_inst_ref ref = { .base = base, .type = type, .size = size, .space = space, };
+	u64 first = base >> FA_LINE_SHIFT, last = (base + (size ?: 1) - 1) >> FA_LINE_SHIFT;
+
+	if (m->cache_base[slot] == base && m->cache_type[slot] == type)
+		return;
+	m->cache_base[slot] = base;
+	m->cache_type[slot] = type;
+	if (hashmap__size(m->lines) + (last - first + 1) > FA_INST_MAP_MAX) {
+		m->dropped++;
+		return;
+	}
+	for (u64 line = first; line <= last; line++) {
+		struct fa_inst_line *l = fa_u64_map__findnew(m->lines,
+							     fa_inst_line__key(space, line),
+							     sizeof(*l));
+
+		if (!l) {
+			m->dropped++;
+			return;
+		}
+		fa_inst_line__add(l, &ref);
+	}
+}
+
+/**
+ * fa_inst_map__find - The instance @addr is in, the innermost if several
+ * @base: Result: its address
+ *
+ * Return: its type, or NULL if no instance seen has @addr.
+ */
+const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base)
+{
+	u64 key = fa_inst_line__key(space, addr >> FA_LINE_SHIFT);
+	const struct fa_inst_ref *best = NULL;
+	struct fa_inst_line *l;
+
+	/* the map's keys are pointers to the key in the value */
+	if (!hashmap__find(m->lines, &key, &l))
+		return NULL;
+	for (int i = 0; i < FA_LINE_WAYS; i++) {
+		const struct fa_inst_ref *r = &l->refs[i];
+
+		if (r->type && r->space == space && addr >= r->base && addr - r->base < r->size &&
+		    (!best || r->size < best->size))
+			best = r;
+	}
+	if (!best)
+		return NULL;
+	*base = best->base;
+	return best->type;
+}
