@@ -667,9 +667,9 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	struct map_symbol ms = { .map = o->map, .sym = o->sym, };
 	struct fa_memo *insn = NULL, *var = NULL;
 	struct fa_type_entry *te;
-	int offset = 0, var_off = 0, field;
+	int offset = 0, var_off = 0, field, err;
 	bool by_address = false;
-	u64 base;
+	u64 base, nr_instances;
 
 	a->stats.accesses++;
 	a->last.te = NULL;
@@ -719,10 +719,14 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	}
 	/* the data address gave the exact offset; the instruction's lacks the index */
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
-	if (acc->addr && !(acc->flags & FA_ACC_SEG))
+	nr_instances = te->t ? te->t->xfer.nr_instances : 0;
+	err = fa_attr__account(a, te, acc, base,
+			       fa_instance__key(base, o->pid, acc->flags & FA_ACC_KERNEL), field);
+	/* an instance the type had not seen (or not lately): where it is */
+	if (!err && te->t->xfer.nr_instances != nr_instances && acc->addr &&
+	    !(acc->flags & FA_ACC_SEG))
 		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);
-	return fa_attr__account(a, te, acc, base,
-				fa_instance__key(base, o->pid, acc->flags & FA_ACC_KERNEL), field);
+	return err;
 }
 
 /*

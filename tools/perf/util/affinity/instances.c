@@ -50,7 +50,8 @@ static void fa_inst_line__add(struct fa_inst_line *l, const struct fa_inst_ref *
 }
 
 /**
- * fa_inst_map__add - An instance of @type identified by an access
+ * fa_inst_map__add - An instance of @type identified by an access, when
+ * first seen
  * @space: Its address space (the process, 0 for the kernel)
  * @base: Its address
  * @size: Its size
@@ -58,14 +59,9 @@ static void fa_inst_line__add(struct fa_inst_line *l, const struct fa_inst_ref *
  */
 void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, const void *type)
 {
-	size_t slot = fa_cache__slot(base ^ space);
 	struct fa_inst_ref ref = { .base = base, .type = type, .size = size, .space = space, };
 	u64 first = base >> FA_LINE_SHIFT, last = (base + (size ?: 1) - 1) >> FA_LINE_SHIFT;
 
-	if (m->cache_base[slot] == base && m->cache_type[slot] == type)
-		return;
-	m->cache_base[slot] = base;
-	m->cache_type[slot] = type;
 	if (hashmap__size(m->lines) + (last - first + 1) > FA_INST_MAP_MAX) {
 		m->dropped++;
 		return;

@@ -10,7 +10,6 @@
 #define __PERF_AFFINITY_INSTANCES_H
 
 #include <linux/types.h>
-#include "key.h"
 
 struct hashmap;
 
@@ -19,14 +18,10 @@ struct hashmap;
 /**
  * struct fa_inst_map - The instances seen, by the cache lines they span
  * @lines: (address space, line) -> struct fa_inst_line
- * @cache_base: Instances added last, to add each once
- * @cache_type: Their types
  * @dropped: Instances not added: the map was full
  */
 struct fa_inst_map {
 	struct hashmap	*lines;
-	u64		 cache_base[FA_CACHE_SIZE];
-	const void	*cache_type[FA_CACHE_SIZE];
 	u64		 dropped;
 };
 
