@@ -450,7 +450,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	/* first: the accesses are marked with the sampled function */
 	if (fa_attr__add_code(&aff->attr, &origin))
 		return -ENOMEM;
-	if (aff->dump_raw && !n && aff->decoder.last_drop >= 0)
+	if (aff->dump_raw && !n && aff->decoder.last_drop != FA_DROP_NONE)
 		fa_access__fprintf(&acc[0], aff->field_sep,
 				   fa_drop__name(aff->decoder.last_drop), NULL, stdout);
 	for (int i = 0; i < n; i++) {

@@ -40,7 +40,7 @@ struct fa_memo {
 	struct fa_type_entry	*te;
 	int			 offset;
 	int			 field;		/* the leaf at @offset, of an instruction */
-	s8			 reason;	/* enum fa_attr_fail, -1 if attributed */
+	u8			 reason;	/* enum fa_attr_fail */
 	bool			 array;		/* a variable: an array of @te */
 };
 
@@ -269,7 +269,7 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 }
 
 /* Which ann_data_stat counter went up: why data-type profiling found nothing */
-static s8 fa_attr__reason(const struct annotated_data_stat *before)
+static u8 fa_attr__reason(const struct annotated_data_stat *before)
 {
 	const struct annotated_data_stat *now = &ann_data_stat;
 
@@ -322,7 +322,7 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 		return m;
 	}
 	*slot = m;
-	m->reason = -1;
+	m->reason = FA_ATTR_NONE;
 	/* like hist_entry::ip, the address in the map's DSO */
 	adt = symbol__get_data_type(ms, map__map_ip(ms->map, ip), thread, cpumode, evsel,
 				    &offset);
@@ -442,7 +442,7 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
 		if (!err) {
 			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size, die_offset);
-			m->reason = m->te && m->te->st ? -1 : FA_ATTR_NOT_STRUCT;
+			m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
 		}
 		strbuf_release(&name);
 	}
@@ -473,13 +473,13 @@ static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8
 		return NULL;
 	*offset = addr - var_start;
 	/* in an array, the offset in its element */
-	if (m->reason < 0 && m->array && m->te->size && *offset >= 0)
+	if (m->reason == FA_ATTR_NONE && m->array && m->te->size && *offset >= 0)
 		*offset %= m->te->size;
 	/*
 	 * Past the type's size, in the symbol: the elements of an initialized
 	 * flexible array member, else the instruction may say better.
 	 */
-	if (m->reason < 0 && (*offset < 0 || ((u32)*offset >= m->te->size &&
+	if (m->reason == FA_ATTR_NONE && (*offset < 0 || ((u32)*offset >= m->te->size &&
 					      fa_struct__find_leaf(m->te->st, *offset) < 0)))
 		return NULL;
 	return m;
@@ -681,7 +681,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	if (!(acc->flags & FA_ACC_SEG))
 		var = fa_attr__var(a, o->thread, o->cpumode, acc->addr, &var_off);
 	insn = fa_attr__insn(a, &ms, acc->ip, o->thread, o->cpumode, o->evsel);
-	if (var && var->reason < 0 && insn && insn->reason < 0) {
+	if (var && var->reason == FA_ATTR_NONE && insn && insn->reason == FA_ATTR_NONE) {
 		if (insn->te == var->te && insn->offset == var_off)
 			a->stats.agree++;
 		else
@@ -691,13 +691,13 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		fa_attr__fail_at(a, var->reason, o);
 		return 0;
 	}
-	if (var && var->reason < 0) {
+	if (var && var->reason == FA_ATTR_NONE) {
 		/* the data address is exact */
 		te = var->te;
 		offset = var_off;
 		by_address = true;
 		a->stats.by_address++;
-	} else if (insn && insn->reason < 0) {
+	} else if (insn && insn->reason == FA_ATTR_NONE) {
 		te = insn->te;
 		offset = insn->offset;
 	} else {
@@ -709,7 +709,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		return 0;
 	}
 	/* the instruction's field is memoized with it */
-	if (insn && insn->reason < 0 && te == insn->te && offset == insn->offset)
+	if (insn && insn->reason == FA_ATTR_NONE && te == insn->te && offset == insn->offset)
 		field = insn->field;
 	else
 		field = fa_struct__find_leaf(te->st, offset);
@@ -806,7 +806,7 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 		if (insn.result != INSN_ACCESS__OK)
 			continue;
 		m = fa_attr__insn(a, &ms, ip, fn->thread, fn->cpumode, fn->evsel);
-		if (!m || m->reason >= 0 || m->te != te)
+		if (!m || m->reason != FA_ATTR_NONE || m->te != te)
 			continue;
 		f = fa_struct__find_leaf(te->st, m->offset);
 		if (f < 0)

@@ -57,6 +57,7 @@ enum fa_attr_fail {
 	FA_ATTR_TP_TYPE,	/* a tracepoint's type or field is not known */
 	FA_ATTR_FILTERED,	/* not the type asked for */
 	FA_ATTR_MAX,
+	FA_ATTR_NONE = FA_ATTR_MAX,	/* attributed: no failure */
 };
 
 /**

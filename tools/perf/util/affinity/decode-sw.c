@@ -35,11 +35,18 @@
 #define FA_INSN_READ		16
 #define FA_INSN_MAX_LEN		15
 
+/* The instruction before: the one a sample at the next may have waited for */
+enum fa_before {
+	FA_BEFORE_UNKNOWN,	/* not looked up yet */
+	FA_BEFORE_NONE,		/* none that can be: a jump target, a branch... */
+	FA_BEFORE_FOUND,	/* decoded in fa_insn::before */
+};
+
 struct fa_insn {
 	struct fa_dso_key	 key;
 	bool			 readable;
 	bool			 changed;	/* not the binary recorded */
-	s8			 before_state;	/* -1: not looked up, 0: none, 1: @before */
+	u8			 before_state;	/* enum fa_before */
 	u8			 before_len;	/* its distance to the instruction */
 	struct insn_access_insn	 insn;
 	struct insn_access_insn	 before;	/* the instruction before it */
@@ -155,7 +162,7 @@ static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map
 		return NULL;
 	fi->key.dso = dso__get(key.dso);
 	fi->key.offset = key.offset;
-	fi->before_state = -1;
+	fi->before_state = FA_BEFORE_UNKNOWN;
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, code, sizeof(code));
 	fi->changed = n > 0 && fa_decoder__changed(dec, key.dso);
 	if (n > 0 && !fi->changed) {
@@ -274,9 +281,9 @@ static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
 	int prev;
 	u32 off;
 
-	if (fi->before_state >= 0)
-		return fi->before_state;
-	fi->before_state = 0;
+	if (fi->before_state != FA_BEFORE_UNKNOWN)
+		return fi->before_state == FA_BEFORE_FOUND;
+	fi->before_state = FA_BEFORE_NONE;
 
 	if (!al->sym || fi->key.offset <= al->sym->start || fi->key.offset >= al->sym->end)
 		return false;
@@ -294,7 +301,7 @@ static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
 	if (fi->before.length != off - prev || !insn_access__survives(&fi->before))
 		return false;
 	fi->before_len = off - prev;
-	fi->before_state = 1;
+	fi->before_state = FA_BEFORE_FOUND;
 	return true;
 }
 

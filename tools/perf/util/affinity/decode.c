@@ -231,7 +231,7 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 	int source = fa_evsel__source(evsel);
 	int n;
 
-	dec->last_drop = -1;
+	dec->last_drop = FA_DROP_NONE;
 	if (!dec->arch) {
 		/* Not before the first sample: pipe input brings the header late. */
 		dec->arch = dec->env ? perf_env__arch(dec->env) : NULL;

@@ -41,6 +41,7 @@ enum fa_drop {
 	FA_DROP_CHANGED,	/* the binary is not the one recorded (build ID) */
 	FA_DROP_NO_SYM,		/* no memory operand, and no symbol to find the one before */
 	FA_DROP_MAX,
+	FA_DROP_NONE = FA_DROP_MAX,	/* the sample gave accesses */
 };
 
 /**
@@ -121,7 +122,7 @@ struct fa_decoder {
 	struct hashmap		*dsos;		/* (dso, 0) -> struct fa_dso_code */
 	struct hashmap		*drop_dsos;	/* (reason, dso) -> struct fa_drop_dso */
 	struct fa_decode_stats	 stats;
-	int			 last_drop;	/* why the last sample gave none, or -1 */
+	int			 last_drop;	/* why the last sample gave none, FA_DROP_NONE */
 	bool			 is64;		/* code is 64-bit unless its DSO says */
 	bool			 no_skid;	/* never use the instruction before the IP */
 };
