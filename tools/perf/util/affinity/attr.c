@@ -526,10 +526,22 @@ static int fa_access__fail_reason(const struct fa_access *acc, int reason)
 	return reason;
 }
 
-/* Identity of an instance: its base in its address space */
-static u64 fa_instance__key(u64 base, u32 pid, bool kernel)
+/* The address space of a data address: the process, the kernel's is 0 */
+static u32 fa_access__space(const struct fa_access *acc)
 {
-	return kernel ? base : base ^ ((u64)pid * 0x9E3779B97F4A7C15ULL);
+	return acc->flags & FA_ACC_KERNEL ? 0 : acc->origin->pid;
+}
+
+/* A data address, not a segment offset (fs:/gs: relative) nor none */
+static bool fa_access__has_addr(const struct fa_access *acc)
+{
+	return acc->addr && !(acc->flags & FA_ACC_SEG);
+}
+
+/* Identity of an instance: its base in its address space */
+static u64 fa_instance__key(u64 base, u32 space)
+{
+	return base ^ ((u64)space * 0x9E3779B97F4A7C15ULL);
 }
 
 static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
@@ -566,12 +578,6 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	return fa_type__add(te->t, &s);
 }
 
-/* The address space of a data address: the process, the kernel's is 0 */
-static u32 fa_access__space(const struct fa_access *acc)
-{
-	return acc->flags & FA_ACC_KERNEL ? 0 : acc->origin->pid;
-}
-
 /* Failures an instance's address can make up for: the address is a real one */
 static bool fa_attr_fail__by_instance(int reason)
 {
@@ -603,7 +609,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 	int field = -1;
 	u64 base = 0;
 
-	if (fa_attr_fail__by_instance(reason) && acc->addr && !(acc->flags & FA_ACC_SEG))
+	if (fa_attr_fail__by_instance(reason) && fa_access__has_addr(acc))
 		te = (struct fa_type_entry *)fa_inst_map__find(&a->instances,
 							       fa_access__space(acc), acc->addr,
 							       &base);
@@ -615,8 +621,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 	}
 	a->stats.by_instance++;
 	return fa_attr__account(a, te, acc, base,
-				fa_instance__key(base, acc->origin->pid, acc->flags & FA_ACC_KERNEL),
-				field);
+				fa_instance__key(base, fa_access__space(acc)), field);
 }
 
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
@@ -721,10 +726,9 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
 	nr_instances = te->t ? te->t->xfer.nr_instances : 0;
 	err = fa_attr__account(a, te, acc, base,
-			       fa_instance__key(base, o->pid, acc->flags & FA_ACC_KERNEL), field);
+			       fa_instance__key(base, fa_access__space(acc)), field);
 	/* an instance the type had not seen (or not lately): where it is */
-	if (!err && te->t->xfer.nr_instances != nr_instances && acc->addr &&
-	    !(acc->flags & FA_ACC_SEG))
+	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
 		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);
 	return err;
 }
