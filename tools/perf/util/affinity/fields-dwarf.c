@@ -567,10 +567,17 @@ enum fa_die_found {
 static enum fa_die_found fa_die__at_offset(Dwarf *dbg, u64 offset,
 					   const struct fa_type_query *q, Dwarf_Die *die)
 {
+	size_t len = strlen(q->name);
 	Dwarf_Die found;
+	Dwarf_Word size;
 
 	if (!offset || !q->size || !dwarf_offdie(dbg, offset, &found) ||
-	    dwarf_bytesize(&found) != (int)q->size || dwarf_hasattr(&found, DW_AT_declaration))
+	    dwarf_hasattr(&found, DW_AT_declaration))
+		return FA_DIE_UNKNOWN;
+	/* an array of no bound ("uint8_t[]") has no size of its own */
+	if (dwarf_tag(&found) == DW_TAG_array_type && len && q->name[len - 1] == ']')
+		return FA_DIE_OTHER;
+	if (dwarf_aggregate_size(&found, &size) || size != q->size)
 		return FA_DIE_UNKNOWN;
 	/* "struct foo *", "long int", an enum: no record to search for */
 	if (!fa_die__is_record(dwarf_tag(&found)))
