@@ -586,6 +586,8 @@ static int parse_method(struct perf_affinity *aff)
 		return -EINVAL;
 	if (aff->ropts.fields && fa_hists__check_keys("-F", aff->ropts.fields))
 		return -EINVAL;
+	if (fa_keep_opts__check(&aff->ropts.keep))
+		return -EINVAL;
 	aff->cfg.scope = aff->scope_str ? fa_scope__parse(aff->scope_str) : FA_SCOPE_CPU;
 	if (aff->cfg.scope < 0) {
 		pr_err("--scope %s: use cpu, thread or instance\n", aff->scope_str);
@@ -678,7 +680,7 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 {
 	struct fa_attr *a = &aff->attr;
 	struct ui_progress prog;
-	int err = 0;
+	int err = 0, matched = 0;
 
 	*total = 0;
 	if (aff->method != FA_METHOD_WINDOW)
@@ -692,12 +694,15 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t) {
 			err = fa_analysis__run(&an[i], a->types[i]->t, aff->method,
-					       aff->ropts.xfer_cost);
+					       aff->ropts.xfer_cost, &aff->ropts.keep);
 			*total += a->types[i]->t->counts.nr_accesses;
+			matched += err ? 0 : an[i].keep.matched;
 		}
 		ui_progress__update(&prog, 1);
 	}
 	ui_progress__finish();
+	if (!err && !matched && (aff->ropts.keep.keep || aff->ropts.keep.keep_order))
+		pr_warning("--keep, --keep-order: no struct type has these members\n");
 	return err;
 }
 
@@ -1070,6 +1075,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING('F', "fields", &aff->ropts.fields, "key[,key...]",
 		   "columns of the tables, keys as for --sort, and readers, writers"),
 	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
+	OPT_STRING(0, "keep", &aff->ropts.keep.keep, "field[,field...]",
+		   "fields whose offsets code relies on: layouts keep them where they are"),
+	OPT_STRING(0, "keep-order", &aff->ropts.keep.keep_order, "from-to[,from-to...]",
+		   "members that stay together in their order (an offsetof() range)"),
 	OPT_STRING(0, "json", &aff->json_name, "file",
 		   "also write the report as JSON to this file ('-': only that, to stdout)"),
 	OPT_STRING(0, "heatmap", &aff->heatmap_name, "file",

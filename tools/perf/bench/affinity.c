@@ -259,7 +259,7 @@ int bench_affinity_cluster(int argc, const char **argv)
 		return -ENOMEM;
 	}
 	gettimeofday(&start, NULL);
-	err = fa_analysis__run(&a, t, FA_METHOD_WINDOW, FA_XFER_COST);
+	err = fa_analysis__run(&a, t, FA_METHOD_WINDOW, FA_XFER_COST, NULL);
 	analyze_ms = elapsed_ms(&start);
 	if (!err) {
 		printf("# %u fields (%d units, %u bytes), %u accesses\n", nr_fields,
@@ -419,7 +419,7 @@ static int bench_one(struct fa_struct *st, struct bench_result *r)
 
 	if (!t)
 		return err;
-	if (fa_analysis__run(&a, t, FA_METHOD_WINDOW, FA_XFER_COST))
+	if (fa_analysis__run(&a, t, FA_METHOD_WINDOW, FA_XFER_COST, NULL))
 		goto out_type;
 	/* the model the analysis used */
 	if (fa_cost_model__init(&m, t, a.xfer_cost, /*visits=*/false))

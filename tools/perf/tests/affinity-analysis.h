@@ -11,7 +11,7 @@
 static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)
 {
 	fa_type__flush(t);
-	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST);
+	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST, NULL);
 }
 
 /* The end of a test that analyzed @t: @t and its struct go too */

@@ -30,9 +30,9 @@ if [ "$(nproc)" -lt 2 ]; then
 	exit 2
 fi
 
-# The cache line of a field in the layout the report advises: the
-# suggested one, or the current one when it keeps it
-advised_line() {
+# The offset of member $1 in the layout the report advises: the suggested
+# one, or the current one when it keeps it
+advised_offset() {
 	local start="^  Current layout:"
 
 	suggested && start="^  Suggested layout [(]"
@@ -40,8 +40,16 @@ advised_line() {
 		$0 ~ start { in_l = 1; next }
 		in_l && /^}/ { exit }
 		in_l && $0 ~ "[ *]" f "( __attribute__.*)?;" {
-			sub(/.*\/\* */, ""); print int($1 / 64); exit
+			sub(/.*\/\* */, ""); print $1; exit
 		}' "${result}"
+}
+
+# Its cache line
+advised_line() {
+	local off
+
+	off=$(advised_offset "$1")
+	[ -n "${off}" ] && echo $((off / 64))
 }
 
 suggested() {
@@ -140,6 +148,29 @@ readers="nr_running clock load_avg util_avg flags"
 by="by thread"
 read_mostly="dev ops flags header_len"
 
+# The smallest edit first; --keep and --keep-order respected, or refused
+check_keep() {
+	grep -q "^  Advice: the smallest edit (.*size unchanged)" "${result}" ||
+		fail "refshare_dst: not the smallest edit, at the same size"
+	perf affinity report -i "${perfdata}" --stdio -T refshare_dst --keep lwtstate \
+		> "${result}" 2>&1 || fail "--keep lwtstate"
+	grep -q "^  kept in place: lwtstate (--keep)" "${result}" || fail "--keep: not said"
+	[ "$(advised_offset lwtstate)" = 80 ] || fail "--keep lwtstate: lwtstate moved"
+	perf affinity report -i "${perfdata}" --stdio -T refshare_dst --keep-order dev- \
+		> "${result}" 2>&1 || fail "--keep-order dev-"
+	grep -q "^  kept together, in order: dev to tclassid" "${result}" ||
+		fail "--keep-order: not said"
+	grep -q "moves what must stay, not advised" "${result}" ||
+		fail "--keep-order: the full reorder not refused"
+	if perf affinity report -i "${perfdata}" --stdio --keep-order dev > "${result}" 2>&1 ||
+	   ! grep -q "^--keep-order: 'dev' is not FROM-TO" "${result}"; then
+		fail "--keep-order dev: no error"
+	fi
+	perf affinity report -i "${perfdata}" --stdio -T refshare_dst --keep nosuch \
+		> "${result}" 2>&1
+	grep -q "no struct type has these members" "${result}" || fail "--keep nosuch: no warning"
+}
+
 echo "exact samples of one instance"
 if ! perf bench affinity synth -n 20000 -I 1 -o "${perfdata}" > /dev/null 2>&1; then
 	fail "perf bench affinity synth"
@@ -164,6 +195,7 @@ else
 		check_apart __use ${read_mostly}
 		check_gain -1
 		check_emit_c refshare_dst
+		report refshare_dst && check_keep
 	fi
 fi
 

@@ -84,7 +84,7 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t, int me
  * the fields.  The cost model sees one instance at a time; the replay sees
  * the instances where they were.  Aligning the struct to the line gives
  * each instance lines of its own: advise it when the replay of the
- * instances so spread saves FA_MIN_GAIN.
+ * instances so spread saves FA_MIN_GAIN, times the growth of the struct.
  */
 static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
 {
@@ -103,7 +103,9 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 		fa_layout__exit(&spread);
 		return -ENOMEM;
 	}
-	if (cost.total >= a->replay[1].total * (1 - FA_MIN_GAIN)) {
+	/* every instance grows: judged as the edits are (edit.h) */
+	if (cost.total * spread.size / a->suggested.size >=
+	    a->replay[1].total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&spread);
 		return 0;
 	}
@@ -141,6 +143,23 @@ static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t,
 	a->lines_at[1] = fa_cost_model__lines_at(model, &a->suggested, phases);
 }
 
+/* Whether the suggestion puts on different lines units that conflict and shared one */
+static bool fa_analysis__separates(const struct fa_analysis *a)
+{
+	const struct fa_layout *cur = &a->current, *l = &a->suggested;
+	u32 line = cur->line_size;
+
+	for (int u = 0; u < cur->nr_units; u++) {
+		for (int v = u + 1; v < cur->nr_units; v++) {
+			if (cur->offset[u] / line == cur->offset[v] / line &&
+			    l->offset[u] / line != l->offset[v] / line &&
+			    fa_classes__conflict(&a->classes, u, v))
+				return true;
+		}
+	}
+	return false;
+}
+
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -156,6 +175,7 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			return -ENOMEM;
 		a->model[1] = a->model[0];
 		a->kept = true;
+		a->advice = FA_ADVICE_NONE;
 	}
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
@@ -166,11 +186,22 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
+	/*
+	 * The model and what the recorded instances say disagree on the sign:
+	 * the replay, or for visits, which the replay's windows do not see,
+	 * the lines per visit with the instances where they were
+	 */
+	if (a->changed && !a->spread && a->model[1].total < a->model[0].total)
+		a->unsure = a->lines_at[0] > 0 ? a->lines_at[1] >= a->lines_at[0] :
+			    a->replay[1].total >= a->replay[0].total;
+	a->needs_line_start = a->changed && !a->spread &&
+			      a->suggested.align < t->cfg.line_size &&
+			      fa_analysis__separates(a);
 	return err;
 }
 
 /* Cluster, lay out, then improve the layout under the cost model */
-static int fa_analysis__suggest(struct fa_analysis *a, struct fa_type *t,
+static int fa_analysis__reorder(struct fa_analysis *a, struct fa_type *t,
 				const struct fa_cost_model *model)
 {
 	const struct fa_struct *st = t->st;
@@ -179,9 +210,82 @@ static int fa_analysis__suggest(struct fa_analysis *a, struct fa_type *t,
 	    fa_units__affinity(st, a->affinity, &a->unit_affinity) ||
 	    fa_clusters__build(&a->clusters, st, &a->classes, &a->unit_affinity,
 			       t->cfg.line_size) ||
-	    fa_layout__suggest(&a->suggested, st, &a->classes, &a->clusters, t->cfg.line_size))
+	    fa_layout__suggest(&a->reorder, st, &a->classes, &a->clusters, t->cfg.line_size))
 		return -ENOMEM;
-	return fa_layout__refine(&a->suggested, st, &a->classes, model);
+	return fa_layout__refine(&a->reorder, st, &a->classes, model);
+}
+
+/*
+ * The smallest edit, or the full reorder where its judged cost, which
+ * counts every member it moves, is lower still (edit.h)
+ */
+static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
+			       const struct fa_cost_model *model)
+{
+	struct fa_judge j = {
+		.st = t->st, .cur = &a->current, .m = model, .keep = &a->keep,
+		.c = &a->classes, .nr_instances = t->xfer.nr_instances,
+		.cost0 = fa_cost_model__eval(model, &a->current, NULL),
+	};
+	const struct fa_layout *best = &a->current;
+	struct fa_layout edit;
+	int err;
+
+	if (fa_edits__search(&a->edits, &edit, &j, &a->classes))
+		return -ENOMEM;
+	a->judged[0] = j.cost0;
+	a->judged[1] = a->edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
+	a->judged[2] = fa_judge__cost(&j, &a->reorder);
+	a->reorder_breaks = !fa_keep__allows(&a->keep, &a->current, &a->reorder);
+	a->moved[1] = fa_layout__moved(&a->current, &a->reorder);
+	fa_cost_model__eval(model, &a->reorder, &a->reorder_model);
+	if (a->judged[2] < a->judged[1] && a->judged[2] < j.cost0 * (1 - FA_MIN_GAIN)) {
+		a->advice = FA_ADVICE_REORDER;
+		best = &a->reorder;
+	} else if (a->edits.nr) {
+		a->advice = FA_ADVICE_EDIT;
+		best = &edit;
+	}
+	err = fa_layout__copy(&a->suggested, best);
+	a->moved[0] = fa_layout__moved(&a->current, &a->suggested);
+	a->shifted = fa_layout__shifted(&a->current, &a->suggested);
+	fa_layout__exit(&edit);
+	return err;
+}
+
+/* Distinct cache lines of the units with @share >= FA_EVERY_CALL in @l */
+static int fa_layout__every_call_lines(const struct fa_layout *l, const double *share)
+{
+	int n = 0;
+
+	for (int k = 0; k < l->nr_units; k++) {
+		int u = l->order[k];
+		bool seen = false;
+
+		if (share[u] < FA_EVERY_CALL)
+			continue;
+		/* in offset order: a line seen before is the line of an earlier unit */
+		for (int i = k - 1; i >= 0 && !seen; i--) {
+			int prev = l->order[i];
+
+			if (l->offset[prev] / l->line_size != l->offset[u] / l->line_size)
+				break;
+			seen = share[prev] >= FA_EVERY_CALL;
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+/* The fields nearly every visit reads: on how many lines, before and after */
+static void fa_analysis__every_call(struct fa_analysis *a, const struct fa_cost_model *model)
+{
+	int n = a->current.nr_units;
+	double share[n + 1];
+
+	fa_cost_model__shares(model, n, share);
+	a->every_call_lines[0] = fa_layout__every_call_lines(&a->current, share);
+	a->every_call_lines[1] = fa_layout__every_call_lines(&a->suggested, share);
 }
 
 /*
@@ -203,8 +307,10 @@ double fa_analysis__gain(const struct fa_analysis *an)
  * @t: The type, its accumulation finished by fa_type__flush()
  * @method: enum fa_method
  * @xfer_cost: Weight of a cache line transfer against touching a line
+ * @keep: What layouts must keep, may be NULL (keep.h)
  */
-int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost)
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost,
+		     const struct fa_keep_opts *keep)
 {
 	struct fa_cost_model model;
 	int err = -ENOMEM;
@@ -224,8 +330,11 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 	if (!fa_classes__init(&a->classes, t) &&
 	    !fa_cost_model__set_moving(&model, &a->classes) &&
 	    !fa_layout__current(&a->current, t->st, t->cfg.line_size) &&
-	    !fa_analysis__suggest(a, t, &model))
+	    fa_keep__init(&a->keep, t->st, &a->current, keep) >= 0 &&
+	    !fa_analysis__reorder(a, t, &model) && !fa_analysis__advise(a, t, &model))
 		err = fa_analysis__costs(a, t, &model, xfer_cost);
+	if (!err)
+		fa_analysis__every_call(a, &model);
 	fa_cost_model__exit(&model);
 	if (err)
 		fa_analysis__exit(a);
@@ -239,4 +348,6 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_clusters__exit(&a->clusters);
 	fa_layout__exit(&a->current);
 	fa_layout__exit(&a->suggested);
+	fa_layout__exit(&a->reorder);
+	fa_keep__exit(&a->keep);
 }

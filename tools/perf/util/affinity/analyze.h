@@ -12,6 +12,8 @@
 #include "classify.h"
 #include "cluster.h"
 #include "cost.h"
+#include "edit.h"
+#include "keep.h"
 #include "layout.h"
 #include "matrix.h"
 
@@ -32,6 +34,13 @@ enum fa_method {
 #define FA_DENSE_GAP_NS		10000
 
 /* Why the analysis took its method */
+/* What the report advises for a type */
+enum fa_advice {
+	FA_ADVICE_NONE,		/* nothing saves enough */
+	FA_ADVICE_EDIT,		/* the smallest edit (edit.h) */
+	FA_ADVICE_REORDER,	/* the full reorder: clearly better than any small edit */
+};
+
 enum fa_method_why {
 	FA_METHOD_WHY_ASKED,		/* --method */
 	FA_METHOD_WHY_DENSE,		/* samples dense enough for windows */
@@ -50,7 +59,19 @@ struct fa_analysis {
 	struct fa_matrix	 unit_affinity;
 	struct fa_clusters	 clusters;
 	struct fa_layout	 current;
-	struct fa_layout	 suggested;
+	struct fa_layout	 suggested;	/* what is advised */
+	struct fa_layout	 reorder;	/* the full reorder, advised or not */
+	struct fa_edits		 edits;
+	struct fa_keep		 keep;
+	enum fa_advice		 advice;
+	double			 judged[3];	/* current, smallest edit, full reorder */
+	int			 moved[2];	/* members moved: advice, full reorder */
+	int			 shifted;	/* members whose offset the advice changes */
+	bool			 reorder_breaks;	/* moves what must stay (keep.h) */
+	bool			 unsure;	/* the replay does not confirm the model */
+	bool			 needs_line_start;	/* apart only in instances starting a line */
+	int			 every_call_lines[2];	/* of the fields nearly every visit reads */
+	struct fa_cost		 reorder_model;
 	struct fa_cost		 model[2];	/* current, suggested */
 	struct fa_cost		 replay[2];
 	bool			 changed;
@@ -67,7 +88,11 @@ struct fa_analysis {
  */
 #define FA_MIN_GAIN	0.01
 
-int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost);
+/* A field this share of the windows (visits) touches is read by every call */
+#define FA_EVERY_CALL	0.9
+
+int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost,
+		     const struct fa_keep_opts *keep);
 void fa_analysis__exit(struct fa_analysis *a);
 double fa_analysis__gain(const struct fa_analysis *an);
 const char *fa_method__name(int method);

@@ -205,6 +205,23 @@ double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_la
 }
 
 /* The cost of layout @l (see fa_cost_model__eval_lines()) */
+/* The share of the windows (or visits) touching each unit, into @share */
+void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *share)
+{
+	double total = 0;
+
+	memset(share, 0, nr_units * sizeof(*share));
+	for (int s = 0; s < m->nr_window_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+
+		total += set->count;
+		for (int k = 0; k < set->nr; k++)
+			share[m->units[set->first + k]] += set->count;
+	}
+	for (int u = 0; total && u < nr_units; u++)
+		share[u] /= total;
+}
+
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost)
 {

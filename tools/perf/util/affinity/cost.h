@@ -72,6 +72,7 @@ void fa_cost_model__exit(struct fa_cost_model *m);
 int fa_cost_model__set_moving(struct fa_cost_model *m, const struct fa_classes *c);
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost);
+void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *share);
 double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_layout *l,
 			       const u64 *phases);
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,

@@ -525,6 +525,92 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 	fa_json__end_object(j);
 }
 
+static const char * const fa_advice_names[] = {
+	[FA_ADVICE_NONE] = "none", [FA_ADVICE_EDIT] = "edit", [FA_ADVICE_REORDER] = "reorder",
+};
+
+static const char * const fa_edit_names[] = {
+	[FA_EDIT_MOVE] = "move", [FA_EDIT_SWAP] = "swap", [FA_EDIT_LINE] = "line",
+	[FA_EDIT_ISOLATE] = "isolate",
+};
+
+static const char *fa_unit__first_name(const struct fa_struct *st, int u)
+{
+	return st->fields[st->units[u].field].name;
+}
+
+static void fa_json__edits(struct fa_json *j, const struct fa_analysis *an,
+			   const struct fa_struct *st)
+{
+	char buf[256];
+
+	fa_json__begin_array(j, "edits", /*flat=*/false);
+	for (int i = 0; an->advice == FA_ADVICE_EDIT && i < an->edits.nr; i++) {
+		const struct fa_edit *e = &an->edits.edit[i];
+
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__string(j, "op", fa_edit_names[e->op]);
+		fa_json__string(j, "member", fa_unit__first_name(st, e->unit));
+		if (e->other >= 0)
+			fa_json__string(j, "other", fa_unit__first_name(st, e->other));
+		fa_edit__snprintf(e, st, buf, sizeof(buf));
+		fa_json__string(j, "text", buf);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+}
+
+static void fa_json__kept(struct fa_json *j, const struct fa_analysis *an,
+			  const struct fa_struct *st)
+{
+	fa_json__begin_array(j, "kept", /*flat=*/false);
+	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
+		if (!an->keep.pin[u])
+			continue;
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__string(j, "member", fa_unit__first_name(st, u));
+		fa_json__string(j, "why", an->keep.pin[u] == FA_PIN_BASE ? "base" : "keep");
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+	fa_json__begin_array(j, "kept_ranges", /*flat=*/false);
+	for (int i = 0; i < an->keep.nr_ranges; i++) {
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__string(j, "from",
+				fa_unit__first_name(st, an->current.order[an->keep.ranges[i].from]));
+		fa_json__string(j, "to",
+				fa_unit__first_name(st, an->current.order[an->keep.ranges[i].to]));
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+}
+
+/* What stdio's 'Advice' says */
+static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
+			    const struct fa_struct *st)
+{
+	const struct fa_cost *m = an->model;
+
+	fa_json__begin_object(j, "advice", /*flat=*/false);
+	fa_json__string(j, "kind", fa_advice_names[an->advice]);
+	fa_json__edits(j, an, st);
+	fa_json__int(j, "members_moved", an->moved[0]);
+	fa_json__int(j, "offsets_changed", an->shifted);
+	fa_json__bool(j, "unsure", an->unsure);
+	fa_json__bool(j, "needs_line_start", an->needs_line_start);
+	fa_json__int(j, "every_call_lines_current", an->every_call_lines[0]);
+	fa_json__int(j, "every_call_lines_suggested", an->every_call_lines[1]);
+	fa_json__begin_object(j, "reorder", /*flat=*/true);
+	fa_json__int(j, "members_moved", an->moved[1]);
+	fa_json__u64(j, "size", an->reorder.size);
+	fa_json__double(j, "gain", m[0].total > 0 ?
+			100 * (1 - an->reorder_model.total / m[0].total) : 0);
+	fa_json__bool(j, "moves_kept", an->reorder_breaks);
+	fa_json__end_object(j);
+	fa_json__kept(j, an, st);
+	fa_json__end_object(j);
+}
+
 /* Lines of several instances, as the stdio report lists them (all of them) */
 static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t)
 {
@@ -604,6 +690,7 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__layout(j, "current", &an->current, t->st);
 	fa_json__layout(j, "suggested", &an->suggested, t->st);
 	fa_json__costs(j, an);
+	fa_json__advice(j, an, t->st);
 	fa_json__end_object(j);
 	return 0;
 }

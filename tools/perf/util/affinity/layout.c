@@ -392,6 +392,45 @@ int fa_layout__from_offsets(struct fa_layout *l, const struct fa_struct *st, con
 }
 
 /**
+ * fa_layout__set_order - Lay the units out in @order, as a compiler would
+ * @line_start: By unit, may be NULL: it starts a cache line (an aligned
+ *              member), which aligns the struct to the line too
+ *
+ * Each unit at the next offset its alignment allows, as in the C the
+ * report prints for the layout.  @l has room for the units of @st.
+ */
+void fa_layout__set_order(struct fa_layout *l, const struct fa_struct *st, const int *order,
+			  const bool *line_start)
+{
+	u32 off = 0, align = st->align;
+
+	for (int k = 0; k < st->nr_units; k++) {
+		int u = order[k];
+
+		align = max(align, st->units[u].align);
+		l->line_start[u] = line_start && line_start[u] && k;
+		if (l->line_start[u]) {
+			off = roundup(off, l->line_size);
+			align = max(align, l->line_size);
+		}
+		off = fa_layout__place(l, st, u, off);
+		l->order[k] = u;
+	}
+	l->align = align;
+	l->size = roundup(off, align);
+}
+
+/* A new layout of the units in @order (see fa_layout__set_order()) */
+int fa_layout__from_order(struct fa_layout *l, const struct fa_struct *st, const int *order,
+			  const bool *line_start, u32 line_size)
+{
+	if (fa_layout__alloc(l, st->nr_units, line_size))
+		return -ENOMEM;
+	fa_layout__set_order(l, st, order, line_start);
+	return 0;
+}
+
+/**
  * fa_layout__suggest - Lay the clusters out in cache lines
  *
  * Hottest clusters first; a cluster goes into the first line that has room

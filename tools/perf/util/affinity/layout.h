@@ -43,6 +43,10 @@ int fa_layout__from_groups(struct fa_layout *l, const struct fa_struct *st, cons
 			   int nr_groups, u32 line_size);
 int fa_layout__from_offsets(struct fa_layout *l, const struct fa_struct *st, const u32 *offset,
 			    u32 line_size);
+int fa_layout__from_order(struct fa_layout *l, const struct fa_struct *st, const int *order,
+			  const bool *line_start, u32 line_size);
+void fa_layout__set_order(struct fa_layout *l, const struct fa_struct *st, const int *order,
+			  const bool *line_start);
 int fa_layout__copy(struct fa_layout *dst, const struct fa_layout *src);
 void fa_layout__exit(struct fa_layout *l);
 u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *st, int field);

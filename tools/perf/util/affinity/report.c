@@ -392,6 +392,132 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	return printed;
 }
 
+static double fa_cost__change(const struct fa_cost *c)
+{
+	return c[0].total > 0 ? 100 * (c[1].total - c[0].total) / c[0].total : 0;
+}
+
+/* Size change, and what it is for all the instances seen */
+static size_t fa_report__growth(FILE *fp, const struct fa_layout *cur, const struct fa_layout *l,
+				u64 nr_instances)
+{
+	s64 grow = (s64)l->size - cur->size;
+
+	if (!grow)
+		return fprintf(fp, "size unchanged");
+	if (nr_instances < 2)
+		return fprintf(fp, "%u -> %u bytes", cur->size, l->size);
+	return fprintf(fp, "%u -> %u bytes, %+" PRId64 " bytes for the %" PRIu64 " instances seen",
+		       cur->size, l->size, grow * (s64)nr_instances, nr_instances);
+}
+
+static size_t fa_report__edits(FILE *fp, const struct fa_edits *e, const struct fa_struct *st)
+{
+	size_t printed = 0;
+	char buf[256];
+
+	for (int i = 0; i < e->nr; i++) {
+		fa_edit__snprintf(&e->edit[i], st, buf, sizeof(buf));
+		printed += fprintf(fp, "    %d. %s\n", i + 1, buf);
+	}
+	return printed;
+}
+
+static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const struct fa_struct *st)
+{
+	size_t printed = 0;
+
+	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
+		if (!an->keep.pin[u])
+			continue;
+		printed += fprintf(fp, "  kept in place: %s (%s)\n", st->fields[st->units[u].field].name,
+				   an->keep.pin[u] == FA_PIN_BASE ?
+				   "first member, a struct: code may cast to it" : "--keep");
+	}
+	for (int i = 0; i < an->keep.nr_ranges; i++) {
+		const struct fa_keep_range *r = &an->keep.ranges[i];
+
+		printed += fprintf(fp, "  kept together, in order: %s to %s (--keep-order)\n",
+				   st->fields[st->units[an->current.order[r->from]].field].name,
+				   st->fields[st->units[an->current.order[r->to]].field].name);
+	}
+	return printed;
+}
+
+static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *an)
+{
+	const struct fa_cost c[2] = { an->model[0], an->reorder_model };
+	size_t printed;
+
+	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current))
+		return 0;
+	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d members, ",
+			  fa_cost__change(c), an->moved[1]);
+	printed += fa_report__growth(fp, &an->current, &an->reorder, te->t->xfer.nr_instances);
+	if (an->reorder_breaks)
+		return printed + fprintf(fp, ": moves what must stay, not advised\n");
+	if (an->reorder_model.total >= an->model[0].total * (1 - FA_MIN_GAIN))
+		return printed + fprintf(fp, ": saves nothing\n");
+	return printed + fprintf(fp, ": not advised, not better once its moves and growth count\n");
+}
+
+static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
+{
+	size_t printed;
+
+	if (an->spread && an->advice == FA_ADVICE_NONE) {
+		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, instances share lines (",
+				  an->suggested.line_size);
+		printed += fa_report__growth(fp, &an->current, &an->suggested,
+					     te->t->xfer.nr_instances);
+		return printed + fprintf(fp, ")\n");
+	}
+	if (!an->changed)
+		return fprintf(fp, "\n  Advice: none, no edit %ssaves %.0f%% of the predicted cost\n",
+			       an->keep.nr_pins || an->keep.nr_ranges ? "that keeps what must stay " : "",
+			       100 * FA_MIN_GAIN);
+	printed = fprintf(fp, "\n  Advice: %s (%d member%s moved, %d offset%s changed, ",
+			  an->advice == FA_ADVICE_REORDER ? "the full reorder, clearly better than any small edit" :
+			  "the smallest edit", an->moved[0], an->moved[0] == 1 ? "" : "s",
+			  an->shifted, an->shifted == 1 ? "" : "s");
+	printed += fa_report__growth(fp, &an->current, &an->suggested, te->t->xfer.nr_instances);
+	printed += fprintf(fp, ")\n");
+	if (an->advice == FA_ADVICE_EDIT)
+		printed += fa_report__edits(fp, &an->edits, te->st);
+	if (an->spread)
+		printed += fprintf(fp, "    and align the struct to the %u byte cache line (instances share lines)\n",
+				   an->suggested.line_size);
+	return printed;
+}
+
+/* What to do, what it is predicted to save, and what was not advised */
+static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
+{
+	size_t printed = fa_report__advice_head(fp, te, an);
+
+	if (an->changed && an->spread)
+		printed += fprintf(fp, "  predicted: %+.1f%% (replay of the accesses, the instances on lines of their own)\n",
+				   fa_cost__change(an->replay));
+	else if (an->changed)
+		printed += fprintf(fp, "  predicted: %+.1f%% (model), %+.1f%% (replay of the accesses)\n",
+				   fa_cost__change(an->model), fa_cost__change(an->replay));
+	if (an->changed && an->lines_at[0] > 0)
+		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
+				   an->lines_at[0], an->lines_at[1]);
+	if (an->unsure)
+		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
+	if (an->needs_line_start)
+		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): align the struct to %u bytes, or allocate it so\n",
+				   te->t->xfer.nr_instances - te->t->xfer.misaligned,
+				   te->t->xfer.nr_instances, an->suggested.line_size);
+	if (an->every_call_lines[1] > an->every_call_lines[0])
+		printed += fprintf(fp, "  note: the fields nearly every visit touches (%.0f%%) take %d cache lines instead of %d\n",
+				   100 * FA_EVERY_CALL, an->every_call_lines[1],
+				   an->every_call_lines[0]);
+	printed += fa_report__reorder(fp, te, an);
+	return printed + fa_report__pins(fp, an, te->st);
+}
+
 /* The title of a struct type's report: name, size, accesses, instances */
 int fa_report__title(struct fa_type_entry *te, char *buf, size_t size)
 {
@@ -446,6 +572,8 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 		return fa_report__layouts(fp, te, an, o);
 	case FA_REPORT_COST:
 		return fa_report__cost(fp, an);
+	case FA_REPORT_ADVICE:
+		return fa_report__advice(fp, te, an);
 	default:
 		return 0;
 	}

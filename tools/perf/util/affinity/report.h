@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "keep.h"
 
 struct fa_analysis;
 struct fa_attr;
@@ -26,6 +27,7 @@ enum fa_report_section {
 	FA_REPORT_CLUSTERS,
 	FA_REPORT_LAYOUTS,	/* current and suggested, pahole's format */
 	FA_REPORT_COST,		/* predicted, of both layouts */
+	FA_REPORT_ADVICE,	/* the edit, or the reorder, and why */
 	FA_REPORT_MAX,
 };
 
@@ -37,6 +39,7 @@ struct fa_report_opts {
 	const char	*sort_keys;	/* --sort: their order, or NULL */
 	bool		 emit_c;	/* also print the suggestion as C */
 	const char	*sep;		/* -x: plain separated fields */
+	struct fa_keep_opts keep;	/* --keep, --keep-order */
 };
 
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);

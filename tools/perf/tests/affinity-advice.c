@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The advice perf affinity gives on planted access patterns: the smallest
+ * edit that removes the cost, not a reorder, and never one that moves what
+ * must stay (--keep, --keep-order, a first member that is a struct).
+ */
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity-analysis.h"
+#include "affinity-planted.h"
+#include "debug.h"
+#include "tests.h"
+
+/*
+ * refshare's shape in 12 longs: f8 (a reference count) written on CPU 0,
+ * f10, f0 and f1 read on CPU 1 (f10 on the count's line, read first after
+ * each write); the rest cold
+ */
+static struct fa_type *refcount__new(struct fa_struct *st)
+{
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	u64 time = 0;
+
+	for (int i = 0; t && i < 2000; i++) {
+		planted_access(t, time++, 0, 8, FA_OP_RMW);
+		planted_access(t, time++, 1, 10, FA_OP_LOAD);
+		planted_access(t, time++, 1, 0, FA_OP_LOAD);
+		planted_access(t, time++, 1, 1, FA_OP_LOAD);
+	}
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
+static int advice__run(struct fa_analysis *a, struct fa_type *t, const char *keep,
+		       const char *keep_order)
+{
+	struct fa_keep_opts o = { .keep = keep, .keep_order = keep_order };
+
+	fa_type__flush(t);
+	return fa_analysis__run(a, t, FA_METHOD_WINDOW, FA_XFER_COST, &o);
+}
+
+static void advice__debug(const struct fa_analysis *a, const struct fa_struct *st)
+{
+	char buf[256];
+
+	for (int i = 0; i < a->edits.nr; i++) {
+		fa_edit__snprintf(&a->edits.edit[i], st, buf, sizeof(buf));
+		pr_debug("edit %d: %s\n", i + 1, buf);
+	}
+	pr_debug("advice %d, judged %.3f %.3f %.3f, moved %d (reorder %d)\n", a->advice,
+		 a->judged[0], a->judged[1], a->judged[2], a->moved[0], a->moved[1]);
+}
+
+static bool separated(const struct fa_analysis *a, const struct fa_struct *st, int f, int g)
+{
+	return fa_layout__line(&a->suggested, st, f) != fa_layout__line(&a->suggested, st, g);
+}
+
+static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(12);
+	struct fa_type *t = refcount__new(st);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	advice__debug(&a, st);
+	T("the smallest edit is advised", a.advice == FA_ADVICE_EDIT);
+	T("one edit: a swap", a.edits.nr == 1 && a.edits.edit[0].op == FA_EDIT_SWAP);
+	T("of f10 with a cold field of the first line",
+	  a.edits.edit[0].unit == 10 && a.edits.edit[0].other >= 2 &&
+	  a.edits.edit[0].other <= 7);
+	T("two members move, two offsets change", a.moved[0] == 2 && a.shifted == 2);
+	T("the size stays", a.suggested.size == 96 && a.suggested.align == 8);
+	T("the count leaves its readers", separated(&a, st, 8, 10) && separated(&a, st, 8, 0));
+	T("judged better than the full reorder", a.judged[1] <= a.judged[2]);
+	T("the model and the replay see the gain",
+	  a.model[1].total < a.model[0].total && a.replay[1].total < a.replay[0].total &&
+	  !a.unsure);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
+ * memset(&p->f2, 0, sizeof(*p) - offsetof(typeof(*p), f2)): f2 to the end
+ * stay together and in order; f8 and f10 are both in that range
+ */
+static int test__affinity_keep_order(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(12);
+	struct fa_type *t = refcount__new(st);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !advice__run(&a, t, NULL, "f2-"));
+	advice__debug(&a, st);
+	T("one range kept", a.keep.nr_ranges == 1);
+	T("the full reorder crosses the range: not advised",
+	  a.reorder_breaks && a.advice != FA_ADVICE_REORDER);
+	T("the advice keeps the range", fa_keep__allows(&a.keep, &a.current, &a.suggested));
+	for (int f = 3; f < 12; f++)
+		T("f2 to f11 keep their distances",
+		  fa_layout__field_offset(&a.suggested, st, f) -
+		  fa_layout__field_offset(&a.suggested, st, 2) == (u32)(f - 2) * 8);
+	T("and the count still leaves its readers", a.changed && separated(&a, st, 8, 10));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
+ * --keep f10: the reader stays where it is.  The count cannot leave its
+ * line then without moving f10 or joining the other readers: no advice.
+ */
+static int test__affinity_keep_field(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(12);
+	struct fa_type *t = refcount__new(st);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !advice__run(&a, t, "f10,nosuchfield", NULL));
+	advice__debug(&a, st);
+	T("f10 pinned", a.keep.nr_pins == 1 && a.keep.pin[10] == FA_PIN_ASKED);
+	T("f10 keeps its offset", fa_layout__field_offset(&a.suggested, st, 10) == 80);
+	T("the count does not join f0 and f1", !separated(&a, st, 8, 10) ||
+	  (separated(&a, st, 8, 0) && separated(&a, st, 8, 1)));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
+ * struct { struct { long a; long b; } base; long f3 ... f9; }: code casts
+ * it to its first member.  base.a is a lock written on CPU 0, f3 to f5 are
+ * read on CPU 1.
+ */
+static struct fa_struct *based__new(void)
+{
+	struct fa_struct *st = fa_struct__new("struct based", 72, 8);
+	struct fa_field base = {
+		.name = (char *)"base", .type = (char *)"struct base", .size = 16, .align = 8,
+		.parent = -1, .group = -1, .kind = FA_FIELD_STRUCT,
+	};
+	char name[16];
+	int err = st ? fa_struct__add_field(st, &base) : 0;
+
+	for (int i = 1; st && !err && i < 10; i++) {
+		struct fa_field f = {
+			.name = name, .type = (char *)"long int", .offset = (i - 1) * 8, .size = 8,
+			.align = 8, .parent = -1, .group = -1, .leaf = true,
+		};
+
+		if (i < 3) {
+			f.parent = 0;
+			f.depth = 1;
+		}
+		snprintf(name, sizeof(name), i < 3 ? "base.%c" : "f%d", i < 3 ? 'a' + i - 1 : i);
+		err = fa_struct__add_field(st, &f);
+	}
+	return planted__finish(st, err);
+}
+
+static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_struct *st = based__new();
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 2000; i++) {
+		planted_access(t, time++, 0, 1, FA_OP_RMW);
+		for (int f = 3; f <= 5; f++)
+			planted_access(t, time++, 1, f, FA_OP_LOAD);
+	}
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	advice__debug(&a, st);
+	T("the first member, a struct, is pinned", a.keep.pin[0] == FA_PIN_BASE);
+	T("it stays first", a.suggested.offset[0] == 0);
+	T("the lock leaves its readers", a.changed && separated(&a, st, 1, 3) &&
+	  separated(&a, st, 1, 5));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* A compiler lays the recorded order out as the struct is: edits start from it */
+static int test__affinity_edit_order(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = blocks__new();
+	struct fa_layout cur, l;
+	bool line_start[8] = { false };
+
+	T("struct", st);
+	T("current", !fa_layout__current(&cur, st, 64));
+	T("from its order", !fa_layout__from_order(&l, st, cur.order, NULL, 64));
+	T("the same offsets and size", fa_layout__same(&cur, &l) && l.size == cur.size);
+	T("nothing moved", fa_layout__moved(&cur, &l) == 0 && fa_layout__shifted(&cur, &l) == 0);
+	fa_layout__exit(&l);
+	line_start[cur.order[2]] = true;
+	T("a line started", !fa_layout__from_order(&l, st, cur.order, line_start, 64));
+	T("at the line", l.offset[cur.order[2]] == 64 && l.align == 64 && l.size == 128);
+	T("one edit, three offsets changed",
+	  fa_layout__moved(&cur, &l) == 1 && fa_layout__shifted(&cur, &l) == 3);
+	fa_layout__exit(&l);
+	fa_layout__exit(&cur);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_advice[] = {
+	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
+	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
+	TEST_CASE("A field kept stays where it is", affinity_keep_field),
+	TEST_CASE("A first member that is a struct stays first", affinity_keep_base),
+	TEST_CASE("Edits start from the recorded order", affinity_edit_order),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_advice = {
+	.desc = "perf affinity: advice",
+	.test_cases = tests__affinity_advice,
+};
