@@ -20,10 +20,12 @@
 #include "addr_location.h"
 #include "affinity/access.h"
 #include "affinity/decode.h"
+#include "affinity/decode-int.h"
 #include "affinity/synth-file.h"
 #include "data.h"
 #include "machine.h"
 #include "header.h"
+#include "insn-access.h"
 #include "sample.h"
 #include "session.h"
 #include "tests.h"
@@ -246,10 +248,43 @@ static int test__affinity_tp_line(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* Does a software sample at the x86-64 instruction @code wait for the one before? */
+static int waits(const u8 *code, size_t len)
+{
+	struct insn_access_insn insn;
+
+	if (insn_access__decode(&insn, "x86", code, len, 0x1000, /*is64bit=*/true) < 0)
+		return -1;
+	return fa_insn__waits(&insn, "x86");
+}
+
+static int test__affinity_skid(struct test_suite *test __maybe_unused,
+			       int subtest __maybe_unused)
+{
+	static const u8 spill[] = { 0x48, 0x89, 0x44, 0x24, 0x30 };	/* mov %rax,0x30(%rsp) */
+	static const u8 local[] = { 0x48, 0x8b, 0x44, 0x24, 0x08 };	/* mov 0x8(%rsp),%rax */
+	static const u8 field[] = { 0x0f, 0xb7, 0x43, 0x06 };		/* movzwl 0x6(%rbx),%eax */
+	static const u8 canary[] = { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 };
+	static const u8 add[] = { 0x48, 0x01, 0xd8 };			/* add %rbx,%rax */
+	static const u8 tls[] = { 0x64, 0x48, 0x8b, 0x04, 0x24 };	/* mov %fs:(%rsp),%rax */
+
+	if (waits(field, sizeof(field)) < 0)
+		return TEST_SKIP;
+	TEST_ASSERT_VAL("a store to a spill slot waits", waits(spill, sizeof(spill)) == 1);
+	TEST_ASSERT_VAL("a load of a local waits", waits(local, sizeof(local)) == 1);
+	TEST_ASSERT_VAL("the canary waits", waits(canary, sizeof(canary)) == 1);
+	TEST_ASSERT_VAL("no memory operand waits", waits(add, sizeof(add)) == 1);
+	TEST_ASSERT_VAL("a load of a field is the access", waits(field, sizeof(field)) == 0);
+	TEST_ASSERT_VAL("%fs: based on the stack pointer is not", waits(tls, sizeof(tls)) == 0);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("PEBS-shaped samples keep address, data source and weight",
 		  affinity_decode_mem),
 	TEST_CASE("Field labelled tracepoint lines", affinity_tp_line),
+	TEST_CASE("A sample at a spill slot is the stall of the load before",
+		  affinity_skid),
 	{	.name = NULL, }
 };
 

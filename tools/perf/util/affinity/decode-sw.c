@@ -6,9 +6,10 @@
  * the next instruction to execute and the sampled registers are its inputs,
  * so the effective address of its memory operand is exact.
  *
- * When that instruction has no memory operand, the interrupt was most
- * likely held off by the one before it (a cache miss, a locked operation
- * waiting for its cache line).  Its access is used instead, flagged as
+ * When that instruction has no memory operand, or only one that is always
+ * in the cache (a local, a spill slot), the interrupt was most likely held
+ * off by the one before it (a cache miss, a locked operation waiting for
+ * its cache line).  Its access is used instead, flagged as
  * such, when its address can still be computed from the registers and
  * nothing else can jump to the sampled IP.
  */
@@ -416,6 +417,38 @@ static bool insn_access__is_canary(const struct insn_access_insn *insn)
 	       op->disp == FA_X86_CANARY && !(op->op & INSN_ACCESS_OP_STORE);
 }
 
+/*
+ * A local variable or a spill slot, addressed from the stack pointer, is
+ * in the cache as well: a sample there is the stall of the instruction
+ * before, nearly always the load whose result it stores.
+ */
+static bool insn_access__is_local(const struct insn_access_insn *insn, const char *arch)
+{
+	int sp = perf_arch_reg_sp(arch);
+
+	if (insn->result != INSN_ACCESS__OK || !insn->nr_ops)
+		return false;
+	for (int i = 0; i < insn->nr_ops; i++) {
+		const struct insn_mem_operand *op = &insn->ops[i];
+
+		if (op->base != sp || (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS)))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * fa_insn__waits - Whether a software sample at @insn is most likely the
+ * stall of the instruction before it: @insn accesses no memory, or only
+ * memory that is always in the cache (the stack, the stack protector's
+ * canary)
+ */
+bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch)
+{
+	return insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK ||
+	       insn_access__is_canary(insn) || insn_access__is_local(insn, arch);
+}
+
 /* A software sample: decode the instruction at its IP with its registers. */
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc)
@@ -446,8 +479,7 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		return 0;
 	}
 	insn = &fi->insn;
-	if (insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK ||
-	    insn_access__is_canary(insn)) {
+	if (fa_insn__waits(insn, dec->arch)) {
 		if (!dec->no_skid && fa_decoder__before(dec, al, fi)) {
 			insn = &fi->before;
 			ip -= fi->before_len;
