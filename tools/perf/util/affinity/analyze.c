@@ -187,13 +187,15 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
 	/*
-	 * The model and what the recorded instances say disagree on the sign:
-	 * the replay, or for visits, which the replay's windows do not see,
-	 * the lines per visit with the instances where they were
+	 * What the recorded instances say does not confirm the model's gain:
+	 * neither the replay nor, for visits, which the replay's windows do
+	 * not see, the lines per visit with the instances where they were
+	 * save FA_MIN_GAIN
 	 */
 	if (a->changed && !a->spread && a->model[1].total < a->model[0].total)
-		a->unsure = a->lines_at[0] > 0 ? a->lines_at[1] >= a->lines_at[0] :
-			    a->replay[1].total >= a->replay[0].total;
+		a->unsure = a->replay[1].total > a->replay[0].total * (1 - FA_MIN_GAIN) &&
+			    !(a->lines_at[0] > 0 &&
+			      a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
 	a->needs_line_start = a->changed && !a->spread &&
 			      a->suggested.align < t->cfg.line_size &&
 			      fa_analysis__separates(a);
