@@ -127,5 +127,7 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	}
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
 			   data ? 100.0 * typed / data : 0);
+	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Attributed, of data accesses by -g code",
+			   data ? 100.0 * st->resolved / data : 0);
 	return printed;
 }
