@@ -676,6 +676,18 @@ static void perf_affinity__warn_line_size(struct perf_affinity *aff)
 }
 
 /* Analyze every struct type that has accesses, with progress */
+/* What growing type @i costs the types that embed an array of it */
+static void perf_affinity__embedder(struct fa_attr *a, int i, struct fa_analysis *an)
+{
+	const struct fa_type_entry *outer = NULL;
+	int f = fa_types__embedder(a->types, a->nr_types, a->types[i], &outer);
+
+	if (f >= 0) {
+		an->embed_type = outer->name;
+		an->embed_field = &outer->st->fields[f];
+	}
+}
+
 static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis *an, u64 *total)
 {
 	struct fa_attr *a = &aff->attr;
@@ -697,6 +709,7 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 					       aff->ropts.xfer_cost, &aff->ropts.keep);
 			*total += a->types[i]->t->counts.nr_accesses;
 			matched += err ? 0 : an[i].keep.matched;
+			perf_affinity__embedder(a, i, &an[i]);
 		}
 		ui_progress__update(&prog, 1);
 	}

@@ -58,7 +58,50 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * A struct that grows grows in every struct embedding an array of it: the
+ * advice says by how much, for the largest such array
+ */
+static int test__affinity_embedder(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(2);
+	struct fa_struct *outer = fa_struct__new("struct outer", 8 + 16 * 32, 8);
+	struct fa_field head = {
+		.name = (char *)"head", .type = (char *)"long int", .size = 8, .align = 8,
+		.parent = -1, .group = -1, .leaf = true,
+	};
+	struct fa_field few = {
+		.name = (char *)"few", .type = (char *)"struct longs", .suffix = (char *)"[4]",
+		.offset = 8, .size = 16 * 4, .align = 8, .parent = -1, .group = -1,
+		.kind = FA_FIELD_ARRAY, .leaf = true,
+	};
+	struct fa_field many = few;
+	struct fa_type_entry te = { .name = (char *)"struct longs", .st = st, };
+	struct fa_type_entry to = { .name = (char *)"struct outer", };
+	struct fa_type_entry *types[] = { &te, &to, };
+	const struct fa_type_entry *found = NULL;
+	int f;
+
+	many.name = (char *)"many";
+	many.suffix = (char *)"[28]";
+	many.offset = 8 + 16 * 4;
+	many.size = 16 * 28;
+	T("structs", st && outer && !fa_struct__add_field(outer, &head) &&
+	  !fa_struct__add_field(outer, &few) && !fa_struct__add_field(outer, &many));
+	outer = planted__finish(outer, 0);
+	to.st = outer;
+	T("finished", outer);
+	f = fa_types__embedder(types, 2, &te, &found);
+	T("the largest array", f >= 0 && found == &to && !strcmp(outer->fields[f].name, "many"));
+	T("nothing embeds the outer struct", fa_types__embedder(types, 2, &to, &found) < 0);
+	fa_struct__delete(outer);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_report[] = {
+	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("perf affinity report cuts long field names in its tables",
 		  affinity_long_names),
 	{	.name = NULL, }

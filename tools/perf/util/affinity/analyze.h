@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "matrix.h"
 
+struct fa_field;
 struct fa_type;
 
 enum fa_method {
@@ -72,6 +73,9 @@ struct fa_analysis {
 	bool			 needs_line_start;	/* apart only in instances starting a line */
 	int			 every_call_lines[2];	/* of the fields nearly every visit reads */
 	struct fa_cost		 reorder_model;
+	/* the largest array of the type in another type seen (fa_attr__embedder()) */
+	const char		*embed_type;
+	const struct fa_field	*embed_field;
 	struct fa_cost		 model[2];	/* current, suggested */
 	struct fa_cost		 replay[2];
 	bool			 changed;

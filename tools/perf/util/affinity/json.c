@@ -608,6 +608,13 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__bool(j, "moves_kept", an->reorder_breaks);
 	fa_json__end_object(j);
 	fa_json__kept(j, an, st);
+	if (an->embed_field && an->current.size) {
+		fa_json__begin_object(j, "embedded_in", /*flat=*/true);
+		fa_json__string(j, "type", an->embed_type);
+		fa_json__string(j, "member", an->embed_field->name);
+		fa_json__u64(j, "count", an->embed_field->size / an->current.size);
+		fa_json__end_object(j);
+	}
 	fa_json__end_object(j);
 }
 

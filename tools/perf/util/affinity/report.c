@@ -397,18 +397,29 @@ static double fa_cost__change(const struct fa_cost *c)
 	return c[0].total > 0 ? 100 * (c[1].total - c[0].total) / c[0].total : 0;
 }
 
-/* Size change, and what it is for all the instances seen */
-static size_t fa_report__growth(FILE *fp, const struct fa_layout *cur, const struct fa_layout *l,
+/*
+ * Size change, and what it is for all the instances seen and in each
+ * instance of the type that embeds the largest array of it
+ */
+static size_t fa_report__growth(FILE *fp, const struct fa_analysis *an, const struct fa_layout *l,
 				u64 nr_instances)
 {
+	const struct fa_layout *cur = &an->current;
+	const struct fa_field *f = an->embed_field;
 	s64 grow = (s64)l->size - cur->size;
+	size_t printed;
 
 	if (!grow)
 		return fprintf(fp, "size unchanged");
-	if (nr_instances < 2)
-		return fprintf(fp, "%u -> %u bytes", cur->size, l->size);
-	return fprintf(fp, "%u -> %u bytes, %+" PRId64 " bytes for the %" PRIu64 " instances seen",
-		       cur->size, l->size, grow * (s64)nr_instances, nr_instances);
+	printed = fprintf(fp, "%u -> %u bytes", cur->size, l->size);
+	if (nr_instances > 1)
+		printed += fprintf(fp, ", %+" PRId64 " bytes for the %" PRIu64 " instances seen",
+				   grow * (s64)nr_instances, nr_instances);
+	if (f && cur->size)
+		printed += fprintf(fp, ", %+" PRId64 " bytes in each %s (%s%s)",
+				   grow * (s64)(f->size / cur->size), an->embed_type, f->name,
+				   f->suffix ?: "");
+	return printed;
 }
 
 static size_t fa_report__edits(FILE *fp, const struct fa_edits *e, const struct fa_struct *st)
@@ -453,7 +464,7 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 		return 0;
 	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d members, ",
 			  fa_cost__change(c), an->moved[1]);
-	printed += fa_report__growth(fp, &an->current, &an->reorder, te->t->xfer.nr_instances);
+	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
 	if (an->reorder_breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
 	if (an->reorder_model.total >= an->model[0].total * (1 - FA_MIN_GAIN))
@@ -468,8 +479,7 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 	if (an->spread && an->advice == FA_ADVICE_NONE) {
 		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, instances share lines (",
 				  an->suggested.line_size);
-		printed += fa_report__growth(fp, &an->current, &an->suggested,
-					     te->t->xfer.nr_instances);
+		printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 		return printed + fprintf(fp, ")\n");
 	}
 	if (!an->changed)
@@ -480,7 +490,7 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 			  an->advice == FA_ADVICE_REORDER ? "the full reorder, clearly better than any small edit" :
 			  "the smallest edit", an->moved[0], an->moved[0] == 1 ? "" : "s",
 			  an->shifted, an->shifted == 1 ? "" : "s");
-	printed += fa_report__growth(fp, &an->current, &an->suggested, te->t->xfer.nr_instances);
+	printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 	printed += fprintf(fp, ")\n");
 	if (an->advice == FA_ADVICE_EDIT)
 		printed += fa_report__edits(fp, &an->edits, te->st);
@@ -516,6 +526,36 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 				   an->every_call_lines[0]);
 	printed += fa_report__reorder(fp, te, an);
 	return printed + fa_report__pins(fp, an, te->st);
+}
+
+/**
+ * fa_types__embedder - The largest array of @te's elements in another type
+ * @outer: That type
+ *
+ * A struct that grows grows as many times in every instance of the types
+ * that embed an array of it.  Return: the array's field of @outer, or -1.
+ */
+int fa_types__embedder(struct fa_type_entry * const *types, int nr_types,
+		       const struct fa_type_entry *te, const struct fa_type_entry **outer)
+{
+	u32 best_size = 0;
+	int best = -1;
+
+	for (int i = 0; i < nr_types; i++) {
+		const struct fa_type_entry *o = types[i];
+
+		for (int f = 0; o != te && o->st && f < o->st->nr_fields; f++) {
+			const struct fa_field *fl = &o->st->fields[f];
+
+			if (fl->kind != FA_FIELD_ARRAY || fl->size <= best_size ||
+			    strcmp(fl->type, te->name))
+				continue;
+			best = f;
+			best_size = fl->size;
+			*outer = o;
+		}
+	}
+	return best;
 }
 
 /* The title of a struct type's report: name, size, accesses, instances */
