@@ -81,6 +81,7 @@ static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
 	T("the model and the replay see the gain",
 	  a.model[1].total < a.model[0].total && a.replay[1].total < a.replay[0].total &&
 	  !a.unsure);
+	T("apart only in instances that start a line: said", a.needs_line_start);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -183,9 +184,65 @@ static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
 	advice__debug(&a, st);
 	T("the first member, a struct, is pinned", a.keep.pin[0] == FA_PIN_BASE);
 	T("it stays first", a.suggested.offset[0] == 0);
+	T("a line started: the struct is aligned, nothing to say",
+	  a.suggested.align == 64 && !a.needs_line_start);
 	T("the lock leaves its readers", a.changed && separated(&a, st, 1, 3) &&
 	  separated(&a, st, 1, 5));
 	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
+ * f1 and f2 are read in nearly every window of CPU 1, f2 first after each
+ * write of f0 on CPU 0; f0 and f1 must stay: the edit takes f2 off the
+ * writer's line, and the fields every window reads then take two lines
+ */
+static int test__affinity_every_call(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(12);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 3000; i++) {
+		planted_access(t, time++, 0, 0, FA_OP_RMW);
+		for (int k = 0; k < 12; k++)
+			planted_access(t, time++, 1, k % 2 ? 1 : 2, FA_OP_LOAD);
+	}
+	T("analysis", !advice__run(&a, t, "f0,f1", NULL));
+	advice__debug(&a, st);
+	T("f2 leaves the writer's line", a.changed && separated(&a, st, 0, 2));
+	T("the fields every window reads: one line, then two",
+	  a.every_call_lines[0] == 1 && a.every_call_lines[1] == 2);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
+ * The replay's windows do not see the lines of a visit, the lines per
+ * visit do not see transfers: either confirms the model's gain
+ */
+static int test__affinity_unsure(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct fa_analysis a = {
+		.changed = true,
+		.model = { { .total = 2.0 }, { .total = 1.8 } },
+		.replay = { { .total = 4.0 }, { .total = 1.0 } },
+		.lines_at = { 1.5, 1.5 },
+	};
+
+	T("the replay confirms", !fa_analysis__unsure(&a));
+	a.replay[1].total = 4.0;
+	T("neither confirms", fa_analysis__unsure(&a));
+	a.lines_at[1] = 1.2;
+	T("the lines per visit confirm", !fa_analysis__unsure(&a));
+	a.lines_at[0] = a.lines_at[1] = 0;
+	T("no lines per visit, no replay gain", fa_analysis__unsure(&a));
+	a.model[1].total = 2.0;
+	T("no gain predicted: nothing to be unsure of", !fa_analysis__unsure(&a));
 	return TEST_OK;
 }
 
@@ -219,6 +276,8 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
 	TEST_CASE("A field kept stays where it is", affinity_keep_field),
 	TEST_CASE("A first member that is a struct stays first", affinity_keep_base),
+	TEST_CASE("Fields read by every call taking more lines are said", affinity_every_call),
+	TEST_CASE("Unsure only when neither the replay nor the visits confirm", affinity_unsure),
 	TEST_CASE("Edits start from the recorded order", affinity_edit_order),
 	{	.name = NULL, }
 };

@@ -143,6 +143,21 @@ static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t,
 	a->lines_at[1] = fa_cost_model__lines_at(model, &a->suggested, phases);
 }
 
+/**
+ * fa_analysis__unsure - Whether what the recorded instances say does not
+ * confirm the model's gain: neither the replay nor, for visits, which the
+ * replay's windows do not see, the lines per visit with the instances
+ * where they were save FA_MIN_GAIN
+ */
+bool fa_analysis__unsure(const struct fa_analysis *a)
+{
+	if (!a->changed || a->spread || a->model[1].total >= a->model[0].total)
+		return false;
+	if (a->replay[1].total <= a->replay[0].total * (1 - FA_MIN_GAIN))
+		return false;
+	return !(a->lines_at[0] > 0 && a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
+}
+
 /* Whether the suggestion puts on different lines units that conflict and shared one */
 static bool fa_analysis__separates(const struct fa_analysis *a)
 {
@@ -186,16 +201,7 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
-	/*
-	 * What the recorded instances say does not confirm the model's gain:
-	 * neither the replay nor, for visits, which the replay's windows do
-	 * not see, the lines per visit with the instances where they were
-	 * save FA_MIN_GAIN
-	 */
-	if (a->changed && !a->spread && a->model[1].total < a->model[0].total)
-		a->unsure = a->replay[1].total > a->replay[0].total * (1 - FA_MIN_GAIN) &&
-			    !(a->lines_at[0] > 0 &&
-			      a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
+	a->unsure = fa_analysis__unsure(a);
 	a->needs_line_start = a->changed && !a->spread &&
 			      a->suggested.align < t->cfg.line_size &&
 			      fa_analysis__separates(a);
