@@ -14,6 +14,7 @@
 #include "decode.h"
 #include "fields.h"
 #include "key.h"
+#include "tls.h"
 #include "../addr_location.h"
 #include "../annotate.h"
 #include "../annotate-data.h"
@@ -47,6 +48,9 @@ struct fa_memo {
 struct fa_dbg {
 	struct fa_dso_key	 key;		/* offset 0 */
 	struct debuginfo	*di;
+	struct fa_tls		 tls;		/* an executable's thread-local variables */
+	bool			 tls_read;
+	bool			 has_tls;
 };
 
 /* A sampled function, for the code context method */
@@ -150,8 +154,12 @@ void fa_attr__exit(struct fa_attr *a)
 	size_t bkt;
 
 	if (a->debuginfo) {
-		hashmap__for_each_entry(a->debuginfo, cur, bkt)
-			debuginfo__delete(((struct fa_dbg *)cur->pvalue)->di);
+		hashmap__for_each_entry(a->debuginfo, cur, bkt) {
+			struct fa_dbg *d = cur->pvalue;
+
+			fa_tls__exit(&d->tls);
+			debuginfo__delete(d->di);
+		}
 	}
 	if (a->funcs) {
 		hashmap__for_each_entry(a->funcs, cur, bkt) {
@@ -209,14 +217,35 @@ static void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, 
 	return v;
 }
 
-static struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso)
+static struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso)
 {
 	bool created;
 	struct fa_dbg *d = fa_attr__findnew(a->debuginfo, dso, 0, sizeof(*d), &created);
 
 	if (d && created)
 		d->di = dso__debuginfo(dso);
+	return d;
+}
+
+static struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso)
+{
+	struct fa_dbg *d = fa_attr__dbg(a, dso);
+
 	return d ? d->di : NULL;
+}
+
+/* The thread-local variables of @dso, if it is an executable that has some */
+static struct fa_dbg *fa_attr__tls(struct fa_attr *a, struct dso *dso)
+{
+	struct fa_dbg *d = fa_attr__dbg(a, dso);
+
+	if (!d || !d->di)
+		return NULL;
+	if (!d->tls_read) {
+		d->tls_read = true;
+		d->has_tls = !fa_tls__init(&d->tls, d->di->dbg);
+	}
+	return d->has_tls ? d : NULL;
 }
 
 static bool fa_attr__wanted(const struct fa_attr *a, const char *name)
@@ -455,6 +484,69 @@ out:
 	return m;
 }
 
+/* An access relative to %fs in user space: to a thread-local variable */
+static bool fa_access__is_tls(const struct fa_access *acc)
+{
+	return (acc->flags & FA_ACC_SEG) && !(acc->flags & FA_ACC_KERNEL) &&
+	       acc->addr != FA_X86_CANARY;
+}
+
+/*
+ * The instance of a thread-local variable, where the lines are: the thread
+ * pointer is line aligned, the threads' blocks never share a line
+ */
+static u64 fa_tls__base(u32 tid, u64 tpoff)
+{
+	return (u64)tid << 40 | (tpoff & GENMASK_ULL(39, 0));
+}
+
+/*
+ * The thread-local variable of struct type (or array of structs) of the
+ * executable whose code made an %fs: relative access: @var_off in the
+ * struct, @tpoff of the struct (the element of an array)
+ */
+static struct fa_memo *fa_attr__tls_var(struct fa_attr *a, const struct fa_access *acc,
+					int *var_off, u64 *tpoff)
+{
+	struct dso *dso = map__dso(acc->origin->map);
+	struct fa_dbg *d = fa_attr__tls(a, dso);
+	const struct fa_tls_var *v = NULL;
+	struct fa_memo *m;
+	bool created;
+	u64 off;
+
+	a->stats.tls++;
+	if (d)
+		v = fa_tls__find(&d->tls, (s64)acc->addr, &off);
+	if (!v)
+		return NULL;
+	a->stats.tls_found++;
+	/* keyed apart from the symbols of global variables */
+	m = fa_attr__findnew(a->vars, dso, v->die | BIT_ULL(63), sizeof(*m), &created);
+	if (m && created) {
+		struct strbuf name;
+		u64 die_offset = 0;
+		u32 size = 0;
+		int err;
+
+		strbuf_init(&name, 64);
+		err = fa_dwarf__var_die_type(d->di->dbg, v->die, &name, &size, &m->array,
+					     &die_offset);
+		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
+		if (!err) {
+			m->te = fa_attr__type(a, dso, name.buf, size, die_offset);
+			m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
+		}
+		strbuf_release(&name);
+	}
+	if (m && m->reason == FA_ATTR_NONE) {
+		/* an element of an array of structs is an instance */
+		*var_off = m->array && m->te->size ? off % m->te->size : off;
+		*tpoff = acc->addr - *var_off;
+	}
+	return m;
+}
+
 /* A global or static variable of struct type at the data address, if any */
 static struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8 cpumode,
 				    u64 addr, int *offset)
@@ -674,7 +766,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	struct fa_type_entry *te;
 	int offset = 0, var_off = 0, field, err;
 	bool by_address = false;
-	u64 base, nr_instances;
+	u64 base, nr_instances, tpoff = 0;
 
 	a->stats.accesses++;
 	a->last.te = NULL;
@@ -685,6 +777,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	ms.maps = thread__maps(o->thread);
 	if (!(acc->flags & FA_ACC_SEG))
 		var = fa_attr__var(a, o->thread, o->cpumode, acc->addr, &var_off);
+	else if (fa_access__is_tls(acc))
+		var = fa_attr__tls_var(a, acc, &var_off, &tpoff);
 	insn = fa_attr__insn(a, &ms, acc->ip, o->thread, o->cpumode, o->evsel);
 	if (var && var->reason == FA_ATTR_NONE && insn && insn->reason == FA_ATTR_NONE) {
 		if (insn->te == var->te && insn->offset == var_off)
@@ -701,7 +795,10 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		te = var->te;
 		offset = var_off;
 		by_address = true;
-		a->stats.by_address++;
+		if (acc->flags & FA_ACC_SEG)
+			a->stats.by_tls++;
+		else
+			a->stats.by_address++;
 	} else if (insn && insn->reason == FA_ATTR_NONE) {
 		te = insn->te;
 		offset = insn->offset;
@@ -724,6 +821,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	}
 	/* the data address gave the exact offset; the instruction's lacks the index */
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
+	if (acc->flags & FA_ACC_SEG)
+		base = fa_tls__base(o->tid, by_address ? tpoff : base);
 	nr_instances = te->t ? te->t->xfer.nr_instances : 0;
 	err = fa_attr__account(a, te, acc, base,
 			       fa_instance__key(base, fa_access__space(acc)), field);

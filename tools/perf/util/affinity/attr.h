@@ -76,6 +76,9 @@ struct fa_attr_stats {
 	u64	resolved;
 	u64	by_address;
 	u64	by_instance;
+	u64	by_tls;		/* of a thread-local variable of struct type */
+	u64	tls;		/* %fs: relative in user space */
+	u64	tls_found;	/* of them, to a thread-local variable found */
 	u64	agree;
 	u64	disagree;
 	u64	failed[FA_ATTR_MAX];

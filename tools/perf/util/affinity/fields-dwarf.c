@@ -741,6 +741,51 @@ bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
 	return dwarf_addrdie(dbg, vaddr, &cu) && dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
 }
 
+/*
+ * The struct type of variable @var, or of the elements of an array: named
+ * "struct foo", or by its typedef when it has no name of its own
+ */
+static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *size, bool *array,
+			      u64 *die_offset)
+{
+	const char *typedef_name = NULL;
+	Dwarf_Die die = *var, type;
+	Dwarf_Attribute attr;
+	int tag;
+
+	*array = false;
+	while (dwarf_attr_integrate(&die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type)) {
+		tag = dwarf_tag(&type);
+		if (tag == DW_TAG_typedef)
+			typedef_name = dwarf_diename(&type);
+		/* the elements of an array are the instances: slots[i].field */
+		if (tag == DW_TAG_array_type) {
+			if (*array)
+				return -ENOTSUP;
+			*array = true;
+		}
+		if (fa_die__is_record(tag)) {
+			if (dwarf_diename(&type))
+				strbuf_addf(type_name, "%s %s", tag == DW_TAG_union_type ? "union" :
+					    tag == DW_TAG_class_type ? "class" : "struct",
+					    dwarf_diename(&type));
+			else if (typedef_name)
+				strbuf_addstr(type_name, typedef_name);
+			else
+				return -ENOTSUP;
+			*size = dwarf_bytesize(&type);
+			*die_offset = dwarf_dieoffset(&type);
+			return 0;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_array_type &&
+		    tag != DW_TAG_atomic_type)
+			return -ENOTSUP;
+		die = type;
+	}
+	return -ENOTSUP;
+}
+
 /**
  * fa_dwarf__var_type - The struct type of a global or static variable
  * @var: Its name
@@ -759,7 +804,7 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *typ
 {
 	Dwarf_Off off = 0, next;
 	size_t header_size;
-	Dwarf_Die die, real;
+	Dwarf_Die die;
 
 	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -771,22 +816,19 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *typ
 	}
 	return -ENOENT;
 found:
-	if (!die_get_real_type(&die, &real))
-		return -ENOTSUP;
-	/* the elements of an array are the instances: slots[i].field */
-	*array = dwarf_tag(&real) == DW_TAG_array_type;
-	if (*array) {
-		/* the type of the array is that of its elements */
-		die = real;
-		if (!die_get_real_type(&die, &real))
-			return -ENOTSUP;
-	}
-	if (!fa_die__is_record(dwarf_tag(&real)) || !dwarf_diename(&real))
-		return -ENOTSUP;
-	strbuf_addf(type_name, "%s %s", dwarf_tag(&real) == DW_TAG_union_type ? "union" :
-		    dwarf_tag(&real) == DW_TAG_class_type ? "class" : "struct",
-		    dwarf_diename(&real));
-	*size = dwarf_bytesize(&real);
-	*die_offset = dwarf_dieoffset(&real);
-	return 0;
+	return fa_die__var_record(&die, type_name, size, array, die_offset);
+}
+
+/**
+ * fa_dwarf__var_die_type - fa_dwarf__var_type() of the variable at DIE
+ * offset @var_die
+ */
+int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
+			   bool *array, u64 *die_offset)
+{
+	Dwarf_Die die;
+
+	if (!dwarf_offdie(dbg, var_die, &die))
+		return -ENOENT;
+	return fa_die__var_record(&die, type_name, size, array, die_offset);
 }

@@ -133,6 +133,8 @@ u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
 		       u32 *size, bool *array, u64 *die_offset);
+int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
+			   bool *array, u64 *die_offset);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

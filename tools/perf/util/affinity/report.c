@@ -100,6 +100,8 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
 	if (st->by_instance)
 		printed += fa_stat_line(fp, "  by the address of an instance", st->by_instance);
+	if (st->by_tls)
+		printed += fa_stat_line(fp, "  by a thread-local variable", st->by_tls);
 	if (st->failed[FA_ATTR_FILTERED])
 		printed += fa_stat_line(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
 	printed += fa_stat_line(fp, "Not attributed (see --stats)",

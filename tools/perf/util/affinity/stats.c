@@ -111,6 +111,7 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "Attributed to a struct field", st->resolved);
 	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
 	printed += fa_stat_line(fp, "  by the address of an instance", st->by_instance);
+	printed += fa_stat_line(fp, "  by a thread-local variable", st->by_tls);
 	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
 	printed += fa_stat_line(fp, "  both ways, other field", st->disagree);
 	printed += fa_stat_line(fp, "Not attributed", failed);
@@ -125,6 +126,8 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 		scnprintf(label, sizeof(label), "  %s", fa_attr_fail__name(i));
 		printed += fa_stat_line(fp, label, st->failed[i]);
 	}
+	printed += fa_stat_line(fp, "Thread-local (%fs:) accesses", st->tls);
+	printed += fa_stat_line(fp, "  to a variable of the executable", st->tls_found);
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
 			   data ? 100.0 * typed / data : 0);
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Attributed, of data accesses by -g code",
