@@ -47,8 +47,8 @@ __attribute__((noinline)) static void *tls_alloc(unsigned int cls)
 		count[cls]--;
 	} else {
 		p = m->freelist;
-		m->used++;
 	}
+	m->used++;
 	return p;
 }
 
