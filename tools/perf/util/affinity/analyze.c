@@ -164,10 +164,15 @@ static bool fa_analysis__separates(const struct fa_analysis *a)
 	const struct fa_layout *cur = &a->current, *l = &a->suggested;
 	u32 line = cur->line_size;
 
-	for (int u = 0; u < cur->nr_units; u++) {
-		for (int v = u + 1; v < cur->nr_units; v++) {
-			if (cur->offset[u] / line == cur->offset[v] / line &&
-			    l->offset[u] / line != l->offset[v] / line &&
+	for (int k = 0; k < cur->nr_units; k++) {
+		int u = cur->order[k];
+
+		for (int i = k + 1; i < cur->nr_units; i++) {
+			int v = cur->order[i];
+
+			if (cur->offset[u] / line != cur->offset[v] / line)
+				break;
+			if (l->offset[u] / line != l->offset[v] / line &&
 			    fa_classes__conflict(&a->classes, u, v))
 				return true;
 		}

@@ -601,6 +601,7 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__int(j, "offsets_changed", an->shifted);
 	fa_json__bool(j, "unsure", an->unsure);
 	fa_json__bool(j, "needs_line_start", an->needs_line_start);
+	fa_json__bool(j, "search_cut", an->edits.cut);
 	fa_json__int(j, "every_call_lines_current", an->every_call_lines[0]);
 	fa_json__int(j, "every_call_lines_suggested", an->every_call_lines[1]);
 	fa_json__begin_object(j, "reorder", /*flat=*/true);

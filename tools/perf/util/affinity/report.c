@@ -518,6 +518,8 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 				   an->lines_at[0], an->lines_at[1]);
 	if (an->unsure)
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
+	if (an->edits.cut)
+		printed += fprintf(fp, "  note: the search for edits was cut short, the struct is too wide for its budget\n");
 	if (an->needs_line_start)
 		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): align the struct to %u bytes, or allocate it so\n",
 				   te->t->xfer.nr_instances - te->t->xfer.misaligned,
