@@ -158,28 +158,6 @@ bool fa_analysis__unsure(const struct fa_analysis *a)
 	return !(a->lines_at[0] > 0 && a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
 }
 
-/* Whether the suggestion puts on different lines units that conflict and shared one */
-static bool fa_analysis__separates(const struct fa_analysis *a)
-{
-	const struct fa_layout *cur = &a->current, *l = &a->suggested;
-	u32 line = cur->line_size;
-
-	for (int k = 0; k < cur->nr_units; k++) {
-		int u = cur->order[k];
-
-		for (int i = k + 1; i < cur->nr_units; i++) {
-			int v = cur->order[i];
-
-			if (cur->offset[u] / line != cur->offset[v] / line)
-				break;
-			if (l->offset[u] / line != l->offset[v] / line &&
-			    fa_classes__conflict(&a->classes, u, v))
-				return true;
-		}
-	}
-	return false;
-}
-
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -207,9 +185,10 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
 	a->unsure = fa_analysis__unsure(a);
+	/* units that conflict, apart only where an instance starts a line */
 	a->needs_line_start = a->changed && !a->spread &&
 			      a->suggested.align < t->cfg.line_size &&
-			      fa_analysis__separates(a);
+			      fa_layout__conflict_apart(&a->current, &a->suggested, &a->classes);
 	return err;
 }
 

@@ -432,6 +432,20 @@ static bool fa_map__no_vars(struct map *map)
 	return is_anon_memory(name) || !strcmp(name, "[heap]") || strstarts(name, "[stack");
 }
 
+/*
+ * A variable's memo from what the lookup of its DWARF type gave: @err, or
+ * the name, size and DIE of its struct type
+ */
+static void fa_memo__var(struct fa_attr *a, struct fa_memo *m, struct dso *dso, int err,
+			 const char *type_name, u32 size, u64 die_offset)
+{
+	m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
+	if (err)
+		return;
+	m->te = fa_attr__type(a, dso, type_name, size, die_offset);
+	m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
+}
+
 /* The variable of struct type at @addr, found through the maps, or NULL */
 static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *thread, u8 cpumode,
 					 u64 addr, u64 *var_start)
@@ -468,11 +482,7 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size,
 						 &m->array, &die_offset);
 		}
-		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
-		if (!err) {
-			m->te = fa_attr__type(a, map__dso(al.map), name.buf, size, die_offset);
-			m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
-		}
+		fa_memo__var(a, m, map__dso(al.map), err, name.buf, size, die_offset);
 		strbuf_release(&name);
 	}
 	*var_start = addr - (al.addr - al.sym->start);
@@ -532,11 +542,7 @@ static struct fa_memo *fa_attr__tls_var(struct fa_attr *a, const struct fa_acces
 		strbuf_init(&name, 64);
 		err = fa_dwarf__var_die_type(d->di->dbg, v->die, &name, &size, &m->array,
 					     &die_offset);
-		m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
-		if (!err) {
-			m->te = fa_attr__type(a, dso, name.buf, size, die_offset);
-			m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
-		}
+		fa_memo__var(a, m, dso, err, name.buf, size, die_offset);
 		strbuf_release(&name);
 	}
 	if (m && m->reason == FA_ATTR_NONE) {

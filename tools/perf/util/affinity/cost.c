@@ -204,7 +204,6 @@ double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_la
 	return count ? lines / count : 0;
 }
 
-/* The cost of layout @l (see fa_cost_model__eval_lines()) */
 /* The share of the windows (or visits) touching each unit, into @share */
 void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *share)
 {
@@ -222,6 +221,7 @@ void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *
 		share[u] /= total;
 }
 
+/* The cost of layout @l (see fa_cost_model__eval_lines()) */
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost)
 {

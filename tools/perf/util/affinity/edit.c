@@ -37,36 +37,12 @@ static double fa_judge__footprint(const struct fa_judge *j, const struct fa_layo
 	return 1 + FA_LINE_COST * max(lines, 0);
 }
 
-static bool fa_layout__same_line(const struct fa_layout *l, int u, int v)
-{
-	return l->offset[u] / l->line_size == l->offset[v] / l->line_size;
-}
-
-/*
- * Whether @l puts units that conflict (a unit written by one owner, one
- * another accesses: fa_classes__conflict()) on a line they did not share
- */
-static bool fa_judge__new_conflict(const struct fa_judge *j, const struct fa_layout *l)
-{
-	for (int k = 0; j->c && k < l->nr_units; k++) {
-		int u = l->order[k];
-
-		for (int i = k + 1; i < l->nr_units; i++) {
-			int v = l->order[i];
-
-			if (!fa_layout__same_line(l, u, v))
-				break;
-			if (fa_classes__conflict(j->c, u, v) && !fa_layout__same_line(j->cur, u, v))
-				return true;
-		}
-	}
-	return false;
-}
-
 /* The judged cost of layout @l (see edit.h), DBL_MAX if it may not be taken */
 double fa_judge__cost(const struct fa_judge *j, const struct fa_layout *l)
 {
-	if (!fa_keep__allows(j->keep, j->cur, l) || fa_judge__new_conflict(j, l))
+	/* units that conflict on a line they did not share */
+	if (!fa_keep__allows(j->keep, j->cur, l) ||
+	    (j->c && fa_layout__conflict_apart(l, j->cur, j->c)))
 		return DBL_MAX;
 	return fa_cost_model__eval(j->m, l, NULL) * fa_judge__footprint(j, l) +
 	       j->cost0 * (FA_MOVE_COST * fa_layout__moved(j->cur, l) +
@@ -404,14 +380,15 @@ out:
 	return err;
 }
 
-static const char *fa_unit__name(const struct fa_struct *st, int u, char *buf, size_t size)
+/* A unit of several bitfields by its first and last: "a..c" */
+static const char *fa_edit__unit_name(const struct fa_struct *st, int u, char *buf, size_t size)
 {
 	const struct fa_unit *unit = &st->units[u];
-	const char *name = st->fields[unit->field].name;
 
 	if (unit->nr_fields == 1)
-		return name;
-	scnprintf(buf, size, "%s..%s", name, st->fields[unit->field + unit->nr_fields - 1].name);
+		return fa_unit__name(st, u);
+	scnprintf(buf, size, "%s..%s", fa_unit__name(st, u),
+		  st->fields[unit->field + unit->nr_fields - 1].name);
 	return buf;
 }
 
@@ -420,8 +397,9 @@ int fa_edit__snprintf(const struct fa_edit *e, const struct fa_struct *st, char 
 		      size_t size)
 {
 	char ubuf[2 * FA_FIELD_NAME_MAX], vbuf[2 * FA_FIELD_NAME_MAX];
-	const char *u = fa_unit__name(st, e->unit, ubuf, sizeof(ubuf));
-	const char *v = e->other >= 0 ? fa_unit__name(st, e->other, vbuf, sizeof(vbuf)) : NULL;
+	const char *u = fa_edit__unit_name(st, e->unit, ubuf, sizeof(ubuf));
+	const char *v = e->other >= 0 ? fa_edit__unit_name(st, e->other, vbuf, sizeof(vbuf)) :
+					NULL;
 
 	switch (e->op) {
 	case FA_EDIT_MOVE:

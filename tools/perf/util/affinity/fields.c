@@ -259,6 +259,12 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 	return n;
 }
 
+/* The name of unit @u: that of its first field */
+const char *fa_unit__name(const struct fa_struct *st, int u)
+{
+	return st->fields[st->units[u].field].name;
+}
+
 /**
  * fa_field__short_name - @name, or its first @max - 2 characters and ".."
  * @buf: Where a cut name is made, of at least @max + 1 bytes

@@ -123,6 +123,7 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 #define FA_FIELD_NAME_MAX	40
 
 const char *fa_field__short_name(const char *name, int max, char *buf, size_t size);
+const char *fa_unit__name(const struct fa_struct *st, int u);
 
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdw.h>

@@ -537,11 +537,6 @@ static const char * const fa_edit_names[] = {
 	[FA_EDIT_ISOLATE] = "isolate",
 };
 
-static const char *fa_unit__first_name(const struct fa_struct *st, int u)
-{
-	return st->fields[st->units[u].field].name;
-}
-
 static void fa_json__edits(struct fa_json *j, const struct fa_analysis *an,
 			   const struct fa_struct *st)
 {
@@ -553,9 +548,9 @@ static void fa_json__edits(struct fa_json *j, const struct fa_analysis *an,
 
 		fa_json__begin_object(j, NULL, /*flat=*/true);
 		fa_json__string(j, "op", fa_edit_names[e->op]);
-		fa_json__string(j, "member", fa_unit__first_name(st, e->unit));
+		fa_json__string(j, "member", fa_unit__name(st, e->unit));
 		if (e->other >= 0)
-			fa_json__string(j, "other", fa_unit__first_name(st, e->other));
+			fa_json__string(j, "other", fa_unit__name(st, e->other));
 		fa_edit__snprintf(e, st, buf, sizeof(buf));
 		fa_json__string(j, "text", buf);
 		fa_json__end_object(j);
@@ -571,7 +566,7 @@ static void fa_json__kept(struct fa_json *j, const struct fa_analysis *an,
 		if (!an->keep.pin[u])
 			continue;
 		fa_json__begin_object(j, NULL, /*flat=*/true);
-		fa_json__string(j, "member", fa_unit__first_name(st, u));
+		fa_json__string(j, "member", fa_unit__name(st, u));
 		fa_json__string(j, "why", an->keep.pin[u] == FA_PIN_BASE ? "base" : "keep");
 		fa_json__end_object(j);
 	}
@@ -580,9 +575,9 @@ static void fa_json__kept(struct fa_json *j, const struct fa_analysis *an,
 	for (int i = 0; i < an->keep.nr_ranges; i++) {
 		fa_json__begin_object(j, NULL, /*flat=*/true);
 		fa_json__string(j, "from",
-				fa_unit__first_name(st, an->current.order[an->keep.ranges[i].from]));
+				fa_unit__name(st, an->current.order[an->keep.ranges[i].from]));
 		fa_json__string(j, "to",
-				fa_unit__first_name(st, an->current.order[an->keep.ranges[i].to]));
+				fa_unit__name(st, an->current.order[an->keep.ranges[i].to]));
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);

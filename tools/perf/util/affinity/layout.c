@@ -94,6 +94,34 @@ bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b)
 	       !memcmp(a->offset, b->offset, a->nr_units * sizeof(*a->offset));
 }
 
+static bool fa_layout__same_line(const struct fa_layout *l, int u, int v)
+{
+	return l->offset[u] / l->line_size == l->offset[v] / l->line_size;
+}
+
+/**
+ * fa_layout__conflict_apart - Whether two units that conflict (a unit
+ * written by one owner, one another accesses: fa_classes__conflict())
+ * share a cache line in @a and do not in @b
+ */
+bool fa_layout__conflict_apart(const struct fa_layout *a, const struct fa_layout *b,
+			       const struct fa_classes *c)
+{
+	for (int k = 0; k < a->nr_units; k++) {
+		int u = a->order[k];
+
+		for (int i = k + 1; i < a->nr_units; i++) {
+			int v = a->order[i];
+
+			if (!fa_layout__same_line(a, u, v))
+				break;
+			if (!fa_layout__same_line(b, u, v) && fa_classes__conflict(c, u, v))
+				return true;
+		}
+	}
+	return false;
+}
+
 void fa_layout_walk__init(struct fa_layout_walk *w, const struct fa_layout *l,
 			  const struct fa_struct *st)
 {

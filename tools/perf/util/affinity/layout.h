@@ -52,6 +52,8 @@ void fa_layout__exit(struct fa_layout *l);
 u32 fa_layout__field_offset(const struct fa_layout *l, const struct fa_struct *st, int field);
 int fa_layout__line(const struct fa_layout *l, const struct fa_struct *st, int field);
 bool fa_layout__same(const struct fa_layout *a, const struct fa_layout *b);
+bool fa_layout__conflict_apart(const struct fa_layout *a, const struct fa_layout *b,
+			       const struct fa_classes *c);
 
 /**
  * struct fa_layout_walk - The members of a layout in offset order, as pahole

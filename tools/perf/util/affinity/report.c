@@ -329,10 +329,16 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 				   total ? 100 * c->weight / total : 0);
 		for (int i = 0; i < c->nr; i++)
 			printed += fprintf(fp, "%s%s", i ? " " : "",
-					   st->fields[st->units[c->units[i]].field].name);
+					   fa_unit__name(st, c->units[i]));
 		printed += fprintf(fp, "\n");
 	}
 	return printed;
+}
+
+/* The change of the total cost of c[1] over c[0], in percent */
+static double fa_cost__change(const struct fa_cost *c)
+{
+	return c[0].total > 0 ? 100 * (c[1].total - c[0].total) / c[0].total : 0;
 }
 
 static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
@@ -348,8 +354,7 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
 			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
-			   an->xfer_cost, m[0].total, m[1].total,
-			   m[0].total > 0 ? 100 * (m[1].total - m[0].total) / m[0].total : 0);
+			   an->xfer_cost, m[0].total, m[1].total, fa_cost__change(m));
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
 			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
@@ -358,8 +363,7 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 				   an->lines_at[0], an->lines_at[1]);
 	if (an->spread)
 		printed += fprintf(fp, "    (the model sees one instance at a time: the replay, with the instances on lines of their own, gives the gain of the alignment, total %.2f -> %.2f, %+.1f%%)\n",
-				   r[0].total, r[1].total,
-				   r[0].total > 0 ? 100 * (r[1].total - r[0].total) / r[0].total : 0);
+				   r[0].total, r[1].total, fa_cost__change(r));
 	return printed;
 }
 
@@ -392,11 +396,6 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 						fp);
 	}
 	return printed;
-}
-
-static double fa_cost__change(const struct fa_cost *c)
-{
-	return c[0].total > 0 ? 100 * (c[1].total - c[0].total) / c[0].total : 0;
 }
 
 /*
@@ -443,7 +442,7 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
 		if (!an->keep.pin[u])
 			continue;
-		printed += fprintf(fp, "  kept in place: %s (%s)\n", st->fields[st->units[u].field].name,
+		printed += fprintf(fp, "  kept in place: %s (%s)\n", fa_unit__name(st, u),
 				   an->keep.pin[u] == FA_PIN_BASE ?
 				   "first member, a struct: code may cast to it" : "--keep");
 	}
@@ -451,8 +450,8 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 		const struct fa_keep_range *r = &an->keep.ranges[i];
 
 		printed += fprintf(fp, "  kept together, in order: %s to %s (--keep-order)\n",
-				   st->fields[st->units[an->current.order[r->from]].field].name,
-				   st->fields[st->units[an->current.order[r->to]].field].name);
+				   fa_unit__name(st, an->current.order[r->from]),
+				   fa_unit__name(st, an->current.order[r->to]));
 	}
 	return printed;
 }
