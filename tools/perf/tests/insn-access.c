@@ -168,6 +168,40 @@ static int test__insn_access_x86(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+static int test__insn_access_lea(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	/* lea -0x200(%rax,%rbx,8),%r12; lea 0x1(%rcx),%edx; mov 0x8(%rdi),%rax */
+	static const u8 lea64[] = { 0x4c, 0x8d, 0xa4, 0xd8, 0x00, 0xfe, 0xff, 0xff };
+	static const u8 lea32[] = { 0x8d, 0x51, 0x01 };
+	static const u8 mov_load[] = { 0x48, 0x8b, 0x47, 0x08 };
+	/* mov %esi,%edx; cmp %rax,%rbx */
+	static const u8 mov_reg[] = { 0x89, 0xf2 };
+	static const u8 cmp_reg[] = { 0x48, 0x39, 0xc3 };
+	struct insn_access_insn insn;
+
+	if (insn_access__decode(&insn, "x86", lea64, sizeof(lea64), IP, true) ||
+	    insn.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	TEST_ASSERT_VAL("no access", insn.result == INSN_ACCESS__NO_MEM && !insn.nr_ops);
+	TEST_ASSERT_VAL("writes r12", insn.lea_dst == PERF_REG_X86_R12 &&
+			insn.written_regs == 1ULL << PERF_REG_X86_R12);
+	TEST_ASSERT_VAL("of -0x200(%rax,%rbx,8)",
+			insn.lea.base == PERF_REG_X86_AX && insn.lea.index == PERF_REG_X86_BX &&
+			insn.lea.scale == 8 && insn.lea.disp == -0x200);
+	insn_access__decode(&insn, "x86", lea32, sizeof(lea32), IP, true);
+	TEST_ASSERT_VAL("32-bit lea: arithmetic", insn.lea_dst == INSN_ACCESS_REG_NONE &&
+			insn.written_regs == 1ULL << PERF_REG_X86_DX);
+	insn_access__decode(&insn, "x86", mov_load, sizeof(mov_load), IP, true);
+	TEST_ASSERT_VAL("no lea", insn.lea_dst == INSN_ACCESS_REG_NONE);
+	insn_access__decode(&insn, "x86", mov_reg, sizeof(mov_reg), IP, true);
+	TEST_ASSERT_VAL("mov %esi,%edx writes rdx", insn.result == INSN_ACCESS__NO_MEM &&
+			insn.written_regs == 1ULL << PERF_REG_X86_DX);
+	insn_access__decode(&insn, "x86", cmp_reg, sizeof(cmp_reg), IP, true);
+	TEST_ASSERT_VAL("cmp %rax,%rbx writes none", !insn.written_regs);
+	return TEST_OK;
+}
+
 static int test__insn_access_other(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
@@ -203,6 +237,7 @@ static int test__insn_access_other(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__insn_access[] = {
 	TEST_CASE("x86 memory operands, sizes and addresses", insn_access_x86),
+	TEST_CASE("The address a lea computes, the register others write", insn_access_lea),
 	TEST_CASE("Strings, missing registers, other architectures", insn_access_other),
 	{	.name = NULL, }
 };

@@ -264,6 +264,7 @@ static void x86_form__map0(struct x86_insn *x, struct x86_form *f)
 		break;
 	case 0x8d:		/* lea: computes the address, no access */
 		f->result = INSN_ACCESS__NO_MEM;
+		f->written = GPR(x->reg);
 		break;
 	case 0x8e:		/* mov to a segment register */
 		form(f, INSN_ACCESS_OP_LOAD, 2, UNKNOWN_REGS);
@@ -563,6 +564,11 @@ static void x86_insn__modrm_mem(struct x86_insn *x, struct insn_access_insn *ia)
 	}
 	ia->result = f.result;
 	ia->written_regs = f.written;
+	/* a pointer computed (&a[i], &s->f): what it points to, for its users */
+	if (x->map == 0 && x->opc == 0x8d && x->insn.opnd_bytes == 8) {
+		x86_insn__address(x, &ia->lea);
+		ia->lea_dst = x86_gpr[x->reg];
+	}
 	if (f.result != INSN_ACCESS__OK)
 		return;
 
@@ -682,6 +688,40 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 		ia->result = INSN_ACCESS__OK;
 }
 
+/*
+ * The register a register-only form of the common integer instructions
+ * writes (mov, movzx, the ALU ops): UNKNOWN_REGS for the others
+ */
+static u64 x86_insn__reg_written(struct x86_insn *x)
+{
+	u8 o = x->opc;
+
+	if (x->vex || x->evex)
+		return UNKNOWN_REGS;
+	if (x->map == 1 && (o == 0xb6 || o == 0xb7 || o == 0xbe || o == 0xbf))
+		return GPR(x->reg);
+	if (x->map != 0)
+		return UNKNOWN_REGS;
+	if (o < 0x40 && (o & 7) <= 3) {
+		/* add, or, adc, sbb, and, sub, xor, cmp: cmp (0x38-0x3b) writes none */
+		if (o >= 0x38)
+			return 0;
+		return o & 2 ? GPR(x->reg) : GPR(x->rm);
+	}
+	switch (o) {
+	case 0x63: case 0x8a: case 0x8b:
+		return GPR(x->reg);
+	case 0x88: case 0x89:
+		return GPR(x->rm);
+	case 0x84: case 0x85:
+		return 0;
+	case 0x81: case 0x83: case 0xc1: case 0xd1: case 0xd3:
+		return (o == 0x81 || o == 0x83) && (x->reg & 7) == 7 ? 0 : GPR(x->rm);
+	default:
+		return UNKNOWN_REGS;
+	}
+}
+
 static void insn_access__addr_regs(struct insn_access_insn *ia)
 {
 	for (int i = 0; i < ia->nr_ops; i++) {
@@ -721,12 +761,14 @@ int insn_access__decode_x86(struct insn_access_insn *ia, const u8 *code, size_t 
 		ia->indirect = true;
 	}
 
-	if (x.mod >= 0 && x.mod != 3)
+	if (x.mod >= 0 && x.mod != 3) {
 		x86_insn__modrm_mem(&x, ia);
-	else if (x.mod == 3)
+	} else if (x.mod == 3) {
 		ia->result = INSN_ACCESS__NO_MEM;
-	else
+		ia->written_regs = x86_insn__reg_written(&x);
+	} else {
 		x86_insn__other(&x, ia, ip);
+	}
 
 	insn_access__addr_regs(ia);
 	return 0;

@@ -41,6 +41,7 @@ int insn_access__decode(struct insn_access_insn *insn, const char *arch,
 			const u8 *code, size_t len, u64 ip, bool is64bit)
 {
 	memset(insn, 0, sizeof(*insn));
+	insn->lea_dst = INSN_ACCESS_REG_NONE;
 	if (arch && !strcmp(arch, "x86"))
 		return insn_access__decode_x86(insn, code, len, ip, is64bit);
 	insn->result = INSN_ACCESS__UNSUPPORTED;

@@ -85,6 +85,9 @@ struct insn_mem_operand {
  * @addr_regs: Mask of the perf registers its addresses are computed from
  * @written_regs: Mask of the perf registers it writes, ~0 when not known
  * @ops: The memory operands
+ * @lea_dst: A 64-bit lea: the register it writes the address of @lea to,
+ *           else INSN_ACCESS_REG_NONE
+ * @lea: The address a lea computes, without accessing it
  */
 struct insn_access_insn {
 	u8			length;
@@ -97,6 +100,8 @@ struct insn_access_insn {
 	u64			addr_regs;
 	u64			written_regs;
 	struct insn_mem_operand	ops[INSN_ACCESS_MAX_OPS];
+	s8			lea_dst;
+	struct insn_mem_operand	lea;
 };
 
 int insn_access__decode(struct insn_access_insn *insn, const char *arch,
