@@ -74,6 +74,8 @@ struct fa_origin {
  * @weight: Access cost when recorded (load latency), else 0
  * @data_src: union perf_mem_data_src, PERF_MEM_* NA when not recorded
  * @index_off: The index register part of @addr (index * scale), when known
+ * @tp: The thread pointer, when @addr is an address relative to it that
+ *      code computed (tls-reg.h), else 0
  * @instance: Tracepoint: the instance the tracepoint named (rq[N] -> N)
  * @size: Access size in bytes, 0 when not known
  * @op: enum fa_op
@@ -88,6 +90,7 @@ struct fa_access {
 	u64			 weight;
 	u64			 data_src;
 	u64			 index_off;
+	u64			 tp;
 	u64			 instance;
 	u16			 size;
 	u8			 op;

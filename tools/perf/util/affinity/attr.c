@@ -10,11 +10,13 @@
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include "access.h"
+#include "arrays.h"
 #include "attr.h"
 #include "decode.h"
 #include "fields.h"
 #include "key.h"
 #include "tls.h"
+#include "tls-reg.h"
 #include "../addr_location.h"
 #include "../annotate.h"
 #include "../annotate-data.h"
@@ -43,6 +45,7 @@ struct fa_memo {
 	int			 field;		/* the leaf at @offset, of an instruction */
 	u8			 reason;	/* enum fa_attr_fail */
 	bool			 array;		/* a variable: an array of @te */
+	struct fa_array		*arr;		/* a variable: an array of a scalar type */
 };
 
 struct fa_dbg {
@@ -115,6 +118,7 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->debuginfo = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
+	a->tps = fa_u64_map__new();
 	a->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
 	if (IS_ERR(a->type_names))
 		a->type_names = NULL;
@@ -125,7 +129,7 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 		if (!a->only)
 			return -ENOMEM;
 	}
-	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites &&
+	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites && a->tps &&
 	       a->type_names ? 0 : -ENOMEM;
 }
 
@@ -173,6 +177,7 @@ void fa_attr__exit(struct fa_attr *a)
 	}
 	fa_owners__exit(&a->owners);
 	fa_inst_map__exit(&a->instances);
+	fa_arrays__exit(&a->arrays);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
@@ -186,6 +191,7 @@ void fa_attr__exit(struct fa_attr *a)
 			dso__put(((struct fa_fail_site *)cur->pvalue)->dso);
 	}
 	fa_map__free_values(a->fail_sites);
+	fa_map__free_values(a->tps);
 	hashmap__free(a->type_names);
 	for (int i = 0; i < a->nr_types; i++)
 		fa_type_entry__delete(a->types[i]);
@@ -434,12 +440,19 @@ static bool fa_map__no_vars(struct map *map)
 
 /*
  * A variable's memo from what the lookup of its DWARF type gave: @err, or
- * the name, size and DIE of its struct type
+ * the name, size and DIE of its struct type.  A variable of another type
+ * may be an array of scalars (arrays.h): element 0 at @start.
  */
 static void fa_memo__var(struct fa_attr *a, struct fa_memo *m, struct dso *dso, int err,
-			 const char *type_name, u32 size, u64 die_offset)
+			 const char *type_name, u32 size, u64 die_offset, u64 var_die,
+			 bool tls, s64 start)
 {
+	struct fa_dbg *d = fa_attr__dbg(a, dso);
+	struct fa_array_info ai;
+
 	m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
+	if (err == -ENOTSUP && d && d->di && !fa_dwarf__var_array(d->di->dbg, var_die, &ai))
+		m->arr = fa_arrays__new(&a->arrays, &ai, tls, start);
 	if (err)
 		return;
 	m->te = fa_attr__type(a, dso, type_name, size, die_offset);
@@ -454,7 +467,7 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 	struct addr_location al;
 	struct fa_memo *m = NULL;
 	struct strbuf name;
-	u64 die_offset = 0;
+	u64 die_offset = 0, var_die = 0;
 	bool created;
 	u32 size;
 	int err;
@@ -468,6 +481,7 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 	}
 	if (al.sym->type != STT_OBJECT)
 		goto out;
+	*var_start = addr - (al.addr - al.sym->start);
 	m = fa_attr__findnew(a->vars, map__dso(al.map), al.sym->start, sizeof(*m), &created);
 	if (m && created) {
 		struct debuginfo *di = fa_attr__debuginfo(a, map__dso(al.map));
@@ -480,12 +494,12 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 			if (dso__adjust_symbols(map__dso(al.map)))
 				vaddr = fa_dwarf__vaddr(di->dbg, vaddr);
 			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size,
-						 &m->array, &die_offset);
+						 &m->array, &die_offset, &var_die);
 		}
-		fa_memo__var(a, m, map__dso(al.map), err, name.buf, size, die_offset);
+		fa_memo__var(a, m, map__dso(al.map), err, name.buf, size, die_offset, var_die,
+			     /*tls=*/false, *var_start);
 		strbuf_release(&name);
 	}
-	*var_start = addr - (al.addr - al.sym->start);
 	if (m && al.sym->end > al.sym->start && addr >= *var_start)
 		fa_attr__add_range(a, maps, *var_start, *var_start + al.sym->end - al.sym->start,
 				   *var_start, m);
@@ -498,7 +512,7 @@ out:
 static bool fa_access__is_tls(const struct fa_access *acc)
 {
 	return (acc->flags & FA_ACC_SEG) && !(acc->flags & FA_ACC_KERNEL) &&
-	       acc->addr != FA_X86_CANARY;
+	       !fa_x86__tcb(acc->addr);
 }
 
 /*
@@ -511,26 +525,19 @@ static u64 fa_tls__base(u32 tid, u64 tpoff)
 }
 
 /*
- * The thread-local variable of struct type (or array of structs) of the
- * executable whose code made an %fs: relative access: @var_off in the
- * struct, @tpoff of the struct (the element of an array)
+ * The memo of the thread-local variable of @dso at offset @tpoff from the
+ * thread pointer, NULL if none; @off in it
  */
-static struct fa_memo *fa_attr__tls_var(struct fa_attr *a, const struct fa_access *acc,
-					int *var_off, u64 *tpoff)
+static struct fa_memo *fa_attr__tls_memo(struct fa_attr *a, struct dso *dso, s64 tpoff,
+					 u64 *off)
 {
-	struct dso *dso = map__dso(acc->origin->map);
 	struct fa_dbg *d = fa_attr__tls(a, dso);
-	const struct fa_tls_var *v = NULL;
+	const struct fa_tls_var *v = d ? fa_tls__find(&d->tls, tpoff, off) : NULL;
 	struct fa_memo *m;
 	bool created;
-	u64 off;
 
-	a->stats.tls++;
-	if (d)
-		v = fa_tls__find(&d->tls, (s64)acc->addr, &off);
 	if (!v)
 		return NULL;
-	a->stats.tls_found++;
 	/* keyed apart from the symbols of global variables */
 	m = fa_attr__findnew(a->vars, dso, v->die | BIT_ULL(63), sizeof(*m), &created);
 	if (m && created) {
@@ -542,10 +549,32 @@ static struct fa_memo *fa_attr__tls_var(struct fa_attr *a, const struct fa_acces
 		strbuf_init(&name, 64);
 		err = fa_dwarf__var_die_type(d->di->dbg, v->die, &name, &size, &m->array,
 					     &die_offset);
-		fa_memo__var(a, m, dso, err, name.buf, size, die_offset);
+		fa_memo__var(a, m, dso, err, name.buf, size, die_offset, v->die, /*tls=*/true,
+			     tpoff - (s64)*off);
 		strbuf_release(&name);
 	}
-	if (m && m->reason == FA_ATTR_NONE) {
+	return m;
+}
+
+/*
+ * The thread-local variable of the executable whose code made an %fs:
+ * relative access, if any: @var_off in it; of a struct type (or array of
+ * structs), @var_off in the struct and @tpoff of the struct (the element
+ * of an array)
+ */
+static struct fa_memo *fa_attr__tls_var(struct fa_attr *a, const struct fa_access *acc,
+					int *var_off, u64 *tpoff)
+{
+	struct fa_memo *m;
+	u64 off;
+
+	a->stats.tls++;
+	m = fa_attr__tls_memo(a, map__dso(acc->origin->map), (s64)acc->addr, &off);
+	if (!m)
+		return NULL;
+	a->stats.tls_found++;
+	*var_off = off;
+	if (m->reason == FA_ATTR_NONE) {
 		/* an element of an array of structs is an instance */
 		*var_off = m->array && m->te->size ? off % m->te->size : off;
 		*tpoff = acc->addr - *var_off;
@@ -618,7 +647,7 @@ static void fa_attr__fail_at(struct fa_attr *a, int reason, const struct fa_orig
 static int fa_access__fail_reason(const struct fa_access *acc, int reason)
 {
 	if (acc->flags & FA_ACC_SEG)
-		return acc->addr == FA_X86_CANARY ? FA_ATTR_STACK : FA_ATTR_TLS;
+		return fa_x86__tcb(acc->addr) ? FA_ATTR_STACK : FA_ATTR_TLS;
 	if (acc->flags & FA_ACC_FRAME)
 		return FA_ATTR_STACK;
 	return reason;
@@ -760,6 +789,67 @@ static int fa_attr__tp(struct fa_attr *a, const struct fa_access *acc)
 				acc->instance, field);
 }
 
+/* The thread pointer of a thread, as its accesses through one gave it (tls-reg.h) */
+struct fa_thread_tp {
+	u64	tid;		/* the key */
+	u64	tp;
+};
+
+/*
+ * An access to a thread-local variable of the executable through a pointer
+ * code computed: into @tls, as the %fs: relative access it is.  The thread
+ * pointer comes from the access itself, or from an earlier access of the
+ * thread; an address that lands in no variable is no such access.
+ */
+static bool fa_attr__tls_addr(struct fa_attr *a, const struct fa_access *acc,
+			      struct fa_access *tls)
+{
+	u64 tid = acc->origin->tid, tp = acc->tp, off;
+	struct fa_thread_tp *tt;
+	struct fa_dbg *d;
+
+	/* near the stack pointer (FA_ACC_FRAME) too: the variables are on top of the stack */
+	if ((!tp && !hashmap__size(a->tps)) || !fa_access__has_addr(acc) ||
+	    (acc->flags & FA_ACC_KERNEL) || !acc->origin->map)
+		return false;
+	if (!tp && hashmap__find(a->tps, &tid, &tt))
+		tp = tt->tp;
+	d = tp ? fa_attr__tls(a, map__dso(acc->origin->map)) : NULL;
+	if (!d || !fa_tls__find(&d->tls, (s64)(acc->addr - tp), &off))
+		return false;
+	if (acc->tp) {
+		tt = fa_u64_map__findnew(a->tps, tid, sizeof(*tt));
+		if (tt)
+			tt->tp = tp;
+	}
+	*tls = *acc;
+	tls->addr = acc->addr - tp;
+	tls->flags |= FA_ACC_SEG;
+	a->stats.tls_ptr++;
+	return true;
+}
+
+/* An access to an element of an array of scalars, at @off in it */
+static int fa_attr__array(struct fa_attr *a, struct fa_array *arr, const struct fa_access *acc,
+			  int off)
+{
+	u32 index = off / arr->elem_size;
+
+	if (index >= arr->nr_elems) {
+		fa_attr__fail_at(a, FA_ATTR_NOT_STRUCT, acc->origin);
+		return 0;
+	}
+	a->stats.by_array++;
+	if (acc->flags & FA_ACC_SEG)
+		a->stats.tls_array++;
+	a->last = (struct fa_attr_last){ .arr = arr, .index = index, };
+	fa_array__access(arr, index, acc->op);
+	if (a->cur_func)
+		fa_array__func(arr, a->cur_func->id, a->cur_func->sym->name, 0,
+			       FA_ARRAY_NO_INDEX, /*sampled=*/true);
+	return 0;
+}
+
 /**
  * fa_attr__add - Attribute an access and add it to its struct type
  * @acc: The access, with the sample it came from
@@ -773,9 +863,13 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	int offset = 0, var_off = 0, field, err;
 	bool by_address = false;
 	u64 base, nr_instances, tpoff = 0;
+	struct fa_access tls;
 
 	a->stats.accesses++;
+	if (fa_attr__tls_addr(a, acc, &tls))
+		acc = &tls;
 	a->last.te = NULL;
+	a->last.arr = NULL;
 	if (o->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc);
 	if (!o->map || !o->sym)
@@ -792,6 +886,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		else
 			a->stats.disagree++;
 	}
+	if (var && var->arr && var_off >= 0)
+		return fa_attr__array(a, var->arr, acc, var_off);
 	if (var && var->reason == FA_ATTR_NOT_STRUCT) {
 		fa_attr__fail_at(a, var->reason, o);
 		return 0;
@@ -891,30 +987,69 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 	return 0;
 }
 
+/* The instructions of a function the decoder's sweep found, those accessing memory */
+struct fa_insn_iter {
+	const struct fa_func		*fn;
+	const struct fa_code		*code;
+	const char			*arch;
+	bool				 is64;
+	u32				 off;
+	u64				 ip;
+	struct insn_access_insn		 insn;
+};
+
+static void fa_insn_iter__init(struct fa_insn_iter *it, const struct fa_func *fn,
+			       const struct fa_code *code)
+{
+	it->fn = fn;
+	it->code = code;
+	it->arch = perf_env__arch(evsel__env(fn->evsel));
+	it->is64 = dso__is_64_bit(map__dso(fn->map));
+	it->off = 0;
+}
+
+/* The next instruction, whatever it does */
+static bool fa_insn_iter__next_any(struct fa_insn_iter *it)
+{
+	const struct fa_code *code = it->code;
+	u32 off = it->off;
+
+	if (off >= code->len)
+		return false;
+	it->ip = map__unmap_ip(it->fn->map, it->fn->sym->start + off);
+	if (!test_bit(off, code->starts) ||
+	    insn_access__decode(&it->insn, it->arch, code->code + off, code->len - off,
+				it->ip, it->is64) || !it->insn.length)
+		return false;
+	it->off += it->insn.length;
+	return true;
+}
+
+/* The next instruction that accesses memory */
+static bool fa_insn_iter__next(struct fa_insn_iter *it)
+{
+	while (fa_insn_iter__next_any(it)) {
+		if (it->insn.result == INSN_ACCESS__OK)
+			return true;
+	}
+	return false;
+}
+
 /* The fields of @te that the memory operands of @fn access, and which it stores to */
 static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type_entry *te,
 			   const struct fa_code *code, int *fields, bool *stored)
 {
 	struct map_symbol ms = { .maps = thread__maps(fn->thread), .map = fn->map,
 				 .sym = fn->sym, };
-	bool is64 = dso__is_64_bit(map__dso(fn->map));
-	const char *arch = perf_env__arch(evsel__env(fn->evsel));
-	struct insn_access_insn insn;
+	struct fa_insn_iter it;
 	int nr = 0;
 
-	/* the instructions the decoder's sweep found */
-	for (u32 off = 0; off < code->len; off += insn.length) {
-		u64 ip = map__unmap_ip(fn->map, fn->sym->start + off);
+	fa_insn_iter__init(&it, fn, code);
+	while (fa_insn_iter__next(&it)) {
 		struct fa_memo *m;
 		int f, i;
 
-		if (!test_bit(off, code->starts) ||
-		    insn_access__decode(&insn, arch, code->code + off, code->len - off, ip, is64) ||
-		    !insn.length)
-			break;
-		if (insn.result != INSN_ACCESS__OK)
-			continue;
-		m = fa_attr__insn(a, &ms, ip, fn->thread, fn->cpumode, fn->evsel);
+		m = fa_attr__insn(a, &ms, it.ip, fn->thread, fn->cpumode, fn->evsel);
 		if (!m || m->reason != FA_ATTR_NONE || m->te != te)
 			continue;
 		f = fa_struct__find_leaf(te->st, m->offset);
@@ -928,10 +1063,56 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 			fields[nr] = f;
 			stored[nr++] = false;
 		}
-		if (insn.ops[0].op & INSN_ACCESS_OP_STORE)
+		if (it.insn.ops[0].op & INSN_ACCESS_OP_STORE)
 			stored[i] = true;
 	}
 	return nr;
+}
+
+/*
+ * The thread-local arrays of scalars the code of @fn accesses, and the
+ * register it indexes each by: %fs:disp(,%reg,scale), or an address
+ * relative to the thread pointer in a register (tls-reg.h), names the array
+ */
+static void fa_func__tls_arrays(struct fa_attr *a, struct fa_func *fn, const struct fa_code *code)
+{
+	struct fa_tls_regs s;
+	struct fa_insn_iter it;
+
+	if (fn->cpumode != PERF_RECORD_MISC_USER || !fa_attr__tls(a, map__dso(fn->map)))
+		return;
+	memset(&s, 0, sizeof(s));
+	fa_insn_iter__init(&it, fn, code);
+	while (fa_insn_iter__next_any(&it)) {
+		for (int k = 0; it.insn.result == INSN_ACCESS__OK && k < it.insn.nr_ops; k++) {
+			struct fa_memo *m;
+			s64 tpoff;
+			int index;
+			u64 off;
+
+			if (!fa_tls_regs__operand(&s, &it.insn.ops[k], &tpoff, &index) ||
+			    fa_x86__tcb(tpoff))
+				continue;
+			m = fa_attr__tls_memo(a, map__dso(fn->map), tpoff, &off);
+			if (m && m->arr)
+				fa_array__func(m->arr, fn->id, fn->sym->name, fn->samples,
+					       index >= 0 ? index : FA_ARRAY_NO_INDEX,
+					       /*sampled=*/false);
+		}
+		fa_tls_regs__step(&s, &it.insn);
+	}
+}
+
+/* The samples of the functions whose accesses to arrays were sampled */
+static void fa_func__array_weight(struct fa_attr *a, const struct fa_func *fn)
+{
+	for (int i = 0; i < a->arrays.nr; i++) {
+		struct fa_array *arr = a->arrays.arrays[i];
+
+		if (fa_array__find_func(arr, fn->id))
+			fa_array__func(arr, fn->id, fn->sym->name, fn->samples,
+				       FA_ARRAY_NO_INDEX, /*sampled=*/false);
+	}
 }
 
 /* What the code of @fn says of the @nr fields of @t it accesses */
@@ -998,6 +1179,9 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 
 		if (!code)
 			goto out_enomem;
+		if (code->len)
+			fa_func__tls_arrays(a, fn, code);
+		fa_func__array_weight(a, fn);
 		for (int i = 0; code->len && i < a->nr_types; i++) {
 			struct fa_type_entry *te = a->types[i];
 			int nr;
@@ -1005,6 +1189,12 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 			if (!te->t)
 				continue;
 			nr = fa_func__fields(a, fn, te, code, fields, stored);
+			/* no type for its instructions: the fields its samples were to */
+			if (!nr)
+				nr = fa_type__sampled_fields(te->t, fn->sym->name, fields, stored,
+							     FA_MAX_WINDOW);
+			if (nr < 0)
+				goto out_enomem;
 			if (nr)
 				fa_type__add_thread(te->t, thread__tid(fn->thread), fn->threads);
 			if (fa_func__add_code(fn, te->t, fields, stored, nr))

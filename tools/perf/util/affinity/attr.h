@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include "arrays.h"
 #include "instances.h"
 #include "matrix.h"
 #include "owner.h"
@@ -79,6 +80,9 @@ struct fa_attr_stats {
 	u64	by_tls;		/* of a thread-local variable of struct type */
 	u64	tls;		/* %fs: relative in user space */
 	u64	tls_found;	/* of them, to a thread-local variable found */
+	u64	tls_array;	/* of them, to an element of an array of scalars */
+	u64	tls_ptr;	/* of them, through a pointer code computed (tls-reg.h) */
+	u64	by_array;	/* to an element of an array variable of scalars */
 	u64	agree;
 	u64	disagree;
 	u64	failed[FA_ATTR_MAX];
@@ -112,6 +116,8 @@ struct fa_attr_last {
 	int				 field;
 	u64				 base;
 	int				 reason;
+	const struct fa_array		*arr;	/* or element @index of an array */
+	u32				 index;
 };
 
 /*
@@ -149,6 +155,8 @@ struct fa_attr {
 	int			  next_range;
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
 	struct fa_inst_map	  instances;	/* the instances identified, by address */
+	struct fa_arrays	  arrays;	/* array variables of scalars */
+	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
 	bool			  code_context;
 };
 

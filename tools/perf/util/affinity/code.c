@@ -33,6 +33,7 @@ void fa_code_ctx__exit(struct fa_code_ctx *code, int nr_fields)
 	fa_matrix__exit(&code->co);
 	zfree(&code->stores);
 	fa_map__free_values(code->sites);
+	fa_map__free_values(code->by_func);
 }
 
 static int fa_u64__cmp(const void *a, const void *b)
@@ -188,6 +189,63 @@ static int fa_site__cmp(const void *a, const void *b)
  *
  * Return: how many, or -ENOMEM.
  */
+/* The fields the samples of one function accessed */
+struct fa_func_fields {
+	u64	key;		/* the function's name, as sampled */
+	int	nr;
+	int	fields[FA_MAX_WINDOW];
+	bool	stored[FA_MAX_WINDOW];
+};
+
+/* The sites by function: made once, after the last sample */
+static int fa_type__by_func(struct fa_type *t)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	t->code.by_func = fa_u64_map__new();
+	if (!t->code.by_func)
+		return -ENOMEM;
+	hashmap__for_each_entry(t->code.sites, cur, bkt) {
+		const struct fa_site *site = cur->pvalue;
+		struct fa_func_fields *ff;
+
+		ff = fa_u64_map__findnew(t->code.by_func, (u64)(unsigned long)site->sym,
+					 sizeof(*ff));
+		if (!ff)
+			return -ENOMEM;
+		if (ff->nr == FA_MAX_WINDOW)
+			continue;
+		ff->stored[ff->nr] = site->stores;
+		ff->fields[ff->nr++] = site->field;
+	}
+	return 0;
+}
+
+/**
+ * fa_type__sampled_fields - The fields the sampled accesses of function
+ * @sym were to, and which it stored to: a visit of a function whose code
+ * says nothing (data-type profiling found no type for its instructions)
+ *
+ * Return: how many, at most @max, or -ENOMEM.
+ */
+int fa_type__sampled_fields(struct fa_type *t, const char *sym, int *fields, bool *stored,
+			    int max)
+{
+	u64 key = (u64)(unsigned long)sym;
+	struct fa_func_fields *ff;
+	int nr;
+
+	if (!t->code.by_func && fa_type__by_func(t))
+		return -ENOMEM;
+	if (!hashmap__find(t->code.by_func, &key, &ff))
+		return 0;
+	nr = min(ff->nr, max);
+	memcpy(fields, ff->fields, nr * sizeof(*fields));
+	memcpy(stored, ff->stored, nr * sizeof(*stored));
+	return nr;
+}
+
 int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites)
 {
 	struct hashmap_entry *cur;

@@ -23,6 +23,7 @@
 #include "decode.h"
 #include "decode-int.h"
 #include "key.h"
+#include "tls-reg.h"
 #include "../addr_location.h"
 #include "../debug.h"
 #include "../dso.h"
@@ -43,12 +44,21 @@ enum fa_before {
 	FA_BEFORE_FOUND,	/* decoded in fa_insn::before */
 };
 
+/* Whether the access's base register holds an address relative to the thread pointer */
+enum fa_tp_state {
+	FA_TP_UNKNOWN,		/* not looked up yet */
+	FA_TP_NONE,
+	FA_TP_FOUND,		/* as fa_insn::tp says */
+};
+
 struct fa_insn {
 	struct fa_dso_key	 key;
 	bool			 readable;
 	bool			 changed;	/* not the binary recorded */
 	u8			 before_state;	/* enum fa_before */
 	u8			 before_len;	/* its distance to the instruction */
+	u8			 tp_state;	/* enum fa_tp_state */
+	struct fa_tls_reg	 tp;		/* of the access's base register */
 	struct insn_access_insn	 insn;
 	struct insn_access_insn	 before;	/* the instruction before it */
 };
@@ -208,6 +218,8 @@ static void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 		    insn.result == INSN_ACCESS__DECODE || !insn.length)
 			break;
 		__set_bit(off, fn->starts);
+		if (fa_tls_reg__loads_tp(&insn))
+			fn->loads_tp = true;
 		if (insn.branch == INSN_ACCESS_BR_JUMP && insn.indirect)
 			fn->indirect = true;
 		else if (insn.branch == INSN_ACCESS_BR_JUMP && insn.target >= fn->key.offset &&
@@ -306,6 +318,54 @@ static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
 	return true;
 }
 
+/* What the base register of the access at @off of @fn holds: a walk up to it */
+static void fa_code__tls_reg(const struct fa_code *fn, u32 off, const char *arch, bool is64,
+			     const struct insn_access_insn *access, struct fa_insn *fi)
+{
+	struct fa_tls_regs s;
+	struct insn_access_insn insn;
+	int base = access->ops[0].base;
+
+	memset(&s, 0, sizeof(s));
+	for (u32 at = 0; at < off; at += insn.length) {
+		if (!test_bit(at, fn->starts) ||
+		    insn_access__decode(&insn, arch, fn->code + at, fn->len - at,
+					fn->key.offset + at, is64) || !insn.length)
+			return;
+		fa_tls_regs__step(&s, &insn);
+	}
+	if (base < 0 || base >= FA_TLS_NR_REGS || !s.reg[base].tp)
+		return;
+	fi->tp = s.reg[base];
+	fi->tp_state = FA_TP_FOUND;
+}
+
+/*
+ * The thread pointer, when the access at @ip (of @insn, the instruction of
+ * @fi or the one before it) is through a register holding an address
+ * relative to it
+ */
+static u64 fa_decoder__thread_ptr(struct fa_decoder *dec, struct addr_location *al,
+				  struct fa_insn *fi, const struct insn_access_insn *insn, u64 ip,
+				  struct regs_dump *regs)
+{
+	const struct fa_code *fn;
+	u64 tp = 0;
+
+	if (fi->tp_state == FA_TP_UNKNOWN) {
+		fi->tp_state = FA_TP_NONE;
+		fn = al->sym ? fa_decoder__code(dec, al->map, al->sym) : NULL;
+		if (fn && fn->loads_tp && insn->nr_ops == 1 &&
+		    map__map_ip(al->map, ip) > fn->key.offset &&
+		    map__map_ip(al->map, ip) < fn->key.offset + fn->len)
+			fa_code__tls_reg(fn, map__map_ip(al->map, ip) - fn->key.offset, dec->arch,
+					 fa_decoder__is64(dec, fn->key.dso), insn, fi);
+	}
+	if (fi->tp_state == FA_TP_FOUND)
+		fa_tls_reg__tp(&fi->tp, insn->ops[0].base, regs, &tp);
+	return tp;
+}
+
 static struct regs_dump *fa_sample__regs(struct perf_sample *sample)
 {
 	bool kernel = sample->cpumode == PERF_RECORD_MISC_KERNEL ||
@@ -396,7 +456,8 @@ static void fa_access__mark_stack(struct fa_access *acc, int n, struct regs_dump
 	if (perf_reg_value(&sp, regs, perf_arch_reg_sp(arch)))
 		return;
 	for (int i = 0; i < n; i++) {
-		if (!(acc[i].flags & FA_ACC_SEG) && acc[i].addr + FA_RED_ZONE >= sp &&
+		/* a thread's variables are at the top of its stack's mapping */
+		if (!(acc[i].flags & FA_ACC_SEG) && !acc[i].tp && acc[i].addr + FA_RED_ZONE >= sp &&
 		    acc[i].addr < sp + FA_STACK_SPAN)
 			acc[i].flags |= FA_ACC_FRAME;
 	}
@@ -404,17 +465,18 @@ static void fa_access__mark_stack(struct fa_access *acc, int n, struct regs_dump
 
 /*
  * The stack protector's canary, read at the entry and exit of a function,
- * is always in the cache: a sample there is the stall of the instruction
+ * and the thread pointer, read to address thread-local variables, are
+ * always in the cache: a sample there is the stall of the instruction
  * before it, as on an instruction that accesses no memory.
  */
-static bool insn_access__is_canary(const struct insn_access_insn *insn)
+static bool insn_access__is_tcb(const struct insn_access_insn *insn)
 {
 	const struct insn_mem_operand *op = &insn->ops[0];
 
 	return insn->result == INSN_ACCESS__OK && insn->nr_ops == 1 &&
 	       (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS)) &&
 	       op->base == INSN_ACCESS_REG_NONE && op->index == INSN_ACCESS_REG_NONE &&
-	       op->disp == FA_X86_CANARY && !(op->op & INSN_ACCESS_OP_STORE);
+	       fa_x86__tcb(op->disp) && !(op->op & INSN_ACCESS_OP_STORE);
 }
 
 /*
@@ -440,13 +502,13 @@ static bool insn_access__is_local(const struct insn_access_insn *insn, const cha
 /**
  * fa_insn__waits - Whether a software sample at @insn is most likely the
  * stall of the instruction before it: @insn accesses no memory, or only
- * memory that is always in the cache (the stack, the stack protector's
- * canary)
+ * memory that is always in the cache (the stack, the thread control
+ * block)
  */
 bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch)
 {
 	return insn->result == INSN_ACCESS__NO_MEM || insn->result == INSN_ACCESS__STACK ||
-	       insn_access__is_canary(insn) || insn_access__is_local(insn, arch);
+	       insn_access__is_tcb(insn) || insn_access__is_local(insn, arch);
 }
 
 /* A software sample: decode the instruction at its IP with its registers. */
@@ -497,6 +559,8 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 	}
 	n = fa_access__from_insn(insn, ip, regs, skid, acc);
 	if (n > 0) {
+		if (!(acc[0].flags & (FA_ACC_SEG | FA_ACC_FRAME)))
+			acc[0].tp = fa_decoder__thread_ptr(dec, al, fi, insn, ip, regs);
 		fa_access__mark_stack(acc, n, regs, dec->arch);
 		return n;
 	}

@@ -92,6 +92,14 @@ struct fa_drop_dso {
 
 /* The stack canary: %fs:0x28 in x86-64 user space, %gs:0x28 in the kernel */
 #define FA_X86_CANARY		0x28
+/* The thread pointer, which the TCB holds at %fs:0x0 */
+#define FA_X86_TCB_SELF		0x0
+
+/* The thread control block: the canary or the thread pointer, always in the cache */
+static inline bool fa_x86__tcb(u64 off)
+{
+	return off == FA_X86_CANARY || off == FA_X86_TCB_SELF;
+}
 
 /**
  * struct fa_code - A function's code, swept from its start
@@ -101,11 +109,13 @@ struct fa_drop_dso {
  * @starts: Bit per byte: an instruction starts there
  * @targets: Bit per byte: a jump goes there
  * @code: The bytes
+ * @loads_tp: It loads the thread pointer (tls-reg.h)
  */
 struct fa_code {
 	struct fa_dso_key	 key;
 	u32			 len;
 	bool			 indirect;
+	bool			 loads_tp;
 	unsigned long		*starts;
 	unsigned long		*targets;
 	u8			*code;

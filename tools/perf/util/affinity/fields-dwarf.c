@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include "fields.h"
 #include "../debug.h"
 #include "../dwarf-aux.h"
@@ -795,12 +796,13 @@ static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *siz
  * @size: Result: its size
  * @array: Result: the variable is an array of them, of any dimensions
  * @die_offset: Result: where the DIE of the type is
+ * @var_die: Result: where the DIE of the variable is
  *
  * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
  * struct nor an array of structs.
  */
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size, bool *array, u64 *die_offset)
+		       u32 *size, bool *array, u64 *die_offset, u64 *var_die)
 {
 	Dwarf_Off off = 0, next;
 	size_t header_size;
@@ -816,6 +818,7 @@ int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *typ
 	}
 	return -ENOENT;
 found:
+	*var_die = dwarf_dieoffset(&die);
 	return fa_die__var_record(&die, type_name, size, array, die_offset);
 }
 
@@ -831,4 +834,91 @@ int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u3
 	if (!dwarf_offdie(dbg, var_die, &die))
 		return -ENOENT;
 	return fa_die__var_record(&die, type_name, size, array, die_offset);
+}
+
+/* A type that is no record nor array: its typedefs and qualifiers skipped into @real */
+static bool fa_die__scalar(Dwarf_Die *type, Dwarf_Die *real)
+{
+	*real = *type;
+	for (int depth = 0; depth < 16; depth++) {
+		switch (dwarf_tag(real)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_atomic_type:
+			if (!fa_die__type(real, real))
+				return false;
+			continue;
+		case DW_TAG_base_type:
+		case DW_TAG_enumeration_type:
+		case DW_TAG_pointer_type:
+			return true;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/**
+ * fa_dwarf__var_array - What a variable at DIE offset @var_die is, if it is
+ * an array of one dimension of a scalar type (int, enum, pointer)
+ * @ai: Result: its name, the C type, size and alignment of an element, and
+ *      the number of elements; the strings are the caller's to free
+ *
+ * Return: 0, -ENOTSUP if it is not such an array, -ENOMEM.
+ */
+int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai)
+{
+	Dwarf_Die var, type, elem, real, child;
+	struct strbuf pre, post;
+	Dwarf_Attribute attr;
+	Dwarf_Word n = 0;
+	bool funcptr = false;
+	int err = -ENOTSUP, dims = 0;
+
+	memset(ai, 0, sizeof(*ai));
+	if (!dwarf_offdie(dbg, var_die, &var) || !dwarf_diename(&var) ||
+	    !fa_die__type(&var, &type))
+		return -ENOTSUP;
+	while (dwarf_tag(&type) == DW_TAG_typedef || dwarf_tag(&type) == DW_TAG_const_type ||
+	       dwarf_tag(&type) == DW_TAG_volatile_type) {
+		if (!fa_die__type(&type, &type))
+			return -ENOTSUP;
+	}
+	if (dwarf_tag(&type) != DW_TAG_array_type || !fa_die__type(&type, &elem) ||
+	    !fa_die__scalar(&elem, &real) || dwarf_child(&type, &child) != 0)
+		return -ENOTSUP;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			continue;
+		dims++;
+		if (dwarf_attr(&child, DW_AT_count, &attr))
+			dwarf_formudata(&attr, &n);
+		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &n))
+			n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	ai->elem_size = dwarf_tag(&real) == DW_TAG_pointer_type && dwarf_bytesize(&real) <= 0 ?
+			8 : (u32)dwarf_bytesize(&real);
+	if (dims != 1 || !n || n > UINT32_MAX || (int)ai->elem_size <= 0)
+		return -ENOTSUP;
+	ai->nr_elems = n;
+	ai->elem_align = fa_die__align(&elem, 0);
+	strbuf_init(&pre, 32);
+	strbuf_init(&post, 8);
+	fa_die__decl(&elem, &pre, &post, &funcptr, 0);
+	/* a function pointer's declaration wraps the name: not an element type */
+	if (!funcptr && !post.len) {
+		ai->name = strdup(dwarf_diename(&var));
+		ai->elem_type = strdup(sb_str(&pre));
+		err = ai->name && ai->elem_type ? 0 : -ENOMEM;
+	}
+	strbuf_release(&pre);
+	strbuf_release(&post);
+	if (err) {
+		zfree(&ai->name);
+		zfree(&ai->elem_type);
+	}
+	return err;
 }

@@ -125,6 +125,15 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 const char *fa_field__short_name(const char *name, int max, char *buf, size_t size);
 const char *fa_unit__name(const struct fa_struct *st, int u);
 
+/* An array variable of a scalar type (fa_dwarf__var_array()) */
+struct fa_array_info {
+	char	*name;
+	char	*elem_type;	/* as C: "void *", "unsigned int" */
+	u32	 elem_size;
+	u32	 elem_align;
+	u32	 nr_elems;
+};
+
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdw.h>
 struct strbuf;
@@ -133,9 +142,10 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size, bool *array, u64 *die_offset);
+		       u32 *size, bool *array, u64 *die_offset, u64 *var_die);
 int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
 			   bool *array, u64 *die_offset);
+int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

@@ -114,12 +114,13 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "  by a thread-local variable", st->by_tls);
 	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
 	printed += fa_stat_line(fp, "  both ways, other field", st->disagree);
+	printed += fa_stat_line(fp, "Attributed to an array element", st->by_array);
 	printed += fa_stat_line(fp, "Not attributed", failed);
 	/* what data-type profiling can do: accesses off the stack by code with DWARF */
 	data = st->accesses - st->failed[FA_ATTR_STACK] - st->failed[FA_ATTR_FILTERED] -
 	       st->failed[FA_ATTR_NO_DBGINFO] - st->failed[FA_ATTR_NO_SYM] -
 	       st->failed[FA_ATTR_ASM];
-	typed = st->resolved + st->failed[FA_ATTR_NOT_STRUCT];
+	typed = st->resolved + st->by_array + st->failed[FA_ATTR_NOT_STRUCT];
 	for (int i = 0; i < FA_ATTR_MAX; i++) {
 		if (!st->failed[i])
 			continue;
@@ -128,9 +129,13 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	}
 	printed += fa_stat_line(fp, "Thread-local (%fs:) accesses", st->tls);
 	printed += fa_stat_line(fp, "  to a variable of the executable", st->tls_found);
+	printed += fa_stat_line(fp, "  attributed", st->by_tls + st->tls_array);
+	printed += fa_stat_line(fp, "  through a pointer the code computed", st->tls_ptr);
+	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Attributed, of thread-local accesses",
+			   st->tls ? 100.0 * (st->by_tls + st->tls_array) / st->tls : 0);
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Typed, of data accesses by -g code",
 			   data ? 100.0 * typed / data : 0);
 	printed += fprintf(fp, "  %-40s: %9.1f%%\n", "Attributed, of data accesses by -g code",
-			   data ? 100.0 * st->resolved / data : 0);
+			   data ? 100.0 * (st->resolved + st->by_array) / data : 0);
 	return printed;
 }

@@ -228,6 +228,7 @@ struct fa_code_ctx {
 	u64			*stores;
 	size_t			 nr_stores;
 	struct hashmap		*sites;		/* struct fa_site by field and function */
+	struct hashmap		*by_func;	/* function -> the fields sampled in it */
 	struct fa_site		*site_cache[FA_CACHE_SIZE];
 };
 
@@ -294,5 +295,7 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 			     const unsigned long *cpus);
 int fa_type__add_site(struct fa_type *t, int field, const char *sym, u8 op);
 int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites);
+int fa_type__sampled_fields(struct fa_type *t, const char *sym, int *fields, bool *stored,
+			    int max);
 
 #endif /* __PERF_AFFINITY_TYPE_H */
