@@ -348,6 +348,8 @@ static void fa_attr_last__fprintf(const struct fa_attr_last *last, const char *s
 	if (last->te)
 		fprintf(fp, "%s%s.%s[%#" PRIx64 "]", sep ?: " ", last->te->name,
 			last->te->st->fields[last->field].name, last->base);
+	else if (last->arr)
+		fprintf(fp, "%s%s[%u]", sep ?: " ", last->arr->name, last->index);
 	else
 		fprintf(fp, "%s%s", sep ?: " # ", fa_attr_fail__name(last->reason));
 }
@@ -943,6 +945,8 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 		fa_report__summary(stdout, &aff->decoder.stats, a);
 	fa_report__struct_table(stdout, &fh, &aff->ropts);
 	perf_affinity__print_types(aff, &fh);
+	if (!aff->field_sep)
+		fa_report__arrays(stdout, a);
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");
 	else if (!total)

@@ -294,6 +294,38 @@ double fa_analysis__gain(const struct fa_analysis *an)
 	return 1 - c[1].total / c[0].total;
 }
 
+/*
+ * A split instead of the layout advised, where it is cheaper still; never
+ * with an alignment of the instances, which is about lines that instances
+ * share, not about what a visit brings in
+ */
+static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
+			      const struct fa_cost_model *model)
+{
+	struct fa_split_in in = {
+		.st = t->st, .cur = &a->current, .best = &a->suggested, .m = model,
+		.keep = &a->keep, .nr_instances = t->xfer.nr_instances,
+	};
+	int err;
+
+	if (a->spread)
+		return 0;
+	err = fa_split__consider(&a->split, &in);
+	if (err || a->split.why != FA_SPLIT_ADVISED)
+		return err;
+	fa_layout__exit(&a->suggested);
+	if (fa_layout__copy(&a->suggested, &a->current))
+		return -ENOMEM;
+	a->model[1] = a->model[0];
+	a->replay[1] = a->replay[0];
+	a->changed = false;
+	a->unsure = false;
+	a->needs_line_start = false;
+	a->every_call_lines[1] = a->every_call_lines[0];
+	a->advice = FA_ADVICE_SPLIT;
+	return 0;
+}
+
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
  * @t: The type, its accumulation finished by fa_type__flush()
@@ -327,6 +359,8 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 		err = fa_analysis__costs(a, t, &model, xfer_cost);
 	if (!err)
 		fa_analysis__every_call(a, &model);
+	if (!err)
+		err = fa_analysis__split(a, t, &model);
 	fa_cost_model__exit(&model);
 	if (err)
 		fa_analysis__exit(a);
@@ -342,4 +376,5 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_layout__exit(&a->suggested);
 	fa_layout__exit(&a->reorder);
 	fa_keep__exit(&a->keep);
+	fa_split__exit(&a->split);
 }

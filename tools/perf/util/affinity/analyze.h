@@ -16,6 +16,7 @@
 #include "keep.h"
 #include "layout.h"
 #include "matrix.h"
+#include "split.h"
 
 struct fa_field;
 struct fa_type;
@@ -40,6 +41,7 @@ enum fa_advice {
 	FA_ADVICE_NONE,		/* nothing saves enough */
 	FA_ADVICE_EDIT,		/* the smallest edit (edit.h) */
 	FA_ADVICE_REORDER,	/* the full reorder: clearly better than any small edit */
+	FA_ADVICE_SPLIT,	/* hot/cold split (split.h): the layout stays */
 };
 
 enum fa_method_why {
@@ -63,6 +65,7 @@ struct fa_analysis {
 	struct fa_layout	 suggested;	/* what is advised */
 	struct fa_layout	 reorder;	/* the full reorder, advised or not */
 	struct fa_edits		 edits;
+	struct fa_split		 split;
 	struct fa_keep		 keep;
 	enum fa_advice		 advice;
 	double			 judged[3];	/* current, smallest edit, full reorder */

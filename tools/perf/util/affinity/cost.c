@@ -221,6 +221,24 @@ void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *
 		share[u] /= total;
 }
 
+/* The share of the windows (or visits) touching any of the @units */
+double fa_cost_model__share_any(const struct fa_cost_model *m, const bool *units)
+{
+	double total = 0, any = 0;
+
+	for (int s = 0; s < m->nr_window_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+		int k;
+
+		total += set->count;
+		for (k = 0; k < set->nr && !units[m->units[set->first + k]]; k++)
+			;
+		if (k < set->nr)
+			any += set->count;
+	}
+	return total ? any / total : 0;
+}
+
 /* The cost of layout @l (see fa_cost_model__eval_lines()) */
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost)

@@ -73,6 +73,7 @@ int fa_cost_model__set_moving(struct fa_cost_model *m, const struct fa_classes *
 double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout *l,
 			   struct fa_cost *cost);
 void fa_cost_model__shares(const struct fa_cost_model *m, int nr_units, double *share);
+double fa_cost_model__share_any(const struct fa_cost_model *m, const bool *units);
 double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_layout *l,
 			       const u64 *phases);
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,

@@ -23,6 +23,7 @@
 #include "hists.h"
 #include "json.h"
 #include "lines.h"
+#include "merge.h"
 #include "owner.h"
 #include "report.h"
 #include "type.h"
@@ -244,6 +245,9 @@ static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *s
 	fa_json__u64(j, "by_tls", st->by_tls);
 	fa_json__u64(j, "tls_accesses", st->tls);
 	fa_json__u64(j, "tls_found", st->tls_found);
+	fa_json__u64(j, "tls_array", st->tls_array);
+	fa_json__u64(j, "tls_ptr", st->tls_ptr);
+	fa_json__u64(j, "by_array", st->by_array);
 	fa_json__u64(j, "agree", st->agree);
 	fa_json__u64(j, "disagree", st->disagree);
 	fa_json__begin_object(j, "failed", /*flat=*/false);
@@ -530,6 +534,7 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 
 static const char * const fa_advice_names[] = {
 	[FA_ADVICE_NONE] = "none", [FA_ADVICE_EDIT] = "edit", [FA_ADVICE_REORDER] = "reorder",
+	[FA_ADVICE_SPLIT] = "split",
 };
 
 static const char * const fa_edit_names[] = {
@@ -583,6 +588,44 @@ static void fa_json__kept(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__end_array(j);
 }
 
+static void fa_json__triple(struct fa_json *j, const char *key, const double *v)
+{
+	fa_json__begin_array(j, key, /*flat=*/true);
+	for (int i = 0; i < 3; i++)
+		fa_json__double(j, NULL, v[i]);
+	fa_json__end_array(j);
+}
+
+/* The best hot/cold split, when one was considered (split.h) */
+static void fa_json__split(struct fa_json *j, const struct fa_analysis *an,
+			   const struct fa_struct *st)
+{
+	const struct fa_split *sp = &an->split;
+
+	if (!sp->hot)
+		return;
+	fa_json__begin_object(j, "split", /*flat=*/false);
+	fa_json__string(j, "why", fa_split_why__key(sp->why));
+	for (int part = 0; part < 2; part++) {
+		fa_json__begin_array(j, part ? "cold" : "hot", /*flat=*/true);
+		for (int k = 0; k < an->current.nr_units; k++) {
+			int u = an->current.order[k];
+
+			if (sp->hot[u] == !part)
+				fa_json__string(j, NULL, fa_unit__name(st, u));
+		}
+		fa_json__end_array(j);
+	}
+	fa_json__u64(j, "size_hot", sp->size[0]);
+	fa_json__u64(j, "size_cold", sp->size[1]);
+	fa_json__double(j, "cold_share", sp->cold_share);
+	/* current, otherwise advised, split */
+	fa_json__triple(j, "lines_per_visit", sp->lines);
+	fa_json__triple(j, "bytes_per_visit", sp->bytes);
+	fa_json__triple(j, "cost", sp->cost);
+	fa_json__end_object(j);
+}
+
 /* What stdio's 'Advice' says */
 static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 			    const struct fa_struct *st)
@@ -607,6 +650,7 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__bool(j, "moves_kept", an->reorder_breaks);
 	fa_json__end_object(j);
 	fa_json__kept(j, an, st);
+	fa_json__split(j, an, st);
 	if (an->embed_field && an->current.size) {
 		fa_json__begin_object(j, "embedded_in", /*flat=*/true);
 		fa_json__string(j, "type", an->embed_type);
@@ -701,6 +745,80 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	return 0;
 }
 
+static void fa_json__array(struct fa_json *j, const struct fa_array *arr)
+{
+	fa_json__begin_object(j, NULL, /*flat=*/false);
+	fa_json__string(j, "name", arr->name);
+	fa_json__string(j, "elem_type", arr->elem_type);
+	fa_json__u64(j, "elem_size", arr->elem_size);
+	fa_json__u64(j, "nr_elems", arr->nr_elems);
+	fa_json__bool(j, "tls", arr->tls);
+	fa_json__u64(j, "accesses", arr->accesses);
+	fa_json__u64(j, "loads", arr->loads);
+	fa_json__u64(j, "stores", arr->stores);
+	fa_json__u64(j, "elems_per_count", arr->per_count);
+	fa_json__begin_array(j, "counts", /*flat=*/true);
+	for (u32 c = 0; c < arr->nr_counts; c++)
+		fa_json__u64(j, NULL, arr->counts[c]);
+	fa_json__end_array(j);
+	fa_json__begin_array(j, "functions", /*flat=*/false);
+	for (int i = 0; i < arr->nr_funcs; i++) {
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__string(j, "name", arr->funcs[i].sym);
+		fa_json__u64(j, "samples", arr->funcs[i].weight);
+		fa_json__u64(j, "accesses", arr->funcs[i].accesses);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+	fa_json__end_object(j);
+}
+
+static void fa_json__merge(struct fa_json *j, const struct fa_merge *m)
+{
+	char name[256];
+
+	fa_merge__name(m, name, sizeof(name));
+	fa_json__begin_object(j, NULL, /*flat=*/false);
+	fa_json__begin_array(j, "arrays", /*flat=*/true);
+	fa_json__string(j, NULL, m->arr[0]->name);
+	fa_json__string(j, NULL, m->arr[1]->name);
+	fa_json__end_array(j);
+	fa_json__string(j, "name", name);
+	fa_json__u64(j, "size", m->size);
+	fa_json__begin_array(j, "functions", /*flat=*/true);
+	for (int i = 0; i < m->nr_funcs; i++)
+		fa_json__string(j, NULL, m->funcs[i]);
+	fa_json__end_array(j);
+	fa_json__u64(j, "samples_both", m->both);
+	fa_json__u64(j, "samples_one", m->one[0] + m->one[1]);
+	fa_json__begin_array(j, "lines_per_visit", /*flat=*/true);
+	fa_json__double(j, NULL, m->lines[0]);
+	fa_json__double(j, NULL, m->lines[1]);
+	fa_json__end_array(j);
+	fa_json__double(j, "gain", 100 * (1 - m->cost[1] / m->cost[0]));
+	fa_json__end_object(j);
+}
+
+/* The arrays of scalars and the merges advised (merge.h) */
+static int fa_json__arrays(struct fa_json *j, const struct fa_attr *a)
+{
+	struct fa_merge *merges;
+	int nr = fa_merges__find(&a->arrays, a->cfg.line_size, &merges);
+
+	if (nr < 0)
+		return nr;
+	fa_json__begin_array(j, "arrays", /*flat=*/false);
+	for (int i = 0; i < a->arrays.nr; i++)
+		fa_json__array(j, a->arrays.arrays[i]);
+	fa_json__end_array(j);
+	fa_json__begin_array(j, "merges", /*flat=*/false);
+	for (int i = 0; i < nr; i++)
+		fa_json__merge(j, &merges[i]);
+	fa_json__end_array(j);
+	free(merges);
+	return 0;
+}
+
 /**
  * fa_json__fprintf - Print the analysis of every struct type as JSON
  * @h: The recording and the statistics of decoding
@@ -731,6 +849,8 @@ size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr
 	if (err)
 		return 0;
 	fa_json__end_array(&j);
+	if (fa_json__arrays(&j, a))
+		return 0;
 	fa_json__end_object(&j);
 	return j.printed;
 }

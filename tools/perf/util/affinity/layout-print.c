@@ -194,10 +194,19 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 	return printed;
 }
 
-/**
- * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
- * cache line headed by what its fields are
- */
+/* A member's declaration, as C, without the semicolon */
+size_t fa_field__fprintf_c(const struct fa_field *f, FILE *fp)
+{
+	const char *type = f->c_type ?: f->type;
+	size_t printed = fprintf(fp, "\t%s%s%s%s%s", type,
+				 f->anon || (type[0] && type[strlen(type) - 1] == '*') ? "" : " ",
+				 f->funcptr ? "(*" : "", f->anon ? "" : f->name, f->suffix);
+
+	if (f->kind == FA_FIELD_BITFIELD)
+		printed += fprintf(fp, ":%u", f->bit_size);
+	return printed;
+}
+
 /*
  * The attribute that aligns to @align: the kernel's macros in a kernel type,
  * GCC's attribute elsewhere, where the kernel's headers are not included.
@@ -211,6 +220,10 @@ static int fa_align__scnprintf(char *buf, size_t size, u32 align, u32 line_size,
 	return scnprintf(buf, size, " __aligned(%u)", align);
 }
 
+/**
+ * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
+ * cache line headed by what its fields are
+ */
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
@@ -224,7 +237,6 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
 		const struct fa_field *f = &st->fields[w.field];
-		const char *type = f->c_type ?: f->type;
 		int u = w.unit;
 		bool aligned = w.first && (l->line_start[u] || f->forced_align);
 
@@ -233,11 +245,7 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 					   l->offset[u] / l->line_size);
 			line = l->offset[u] / l->line_size;
 		}
-		printed += fprintf(fp, "\t%s%s%s%s%s", type,
-				   f->anon || (type[0] && type[strlen(type) - 1] == '*') ? "" : " ",
-				   f->funcptr ? "(*" : "", f->anon ? "" : f->name, f->suffix);
-		if (f->kind == FA_FIELD_BITFIELD)
-			printed += fprintf(fp, ":%u", f->bit_size);
+		printed += fa_field__fprintf_c(f, fp);
 		if (aligned) {
 			u32 align = l->line_start[u] && f->align <= l->line_size ?
 				    l->line_size : f->align;

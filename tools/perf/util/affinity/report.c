@@ -24,7 +24,7 @@
 #include "../dso.h"
 #include "../hashmap.h"
 
-static size_t banner(FILE *fp, const char *title)
+size_t fa_report__banner(FILE *fp, const char *title)
 {
 	return fprintf(fp, "\n=================================================\n"
 			   "  %s\n"
@@ -37,7 +37,7 @@ static size_t banner(FILE *fp, const char *title)
  */
 size_t fa_report__struct_table(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o)
 {
-	size_t printed = o->sep ? 0 : banner(fp, "Struct Table");
+	size_t printed = o->sep ? 0 : fa_report__banner(fp, "Struct Table");
 
 	printed += fa_hists__fprintf(fh, fp);
 	if (fh->nr_hidden && !o->sep)
@@ -76,7 +76,7 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 {
 	const struct fa_attr_stats *st = &a->stats;
 	u64 samples = ds->other + fa_decode_stats__samples(ds), loads, stores, hitm;
-	size_t printed = banner(fp, "Memory Access Information");
+	size_t printed = fa_report__banner(fp, "Memory Access Information");
 	int types = 0;
 
 	for (int i = 0; i < a->nr_types; i++)
@@ -473,9 +473,76 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 	return printed + fprintf(fp, ": not advised, not better once its moves and growth count\n");
 }
 
+/* Instances a scan of the lines of an array is counted for */
+#define FA_SCAN_INSTANCES	64
+
+/* The members of one part of a split, by name */
+static size_t fa_report__split_part(FILE *fp, const struct fa_analysis *an,
+				    const struct fa_struct *st, bool hot)
+{
+	size_t printed = fprintf(fp, "    %s:", hot ? "hot " : "cold");
+	const char *sep = " ";
+
+	for (int k = 0; k < an->current.nr_units; k++) {
+		int u = an->current.order[k];
+
+		if (an->split.hot[u] != hot)
+			continue;
+		printed += fprintf(fp, "%s%s", sep, fa_unit__name(st, u));
+		sep = ", ";
+	}
+	return printed + fprintf(fp, " (%u bytes)\n", an->split.size[hot ? 0 : 1]);
+}
+
+/* Cost per visit: in lines of an array, and what its lines per scan say */
+static size_t fa_report__split_cost(FILE *fp, const struct fa_split *sp, u32 line, int to)
+{
+	return fprintf(fp, "%+.1f%% (bytes of the array per visit %.1f -> %.1f, lines per visit %.2f -> %.2f, lines per %d instances scanned %.1f -> %.1f)",
+		       sp->cost[0] > 0 ? 100 * (sp->cost[to] / sp->cost[0] - 1) : 0,
+		       sp->bytes[0], sp->bytes[to], sp->lines[0], sp->lines[to],
+		       FA_SCAN_INSTANCES, FA_SCAN_INSTANCES * sp->bytes[0] / line,
+		       FA_SCAN_INSTANCES * sp->bytes[to] / line);
+}
+
+/* The split advised: which members go where, its gain and its C */
+static size_t fa_report__split(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *an)
+{
+	const struct fa_split *sp = &an->split;
+	size_t printed;
+
+	printed = fprintf(fp, "\n  Advice: split it into a hot and a cold struct, in two arrays of %" PRIu64 "+ instances\n",
+			  te->t->xfer.nr_instances);
+	printed += fa_report__split_part(fp, an, te->st, true);
+	printed += fa_report__split_part(fp, an, te->st, false);
+	printed += fprintf(fp, "  predicted: ");
+	printed += fa_report__split_cost(fp, sp, an->current.line_size, 2);
+	printed += fprintf(fp, "\n  the cold members are touched in %.1f%% of the visits; each part keeps the order of its members\n",
+			   100 * sp->cold_share);
+	return printed + fprintf(fp, "  every access to a cold member changes: the cold part of an instance is at its index in the cold array\n");
+}
+
+/* A split considered and not advised, and why */
+static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
+{
+	const struct fa_split *sp = &an->split;
+	size_t printed;
+
+	if (sp->why != FA_SPLIT_NO_GAIN && sp->why != FA_SPLIT_KEEP)
+		return 0;
+	printed = fprintf(fp, "  a hot/cold split: ");
+	printed += fa_report__split_cost(fp, sp, an->current.line_size, 2);
+	if (sp->why == FA_SPLIT_KEEP)
+		return printed + fprintf(fp, ": moves what must stay, not advised\n");
+	return printed + fprintf(fp, ": not advised, not %.0f%% cheaper than %s\n",
+				 100 * FA_SPLIT_COST, an->changed ? "the advice" : "the layout");
+}
+
 static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
 {
 	size_t printed;
+
+	if (an->advice == FA_ADVICE_SPLIT)
+		return fa_report__split(fp, te, an);
 
 	if (an->spread && an->advice == FA_ADVICE_NONE) {
 		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, instances share lines (",
@@ -528,7 +595,13 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 				   100 * FA_EVERY_CALL, an->every_call_lines[1],
 				   an->every_call_lines[0]);
 	printed += fa_report__reorder(fp, te, an);
-	return printed + fa_report__pins(fp, an, te->st);
+	printed += fa_report__split_not(fp, an);
+	printed += fa_report__pins(fp, an, te->st);
+	if (an->advice == FA_ADVICE_SPLIT) {
+		printed += fprintf(fp, "\n");
+		printed += fa_split__fprintf_c(&an->split, te->st, &an->current, fp);
+	}
+	return printed;
 }
 
 /**
@@ -629,7 +702,7 @@ size_t fa_report__type(FILE *fp, struct fa_hist_entry *fe, const struct fa_repor
 	size_t printed;
 
 	fa_report__title(fe->te, title, sizeof(title));
-	printed = banner(fp, title);
+	printed = fa_report__banner(fp, title);
 	for (int s = 0; s < FA_REPORT_MAX; s++)
 		printed += fa_report__section(fp, s, fe, o);
 	return printed;

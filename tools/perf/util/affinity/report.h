@@ -42,6 +42,8 @@ struct fa_report_opts {
 	struct fa_keep_opts keep;	/* --keep, --keep-order */
 };
 
+size_t fa_report__banner(FILE *fp, const char *title);
+size_t fa_report__arrays(FILE *fp, const struct fa_attr *a);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
 int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const char *regs,
 		   char *buf, size_t size);

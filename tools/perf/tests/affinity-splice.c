@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Split and merge advice on planted access patterns: a small struct in an
+ * array whose visits touch a hot half is split, one whose cold members the
+ * same visits touch is not; parallel arrays the same code indexes by the
+ * same register merge, arrays unrelated code accesses do not.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity-analysis.h"
+#include "affinity-planted.h"
+#include "affinity/arrays.h"
+#include "affinity/merge.h"
+#include "debug.h"
+#include "tests.h"
+
+#define NR_INST		32
+#define VISITS		4000
+
+/* A visit of instance @inst: f0 and f1, then f2 if @cold, and f3 if @cold2 */
+static int visit(struct fa_type *t, u64 *time, int inst, bool cold, bool cold2)
+{
+	struct fa_sample s = {
+		.instance = BASE + inst * 32, .base = BASE + inst * 32, .weight = 1,
+		.tid = 100, .op = FA_OP_LOAD,
+	};
+	int fields[4] = { 0, 1, 2, 3 }, nr = 2 + cold + cold2, err = 0;
+
+	for (int k = 0; k < nr && !err; k++) {
+		s.time = (*time)++;
+		s.field = fields[k];
+		err = fa_type__add(t, &s);
+	}
+	return err;
+}
+
+/*
+ * struct longs of 4 longs (32 bytes) in @nr_inst instances: @cold of 100
+ * visits touch f2, and f3 too if @both
+ */
+static struct fa_type *visits__new(struct fa_struct *st, int nr_inst, int cold, bool both)
+{
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	u64 time = 0;
+
+	for (int v = 0; t && v < VISITS; v++) {
+		if (visit(t, &time, v % nr_inst, v % 100 < cold, both && v % 100 < cold)) {
+			fa_type__delete(t);
+			t = NULL;
+		}
+	}
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
+static void split__debug(const struct fa_split *s)
+{
+	pr_debug("split: why %s, hot %u cold %u bytes, cold share %.3f, cost %.3f %.3f %.3f\n",
+		 fa_split_why__key(s->why), s->size[0], s->size[1], s->cold_share, s->cost[0],
+		 s->cost[1], s->cost[2]);
+}
+
+static int test__affinity_split(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	struct fa_type *t = visits__new(longs__new(4), NR_INST, 1, true);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	split__debug(&a.split);
+	T("the split is advised", a.advice == FA_ADVICE_SPLIT && a.split.why == FA_SPLIT_ADVISED);
+	T("f0 and f1 are hot", a.split.hot[0] && a.split.hot[1] && a.split.nr_hot == 2);
+	T("two structs of 16 bytes", a.split.size[0] == 16 && a.split.size[1] == 16);
+	T("the cold members in 1% of the visits",
+	  a.split.cold_share > 0.005 && a.split.cold_share < 0.02);
+	T("half the bytes per visit", a.split.bytes[0] == 32 && a.split.bytes[2] < 17);
+	T("no more lines per window", a.split.lines[2] <= a.split.lines[0] * 1.05);
+	T("the layout stays", !a.changed && fa_layout__same(&a.suggested, &a.current));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+static int test__affinity_split_hurts(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_type *t = visits__new(longs__new(4), NR_INST, 60, true);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	split__debug(&a.split);
+	T("a split was considered", a.split.hot);
+	T("and not advised: f2 and f3 are in the visits of f0 and f1",
+	  a.split.why == FA_SPLIT_NO_GAIN && a.advice != FA_ADVICE_SPLIT);
+	T("it would cost more than now", a.split.cost[2] > a.split.cost[0]);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+static int test__affinity_split_one(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_type *t = visits__new(longs__new(4), 1, 1, true);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	T("no split of a struct seen in one instance",
+	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* An array of @nr elements of @size bytes at @start, accessed by @func indexing by @reg */
+static struct fa_array *array__new(struct fa_arrays *as, const char *name, const char *type,
+				   u32 size, s64 start, u32 func, int reg)
+{
+	struct fa_array_info ai = {
+		.name = strdup(name), .elem_type = strdup(type), .elem_size = size,
+		.elem_align = size, .nr_elems = 64,
+	};
+	struct fa_array *arr;
+
+	if (!ai.name || !ai.elem_type) {
+		free(ai.name);
+		free(ai.elem_type);
+		return NULL;
+	}
+	arr = fa_arrays__new(as, &ai, /*tls=*/true, start);
+	for (u32 i = 0; arr && i < 64; i++) {
+		for (u32 k = 0; k <= i % 4; k++)
+			fa_array__access(arr, i, FA_OP_RMW);
+	}
+	if (arr)
+		fa_array__func(arr, func, func == 1 ? "alloc" : "stats", 1000, reg, false);
+	return arr;
+}
+
+static int test__affinity_merge(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	struct fa_arrays as = { .nr = 0, };
+	struct fa_array *head = array__new(&as, "tiny_head", "void *", 8, -1024, 1, 5);
+	struct fa_array *count = array__new(&as, "tiny_count", "unsigned int", 4, -512, 1, 5);
+	struct fa_merge m;
+	char name[64];
+
+	T("arrays", head && count);
+	T("merged", fa_merge__judge(&m, head, count, 64) == 1);
+	fa_merge__name(&m, name, sizeof(name));
+	pr_debug("merge %s: lines %.2f -> %.2f, cost %.1f -> %.1f\n", name, m.lines[0],
+		 m.lines[1], m.cost[0], m.cost[1]);
+	T("named after both", !strcmp(name, "tiny_head_count"));
+	T("one struct of 16 bytes", m.size == 16 && m.offset[1] == 8);
+	T("two lines per visit, then one", m.lines[0] == 2 && m.lines[1] == 1);
+	T("by the function that indexes both", m.nr_funcs == 1 && m.both == 1000 &&
+	  !m.one[0] && !m.one[1]);
+	fa_arrays__exit(&as);
+	return TEST_OK;
+}
+
+static int test__affinity_merge_unrelated(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	struct fa_arrays as = { .nr = 0, };
+	struct fa_array *head = array__new(&as, "tiny_head", "void *", 8, -1024, 1, 5);
+	struct fa_array *count = array__new(&as, "tiny_count", "unsigned int", 4, -512, 2, 5);
+	struct fa_array *other = array__new(&as, "tiny_other", "unsigned int", 4, -256, 1, 6);
+	struct fa_merge *merges;
+	struct fa_merge m;
+
+	T("arrays", head && count && other);
+	T("not by unrelated functions", fa_merge__judge(&m, head, count, 64) == 0);
+	T("not at different indexes", fa_merge__judge(&m, head, other, 64) == 0);
+	T("no merge found", fa_merges__find(&as, 64, &merges) == 0);
+	free(merges);
+	fa_arrays__exit(&as);
+	return TEST_OK;
+}
+
+static int test__affinity_merge_once(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_arrays as = { .nr = 0, };
+	struct fa_merge *merges;
+	int nr;
+
+	T("arrays", array__new(&as, "a_head", "void *", 8, -1024, 1, 5) &&
+	  array__new(&as, "a_count", "unsigned int", 4, -512, 1, 5) &&
+	  array__new(&as, "a_flags", "unsigned int", 4, -256, 1, 5));
+	nr = fa_merges__find(&as, 64, &merges);
+	T("each array in one merge at most", nr == 1);
+	free(merges);
+	fa_arrays__exit(&as);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_splice[] = {
+	TEST_CASE("A small struct in arrays with a hot half is split", affinity_split),
+	TEST_CASE("No split where the visits touch hot and cold together", affinity_split_hurts),
+	TEST_CASE("No split of a struct seen in one instance", affinity_split_one),
+	TEST_CASE("Arrays one function indexes alike merge", affinity_merge),
+	TEST_CASE("Arrays unrelated code accesses do not merge", affinity_merge_unrelated),
+	TEST_CASE("An array is in one merge at most", affinity_merge_once),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_splice = {
+	.desc = "perf affinity: split and merge",
+	.test_cases = tests__affinity_splice,
+};
