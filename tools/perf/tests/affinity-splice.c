@@ -19,11 +19,14 @@
 #define NR_INST		32
 #define VISITS		4000
 
+/* Bytes between instances: an array of 32-byte structs, or heap objects */
+static u64 stride = 32;
+
 /* A visit of instance @inst: f0 and f1, then f2 if @cold, and f3 if @cold2 */
 static int visit(struct fa_type *t, u64 *time, int inst, bool cold, bool cold2)
 {
 	struct fa_sample s = {
-		.instance = BASE + inst * 32, .base = BASE + inst * 32, .weight = 1,
+		.instance = BASE + inst * stride, .base = BASE + inst * stride, .weight = 1,
 		.tid = 100, .op = FA_OP_LOAD,
 	};
 	int fields[4] = { 0, 1, 2, 3 }, nr = 2 + cold + cold2, err = 0;
@@ -110,6 +113,64 @@ static int test__affinity_split_one(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
 	T("no split of a struct seen in one instance",
+	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+static int test__affinity_split_heap(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_type *t;
+	struct fa_analysis a;
+
+	/* malloc(32) gives 48-byte chunks */
+	stride = 48;
+	t = visits__new(longs__new(4), NR_INST, 1, true);
+	stride = 32;
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	T("no split of instances that are not in an array",
+	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* long f0, f1, f2; char data[1]: the header of variable length data */
+static struct fa_struct *header__new(void)
+{
+	struct fa_struct *st = fa_struct__new("struct header", 32, 8);
+	struct fa_field f = {
+		.type = (char *)"long int", .size = 8, .align = 8, .parent = -1, .group = -1,
+		.leaf = true, .suffix = (char *)"",
+	};
+	static const char * const names[] = { "f0", "f1", "f2", "data" };
+	int err = 0;
+
+	for (int i = 0; st && !err && i < 4; i++) {
+		f.name = (char *)names[i];
+		f.offset = i * 8;
+		if (i == 3) {
+			f.type = (char *)"char";
+			f.size = 1;
+			f.align = 1;
+			f.kind = FA_FIELD_ARRAY;
+			f.suffix = (char *)"[1]";
+		}
+		err = fa_struct__add_field(st, &f);
+	}
+	return planted__finish(st, err);
+}
+
+static int test__affinity_split_header(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_type *t = visits__new(header__new(), NR_INST, 1, true);
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	T("no split of a struct that ends in an array of one element",
 	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -203,6 +264,8 @@ static struct test_case tests__affinity_splice[] = {
 	TEST_CASE("A small struct in arrays with a hot half is split", affinity_split),
 	TEST_CASE("No split where the visits touch hot and cold together", affinity_split_hurts),
 	TEST_CASE("No split of a struct seen in one instance", affinity_split_one),
+	TEST_CASE("No split of instances not in an array", affinity_split_heap),
+	TEST_CASE("No split of a header of variable length data", affinity_split_header),
 	TEST_CASE("Arrays one function indexes alike merge", affinity_merge),
 	TEST_CASE("Arrays unrelated code accesses do not merge", affinity_merge_unrelated),
 	TEST_CASE("An array is in one merge at most", affinity_merge_once),

@@ -305,6 +305,7 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 	struct fa_split_in in = {
 		.st = t->st, .cur = &a->current, .best = &a->suggested, .m = model,
 		.keep = &a->keep, .nr_instances = t->xfer.nr_instances,
+		.bases = t->replay.bases, .nr_bases = t->replay.nr_bases,
 	};
 	int err;
 

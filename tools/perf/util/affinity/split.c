@@ -86,19 +86,54 @@ static void fa_split__try(struct fa_split *s, const struct fa_split_in *in, bool
 	s->cost[2] = cost;
 }
 
+static int fa_u64__cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* FA_SPLIT_IN_ARRAY of the gaps between the instances are whole struct sizes */
+static bool fa_split__in_arrays(const struct fa_split_in *in)
+{
+	u64 *bases = malloc((in->nr_bases + 1) * sizeof(*bases)), gaps = 0, whole = 0;
+
+	if (!bases)
+		return false;
+	memcpy(bases, in->bases, in->nr_bases * sizeof(*bases));
+	qsort(bases, in->nr_bases, sizeof(*bases), fa_u64__cmp);
+	for (u32 i = 1; i < in->nr_bases; i++) {
+		if (bases[i] == bases[i - 1])
+			continue;
+		gaps++;
+		whole += (bases[i] - bases[i - 1]) % in->st->size == 0;
+	}
+	free(bases);
+	return gaps && whole >= FA_SPLIT_IN_ARRAY * gaps;
+}
+
+/* An array of one element or none at the end: the header of variable length data */
+static bool fa_struct__trailing_array(const struct fa_struct *st, const struct fa_layout *cur)
+{
+	const struct fa_field *f = &st->fields[st->units[cur->order[cur->nr_units - 1]].field];
+
+	return f->kind == FA_FIELD_ARRAY && (!strcmp(f->suffix, "[1]") || !strcmp(f->suffix, "[0]"));
+}
+
 /* Only a small struct in arrays, whose members can all move */
 static bool fa_split__applies(const struct fa_split_in *in)
 {
 	const struct fa_struct *st = in->st;
 
 	if (in->nr_instances < FA_SPLIT_MIN_INST || st->size > in->cur->line_size ||
-	    st->packed || st->nr_units < 2)
+	    !st->size || st->packed || st->nr_units < 2 ||
+	    fa_struct__trailing_array(st, in->cur))
 		return false;
 	for (int u = 0; u < st->nr_units; u++) {
 		if (st->units[u].flex)
 			return false;
 	}
-	return true;
+	return fa_split__in_arrays(in);
 }
 
 /*

@@ -3,6 +3,10 @@
  * Hot/cold splitting of a small struct that lives in arrays (Chilimbi et
  * al., PLDI '99; StructSlim, CGO '16): the members nearly every visit
  * touches go to one struct, the rest to another, in two parallel arrays.
+ * The struct lives in arrays when FA_SPLIT_IN_ARRAY of the gaps between
+ * the instances seen, in address order, are whole struct sizes; a struct
+ * that ends in an array of one element (a header of variable length data,
+ * as a flexible array member) does not.
  *
  * The instances of a struct no larger than a cache line share lines with
  * their neighbours: a visit brings in, besides the lines it touches, the
@@ -35,6 +39,7 @@ struct fa_struct;
 
 #define FA_SPLIT_COST		0.2	/* a split is a larger edit than a reorder */
 #define FA_SPLIT_MIN_INST	16	/* instances seen: the struct lives in arrays */
+#define FA_SPLIT_IN_ARRAY	0.9	/* of the gaps between instances, whole struct sizes */
 
 enum fa_split_why {
 	FA_SPLIT_NOT_CONSIDERED,	/* too few instances, too large, or no cold member */
@@ -72,6 +77,8 @@ struct fa_split_in {
 	const struct fa_cost_model	*m;
 	const struct fa_keep		*keep;
 	u64				 nr_instances;
+	const u64			*bases;		/* of instances seen (the replay's) */
+	u32				 nr_bases;
 };
 
 int fa_split__consider(struct fa_split *s, const struct fa_split_in *in);
