@@ -375,7 +375,9 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	printed += fa_layout__fprintf(&an->current, te->st, fp);
 	if (!an->changed) {
 		printed += fprintf(fp, "\n  Suggested layout: keep the current one");
-		if (an->kept)
+		if (an->advice == FA_ADVICE_SPLIT)
+			printed += fprintf(fp, ", and split it (see Advice)");
+		else if (an->kept)
 			printed += fprintf(fp, " (the clustered one would not save %.0f%%)",
 					   100 * FA_MIN_GAIN);
 		return printed + fprintf(fp, "\n");
@@ -463,8 +465,8 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 
 	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current))
 		return 0;
-	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d members, ",
-			  fa_cost__change(c), an->moved[1]);
+	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d member%s, ",
+			  fa_cost__change(c), an->moved[1], an->moved[1] == 1 ? "" : "s");
 	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
 	if (an->reorder_breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
