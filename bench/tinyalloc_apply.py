@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Time perf affinity's merge and split advice on tinyalloc, applied by hand.
 
-    python3 bench/tinyalloc_apply.py [-d DIR] [-r ROUNDS] [-n OPS]
+    python3 bench/tinyalloc_apply.py [-d DIR] [-r ROUNDS] [-n OPS] [--perf PERF]
 
 tools/perf/tests/workloads/tinyalloc.c models an allocator's fast path
 (see its header).  perf affinity should advise two changes for it: to merge
@@ -22,8 +22,14 @@ behind -DTINY_MERGE and -DTINY_SPLIT.  This script:
      prints the median CPU time (user + sys) and wall time of each and the
      median over the rounds of time(variant) / time(orig) within a round.
 
+With --perf PERF it first records the workload as the perf test runs it
+('PERF test -w tinyalloc 1500', and with 'control') and checks that the
+report advises the merge and the split the builds apply, with the lines
+it predicts, and neither for the control.
+
 Exits 1 if merge or split is not faster than orig (a median ratio not below
-1.0) or does not touch fewer lines (merge: per operation, split: per scan).
+1.0) or does not touch fewer lines (merge: per operation, split: per scan),
+or with --perf if the report does not advise them, or advises on the control.
 
 CPU time rather than wall time: this is meant for small shared machines
 (2 vCPUs), where a vCPU taken away for a while stretches the wall time of a
@@ -104,6 +110,41 @@ def time_run(prog, ops):
     return ru.ru_utime + ru.ru_stime, wall
 
 
+def advice(perf, d, control):
+    """The merge and split advice of perf affinity report on tinyalloc"""
+    data = os.path.join(d, "control.data" if control else "tinyalloc.data")
+    sh([perf, "affinity", "record", "-o", data, "--", perf, "test", "-w", "tinyalloc",
+        "1500"] + (["control"] if control else []))
+    rep = sh([perf, "affinity", "report", "-i", data, "--stdio"]).stdout
+    merge = re.search(r"^  Advice: merge (\w+) and (\w+) into .*\n.*\n"
+                      r"  predicted: ([-+\d.]+)% \(lines per visit ([\d.]+) -> ([\d.]+)", rep, re.M)
+    split = re.search(r"^  Advice: split it .*\n    hot : (.*) \(\d+ bytes\)\n.*\n"
+                      r"  predicted: ([-+\d.]+)% .*lines per 64 instances scanned ([\d.]+) -> ([\d.]+)",
+                      rep, re.M)
+    return merge, split
+
+
+def check_advice(perf, d):
+    merge, split = advice(perf, d, False)
+    ok = True
+    if merge and {merge.group(1), merge.group(2)} == {"tiny_head", "tiny_count"}:
+        print("advised: merge tiny_head and tiny_count, predicted %s%%, lines per visit %s -> %s" %
+              (merge.group(3), merge.group(4), merge.group(5)))
+    else:
+        print("the merge of tiny_head and tiny_count is NOT advised")
+        ok = False
+    if split and split.group(1) == "freelist, used, capacity":
+        print("advised: split struct tiny_slab_meta (hot: %s), predicted %s%%, "
+              "lines per 64 slabs scanned %s -> %s" % split.groups())
+    else:
+        print("the split of struct tiny_slab_meta into freelist, used, capacity and the rest "
+              "is NOT advised")
+        ok = False
+    merge, split = advice(perf, d, True)
+    print("control: %s" % ("no advice" if not merge and not split else "ADVICE GIVEN"))
+    return ok and not merge and not split
+
+
 def run(d, rounds, ops):
     progs = {}
     for name, defines in VARIANTS:
@@ -158,15 +199,17 @@ def main():
     ap.add_argument("-r", "--rounds", type=int, default=5)
     ap.add_argument("-n", "--ops", type=int, default=OPS,
                     help="allocations per thread and run (default %(default)d)")
+    ap.add_argument("--perf", help="also check the advice of this perf on the perf test")
     args = ap.parse_args()
     if args.rounds < 1 or args.ops < 1:
         ap.error("ROUNDS and OPS must be positive")
-    if args.dir:
-        os.makedirs(args.dir, exist_ok=True)
-        ok = run(os.path.abspath(args.dir), args.rounds, args.ops)
-    else:
-        with tempfile.TemporaryDirectory(prefix="tinyalloc-") as d:
-            ok = run(d, args.rounds, args.ops)
+    with tempfile.TemporaryDirectory(prefix="tinyalloc-") as tmp:
+        d = tmp
+        if args.dir:
+            os.makedirs(args.dir, exist_ok=True)
+            d = os.path.abspath(args.dir)
+        ok = check_advice(args.perf, d) if args.perf else True
+        ok = run(d, args.rounds, args.ops) and ok
     return 0 if ok else 1
 
 
