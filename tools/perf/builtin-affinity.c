@@ -38,6 +38,7 @@
 #include "util/affinity/heatmap.h"
 #include "util/affinity/hists.h"
 #include "util/affinity/json.h"
+#include "util/affinity/layout.h"
 #include "util/affinity/report.h"
 #include "util/affinity/resolve.h"
 #include "util/affinity/stats.h"
@@ -46,6 +47,7 @@
 #include "util/cacheline.h"
 #include "util/data.h"
 #include "util/debug.h"
+#include "util/debuginfo.h"
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -126,7 +128,7 @@ struct perf_affinity {
 	bool			 line_size_guessed;
 };
 
-static const char * const affinity_subcommands[] = { "record", "report", NULL };
+static const char * const affinity_subcommands[] = { "record", "report", "layout", NULL };
 
 static const char * const affinity_record_usage[] = {
 	"perf affinity record [<options>] [<command>]",
@@ -136,6 +138,11 @@ static const char * const affinity_record_usage[] = {
 
 static const char * const affinity_report_usage[] = {
 	"perf affinity report [<options>]",
+	NULL
+};
+
+static const char * const affinity_layout_usage[] = {
+	"perf affinity layout [<options>] <binary> <type>...",
 	NULL
 };
 
@@ -1222,6 +1229,74 @@ out:
 	return perf_affinity__close_outputs(aff, err);
 }
 
+#ifdef HAVE_DWARF_SUPPORT
+/* The layout of type @name of @dbg, as pahole -C prints it */
+static int perf_affinity__print_layout(struct debuginfo *di, const char *path, const char *name,
+				       u32 line_size)
+{
+	struct fa_struct *st = fa_struct__from_dwarf_named(di->dbg, name);
+	struct fa_layout l;
+
+	if (!st) {
+		pr_err("%s: no struct, union or typedef %s in its debug info\n", path, name);
+		return -ENOENT;
+	}
+	if (fa_layout__current(&l, st, line_size)) {
+		fa_struct__delete(st);
+		return -ENOMEM;
+	}
+	fa_layout__fprintf(&l, st, stdout);
+	fa_layout__exit(&l);
+	fa_struct__delete(st);
+	return 0;
+}
+#endif
+
+/*
+ * The layouts of types in a binary's debug info (a vmlinux, a program, a
+ * library), as pahole -C prints them: what a recording's report starts
+ * from, without one
+ */
+static int perf_affinity__layout(int argc, const char **argv)
+{
+	unsigned int line_size = 64;
+	const struct option options[] = {
+	OPT_UINTEGER(0, "cacheline-size", &line_size,
+		     "cache line size of the comments, in bytes (default 64)"),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+	OPT_END()
+	};
+	struct debuginfo *di;
+	int err = 0;
+
+	argc = parse_options(argc, argv, options, affinity_layout_usage, 0);
+	if (argc < 2)
+		usage_with_options_msg(affinity_layout_usage, options,
+				       argc ? "no type given" : "no binary given");
+	if (line_size < 8 || line_size > 4096 || (line_size & (line_size - 1))) {
+		pr_err("--cacheline-size %u: a power of two from 8 to 4096\n", line_size);
+		return -EINVAL;
+	}
+	if (access(argv[0], R_OK)) {
+		pr_err("%s: %s\n", argv[0], strerror(errno));
+		return -errno;
+	}
+	di = debuginfo__new(argv[0]);
+	if (!di) {
+		pr_err("%s: no DWARF debug info (built without -g, or stripped?)\n", argv[0]);
+		return -ENOENT;
+	}
+#ifdef HAVE_DWARF_SUPPORT
+	for (int i = 1; i < argc && err != -ENOMEM; i++) {
+		if (i > 1)
+			putchar('\n');
+		err = perf_affinity__print_layout(di, argv[0], argv[i], line_size) ?: err;
+	}
+#endif
+	debuginfo__delete(di);
+	return err;
+}
+
 int cmd_affinity(int argc, const char **argv)
 {
 	struct perf_affinity aff = {
@@ -1234,6 +1309,7 @@ int cmd_affinity(int argc, const char **argv)
 	const char *affinity_usage[] = {
 		"perf affinity record [<options>] [-- <command> [<options>]]",
 		"perf affinity report [<options>]",
+		"perf affinity layout [<options>] <binary> <type>...",
 		NULL
 	};
 	int ret;
@@ -1247,6 +1323,8 @@ int cmd_affinity(int argc, const char **argv)
 		ret = perf_affinity__record(&aff, argc, argv);
 	} else if (strlen(argv[0]) > 2 && strstarts("report", argv[0])) {
 		ret = perf_affinity__report(&aff, argc, argv);
+	} else if (strlen(argv[0]) > 2 && strstarts("layout", argv[0])) {
+		ret = perf_affinity__layout(argc, argv);
 	} else {
 		pr_err("Unknown subcommand: %s\n", argv[0]);
 		usage_with_options(affinity_usage, affinity_options);

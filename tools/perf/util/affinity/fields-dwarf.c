@@ -657,6 +657,7 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	if (!w.st)
 		return NULL;
 	w.st->packed = w.packed;
+	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->die_offset = dwarf_dieoffset(&die);
 	if (fa_struct__c_open(w.st, &die, type_name) ||
 	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
@@ -664,6 +665,28 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 		return NULL;
 	}
 	return w.st;
+}
+
+/**
+ * fa_struct__from_dwarf_named - A type named as pahole -C names it: "rq"
+ * is struct rq, else a typedef or union of that name; "struct rq" is taken
+ * as it is
+ *
+ * Return: the finished struct, or NULL if there is no such type.
+ */
+struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name)
+{
+	static const char * const kinds[] = { "struct ", "", "union " };
+	struct fa_struct *st = NULL;
+	char buf[256];
+
+	if (strchr(name, ' '))
+		return fa_struct__from_dwarf(dbg, name, 0, 0);
+	for (size_t i = 0; !st && i < ARRAY_SIZE(kinds); i++) {
+		scnprintf(buf, sizeof(buf), "%s%s", kinds[i], name);
+		st = fa_struct__from_dwarf(dbg, buf, 0, 0);
+	}
+	return st;
 }
 
 /* A global variable (with a location) named @name among the top level DIEs */

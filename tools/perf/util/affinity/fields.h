@@ -104,6 +104,7 @@ struct fa_struct {
 	u32		 size;
 	u32		 align;
 	bool		 packed;
+	bool		 forced_align;	/* __aligned__ on the struct itself */
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;
@@ -139,6 +140,7 @@ struct fa_array_info {
 struct strbuf;
 struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
 					u64 die_offset);
+struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name);
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,

@@ -187,7 +187,7 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 		printed += fa_member__fprintf(&ps, &w, &m, l->line_size, fp);
 	}
 	printed += fa_print__summary(&ps, &w, l, fp);
-	if (l->align > fa_struct__natural_align(st))
+	if (l->align > fa_struct__natural_align(st) || (st->forced_align && l->align == st->align))
 		printed += fprintf(fp, "} __attribute__((__aligned__(%u)));\n", l->align);
 	else
 		printed += fprintf(fp, "};\n");
