@@ -1,0 +1,113 @@
+#!/bin/bash
+# perf affinity layout prints types as pahole does
+# SPDX-License-Identifier: GPL-2.0
+#
+# Structs of the shapes kernel structs have (anonymous unions of anonymous
+# structs, bitfields over several storage units, members and structs
+# aligned by attribute, holes, a typedef of an anonymous struct, an
+# embedded struct, a flexible array member): perf affinity layout gives
+# every member of the outermost struct the offset and size pahole -C gives,
+# and the same size and cache lines.  Bad input is one line and an error.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+
+command -v cc > /dev/null || affinity__skip "no C compiler"
+command -v pahole > /dev/null || affinity__skip "no pahole (dwarves)"
+
+cat > "${tmpdir}/types.c" <<'PROG'
+struct list { struct list *next, *prev; };
+
+struct skb {
+	union {
+		struct {
+			struct skb *next;
+			struct skb *prev;
+			union {
+				void *dev;
+				unsigned long dev_scratch;
+			};
+		};
+		struct list list;
+	};
+	void *sk;
+	unsigned char pkt_type:3, ignore_df:1, ip_summed:2;
+	unsigned short tc_index;
+	unsigned int len, data_len:20, mac_len:12;
+	char cb[48] __attribute__((aligned(8)));
+	unsigned long refdst;
+};
+
+struct runq {
+	int lock;
+	unsigned int nr_running;
+	char pad;
+	unsigned long clock __attribute__((aligned(64)));
+	struct list leaf;
+	short tail;
+} __attribute__((aligned(16)));
+
+typedef struct {
+	long a;
+	char b;
+	int c[3];
+	void (*fn)(int);
+} anon_t;
+
+struct hdr {
+	unsigned short len;
+	unsigned char flags;
+	char data[];
+};
+
+struct skb s0;
+struct runq r0;
+anon_t a0;
+struct hdr *h0;
+
+int main(void)
+{
+	return 0;
+}
+PROG
+cc -g -O0 -o "${tmpdir}/types" "${tmpdir}/types.c" || affinity__skip "cc failed"
+
+for type in skb runq anon_t hdr; do
+	pahole -C "${type}" "${tmpdir}/types" > "${tmpdir}/pahole" 2> /dev/null
+	if [ ! -s "${tmpdir}/pahole" ]; then
+		fail "pahole -C ${type} printed nothing"
+		continue
+	fi
+	if ! perf affinity layout "${tmpdir}/types" "${type}" > "${tmpdir}/ours" 2>&1; then
+		fail "perf affinity layout ${type}"
+		continue
+	fi
+	echo -n "${type}: "
+	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
+		fail "${type} is not laid out as pahole lays it out"
+done
+
+echo "128 byte cache lines: struct skb in one line"
+perf affinity layout --cacheline-size 128 "${tmpdir}/types" skb > "${tmpdir}/ours" 2>&1
+grep -q "cachelines: 1," "${tmpdir}/ours" || fail "--cacheline-size 128"
+
+echo "bad input: one line, an error"
+check_error() {
+	local what=$1 want=$2
+
+	shift 2
+	if perf affinity layout "$@" > "${tmpdir}/out" 2>&1; then
+		fail "${what}: exit 0"
+	elif ! grep -q "${want}" "${tmpdir}/out"; then
+		fail "${what}: $(head -1 "${tmpdir}/out")"
+	fi
+}
+check_error "no such file" "No such file" "${tmpdir}/nonexistent" skb
+check_error "no such type" "no struct, union or typedef nosuch" "${tmpdir}/types" nosuch
+check_error "no debug info" "no DWARF debug info" "${tmpdir}/types.c" skb
+check_error "bad line size" "power of two" --cacheline-size 48 "${tmpdir}/types" skb
+check_error "no type" "no type given" "${tmpdir}/types"
+
+cleanup
+exit $err
