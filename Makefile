@@ -6,6 +6,10 @@
 #                     patch and build build/perf
 #   make demo         build, record the bundled false sharing workloads and
 #                     print perf affinity's report and layout advice
+#   make kernel-demo  build, fetch a vmlinux with DWARF once (Debian's
+#                     linux-image-6.12-amd64-dbg, ~1 GB download, 350 MB kept
+#                     in build/kernel) and lay out struct rq and four other
+#                     kernel structs, checked against pahole
 #   make test         build, then run the perf affinity test suites
 #   make stress       build, then run the suites RUNS times (default 20) and
 #                     list every test that failed at least once
@@ -68,7 +72,7 @@ DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
 
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS SANITIZE
 
-.PHONY: FORCE all deps perf demo test stress fuzz series series-check clean distclean help
+.PHONY: FORCE all deps perf demo kernel-demo test stress fuzz series series-check clean distclean help
 
 all: perf
 	@echo "perf is at $(PERF)"
@@ -106,6 +110,9 @@ perf: $(PRISTINE)/.stamp
 
 demo: perf
 	@sh mk/demo.sh
+
+kernel-demo: perf
+	@sh mk/kernel-demo.sh
 
 test: perf
 	@sh mk/run-tests.sh
