@@ -25,7 +25,7 @@ member=./usr/lib/debug/boot/vmlinux-$kver
 echo "fetching $pkg $ver (about 1 GB) into $dir"
 cd "$dir"
 rm -f ./*.deb
-apt-get download -q "$pkg=$ver"
+apt-get download -q -o APT::Sandbox::User=root "$pkg=$ver"
 # the vmlinux is near the start of the archive: stop tar after it, which
 # kills dpkg-deb with SIGPIPE (its error is not one)
 dpkg-deb --fsys-tarfile "${pkg}"_*.deb 2>/dev/null | tar -x --occurrence=1 "$member" || true
