@@ -189,10 +189,20 @@ static const struct {
 	{ "struct zoo_misc", sizeof(zoo.misc) },
 };
 
-/* What the kernel's headers define, for the kernel flavour */
+/*
+ * What the kernel's headers define, for the kernel flavour: the cache line
+ * groups as empty arrays, and their check a static assertion of where the
+ * member is
+ */
 static const char zoo_kernel[] =
 	"#define __aligned(x) __attribute__((__aligned__(x)))\n"
-	"#define ____cacheline_aligned __aligned(64)\n";
+	"#define ____cacheline_aligned __aligned(64)\n"
+	"#define __init\n"
+	"#define __cacheline_group_begin(g) unsigned char __cacheline_group_begin__##g[0]\n"
+	"#define __cacheline_group_end(g) unsigned char __cacheline_group_end__##g[0]\n"
+	"#define CACHELINE_ASSERT_GROUP_MEMBER(t, g, m) _Static_assert(\\\n"
+	"\toffsetof(t, m) >= offsetof(t, __cacheline_group_begin__##g) && \\\n"
+	"\toffsetof(t, m) + sizeof(((t *)0)->m) <= offsetof(t, __cacheline_group_end__##g), #m)\n";
 
 /* The C of @st laid out as @l, and static asserts of where its members are */
 static int zoo__write(const char *path, const struct fa_struct *st, const struct fa_layout *l,
@@ -301,10 +311,44 @@ static int test__affinity_emit_c(struct test_suite *test __maybe_unused,
 #endif
 }
 
+static int test__affinity_kernel_groups(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(16);
+	struct fa_layout l;
+	char *buf = NULL, *one = NULL;
+	size_t len = 0, len1 = 0;
+	FILE *fp;
+
+	T("struct", st && !fa_layout__current(&l, st, 64));
+	fp = open_memstream(&buf, &len);
+	T("stream", fp);
+	fa_layout__fprintf_c(&l, st, /*c=*/NULL, /*kernel=*/true, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("line 0 is a group", strstr(buf, "\t__cacheline_group_begin(longs_line_0);\n\tlong int f0;"));
+	T("which ends before line 1",
+	  strstr(buf, "long int f7;\t/* cold */\n\t__cacheline_group_end(longs_line_0);"));
+	T("the last ends the struct", strstr(buf, "__cacheline_group_end(longs_line_1);\n};"));
+	T("every member is checked", strstr(buf, "CACHELINE_ASSERT_GROUP_MEMBER(struct longs, longs_line_0, f0);") &&
+	  strstr(buf, "CACHELINE_ASSERT_GROUP_MEMBER(struct longs, longs_line_1, f15);"));
+	fp = open_memstream(&one, &len1);
+	T("stream", fp);
+	fa_layout__fprintf_c(&l, st, NULL, /*kernel=*/false, fp);
+	fclose(fp);
+	T("no groups in user space", !strstr(one, "__cacheline_group"));
+	free(buf);
+	free(one);
+	fa_layout__exit(&l);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_layout[] = {
 	TEST_CASE("Layouts print in pahole's format", affinity_pahole_format),
 	TEST_CASE("The members of a layout and their holes, in offset order", affinity_layout_walk),
 	TEST_CASE("The C of a layout compiles to the layout", affinity_emit_c),
+	TEST_CASE("The C of a kernel type guards its cache line groups", affinity_kernel_groups),
 	{	.name = NULL, }
 };
 

@@ -4,6 +4,7 @@
  * that kernel developers read and grep it as they are used to, and as a C
  * definition to paste.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -220,14 +221,103 @@ static int fa_align__scnprintf(char *buf, size_t size, u32 align, u32 line_size,
 	return scnprintf(buf, size, " __aligned(%u)", align);
 }
 
+/*
+ * The name of the cache line group of line @line of a kernel type: the
+ * type's and what the line is for, as the netdev structs name theirs
+ * (net_device_read_tx): 'write' if a member on it is written, 'read' if
+ * one is read-mostly, else 'cold'; 'line' without classes
+ */
+static void fa_group__name(const struct fa_layout *l, const struct fa_struct *st,
+			   const struct fa_classes *c, u32 line, char *buf, size_t size)
+{
+	const char *base = strstarts(st->name, "struct ") ? st->name + 7 : st->name;
+	const char *what = c ? "cold" : "line";
+
+	for (int u = 0; c && u < l->nr_units; u++) {
+		int cls = c->units[u].cls;
+
+		if (l->offset[u] / l->line_size != line)
+			continue;
+		if (cls == FA_CLASS_WRITE_HOT || cls == FA_CLASS_SHARED_WRITTEN)
+			what = "write";
+		else if (cls == FA_CLASS_READ_MOSTLY && strcmp(what, "write"))
+			what = "read";
+	}
+	scnprintf(buf, size, "%s_%s_%u", base, what, line);
+	for (char *p = buf; *p; p++) {
+		if (!isalnum(*p))
+			*p = '_';
+	}
+}
+
+/* A member offsetof() names: not a bitfield, nor an anonymous member */
+static bool fa_field__named(const struct fa_field *f)
+{
+	return f->kind != FA_FIELD_BITFIELD && f->kind != FA_FIELD_BITGROUP && !f->anon &&
+	       !strchr(f->name, '(') && !strchr(f->name, '{');
+}
+
+/*
+ * The build time checks of a kernel type's cache line groups, as the
+ * netdev structs have them: a member that moves out of its group, by an
+ * edit of the struct made later, breaks the build
+ */
+static size_t fa_layout__fprintf_groups_check(const struct fa_layout *l,
+					      const struct fa_struct *st,
+					      const struct fa_classes *c, FILE *fp)
+{
+	const char *base = strstarts(st->name, "struct ") ? st->name + 7 : st->name;
+	size_t printed = fprintf(fp, "\n/* in the file that defines it, called at init */\n"
+				 "static void __init %s_struct_check(void)\n{\n", base);
+	struct fa_layout_walk w;
+	char group[256];
+
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		const struct fa_field *f = &st->fields[w.field];
+
+		if (!w.first || !fa_field__named(f))
+			continue;
+		fa_group__name(l, st, c, l->offset[w.unit] / l->line_size, group, sizeof(group));
+		printed += fprintf(fp, "\tCACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s);\n", st->name,
+				   group, f->name);
+	}
+	return printed + fprintf(fp, "}\n");
+}
+
+/* End the group of the line before, start the one of line @line */
+static size_t fa_layout__fprintf_line(const struct fa_layout *l, const struct fa_struct *st,
+				      const struct fa_classes *c, int prev, u32 line,
+				      bool groups, FILE *fp)
+{
+	char group[256];
+	size_t printed = 0;
+
+	if (groups && prev >= 0) {
+		fa_group__name(l, st, c, prev, group, sizeof(group));
+		printed += fprintf(fp, "\t__cacheline_group_end(%s);\n", group);
+	}
+	printed += fprintf(fp, "%s\t/* cache line %u */\n", prev >= 0 ? "\n" : "", line);
+	if (groups) {
+		fa_group__name(l, st, c, line, group, sizeof(group));
+		printed += fprintf(fp, "\t__cacheline_group_begin(%s);\n", group);
+	}
+	return printed;
+}
+
 /**
  * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
  * cache line headed by what its fields are
+ * @kernel: A kernel type: the kernel's macros; each cache line of a struct
+ *          of several is a group (__cacheline_group_begin/end), followed by
+ *          a function of CACHELINE_ASSERT_GROUP_MEMBER() for every member,
+ *          so that the kernel's build guards the layout
  */
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
 	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
+	bool groups = kernel && l->size > l->line_size;
 	size_t printed = st->c_open ? fprintf(fp, "%s\n", st->c_open) :
 				      fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
@@ -241,8 +331,8 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 		bool aligned = w.first && (l->line_start[u] || f->forced_align);
 
 		if (w.first && (int)(l->offset[u] / l->line_size) != line) {
-			printed += fprintf(fp, "%s\t/* cache line %d */\n", line >= 0 ? "\n" : "",
-					   l->offset[u] / l->line_size);
+			printed += fa_layout__fprintf_line(l, st, c, line,
+							   l->offset[u] / l->line_size, groups, fp);
 			line = l->offset[u] / l->line_size;
 		}
 		printed += fa_field__fprintf_c(f, fp);
@@ -256,10 +346,18 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 		printed += fprintf(fp, ";\t/* %s */\n",
 				   fa_class__name(c ? c->units[u].cls : FA_CLASS_COLD));
 	}
+	if (groups && line >= 0) {
+		char group[256];
+
+		fa_group__name(l, st, c, line, group, sizeof(group));
+		printed += fprintf(fp, "\t__cacheline_group_end(%s);\n", group);
+	}
 	attr[0] = '\0';
 	if (l->align >= l->line_size)
 		fa_align__scnprintf(attr, sizeof(attr), l->align, l->line_size, kernel);
 	printed += fprintf(fp, "}%s%s%s;\n", attr, typedef_anon ? " " : "",
 			   typedef_anon ? st->name : "");
+	if (groups)
+		printed += fa_layout__fprintf_groups_check(l, st, c, fp);
 	return printed;
 }
