@@ -935,7 +935,7 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
 		goto out;
 	if (use_browser == 1) {
-		err = fa_report__browse(&fh, &aff->ropts);
+		err = fa_report__browse(&fh, a, &aff->ropts);
 		goto out;
 	}
 	/* only now: the progress of the analysis is on stderr */

@@ -112,6 +112,15 @@ wait_screen "^Field .* Off" > /dev/null
 echo "ESC: back to the struct table"
 send Escape
 wait_screen "ENTER fields" > /dev/null
+expect "a arrays" "key help"
+
+echo "a: the arrays of scalars, none here; ESC back"
+send a
+if wait_screen "No access to an array of scalars was attributed"; then
+	expect "Arrays of scalars" "title"
+fi
+send Escape
+wait_screen "ENTER fields" > /dev/null
 
 echo "q: quit"
 send q

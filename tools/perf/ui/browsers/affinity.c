@@ -34,9 +34,10 @@
 /* Columns a RIGHT or LEFT key scrolls lines wider than the screen */
 #define FA_HSCROLL_STEP	8
 
-/* What the screens show: the struct table of the report */
+/* What the screens show: the struct table of the report, the arrays */
 struct fa_tui {
 	struct fa_hists			*structs;
+	const struct fa_attr		*attr;
 	const struct fa_report_opts	*opts;
 };
 
@@ -74,6 +75,7 @@ static const char fa_help_text[] =
 static const char fa_help_structs[] =
 	"ENTER         Fields of the struct\n"
 	"l             Current and suggested layout of the struct, their cost\n"
+	"a             Arrays of scalars and the merges advised\n"
 	"ESC/q         Quit\n";
 
 static const char fa_help_fields[] =
@@ -368,6 +370,34 @@ static int fa_tui__details(struct fa_tui *tui, struct fa_hist_entry *fe)
 			    true);
 }
 
+/* The arrays of scalars and the merges advised; 'q' when the user quits */
+static int fa_tui__arrays(struct fa_tui *tui)
+{
+	struct fa_browser fb;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	int key = -1;
+
+	fa_browser__init(&fb);
+	if (!fp)
+		goto out;
+	if (!fa_report__arrays(fp, tui->attr))
+		fprintf(fp, "\n  No access to an array of scalars was attributed\n");
+	if (fclose(fp) || fa_browser__set_text(&fb, buf, size))
+		goto out;
+	while (key != 'q' && key != K_ESC && key != K_LEFT) {
+		key = fa_browser__run(&fb, "Arrays of scalars",
+				      "ESC/LEFT back  / search  h/? help  q quit", fa_help_layout);
+		if (key < 0)
+			break;
+	}
+out:
+	free(buf);
+	fa_browser__exit(&fb);
+	return key;
+}
+
 static struct fa_hists *fa_hists(struct hist_browser *hb)
 {
 	return container_of(hb->hists, struct fa_hists, hists);
@@ -462,11 +492,17 @@ static int fa_tui__structs(struct fa_tui *tui)
 	}
 	hb->b.no_samples_msg = "No access was attributed to a struct field: see --stats";
 	while (1) {
-		key = hist_browser__run(hb, "ENTER fields  l layout  ? help  q quit", false, 0);
+		key = hist_browser__run(hb, "ENTER fields  l layout  a arrays  ? help  q quit",
+					false, 0);
 		if (key < 0 || key == 'q' || key == K_ESC || key == CTRL('c'))
 			break;
 		if (key == 'h' || key == '?' || key == K_F1) {
 			fa_help__window(&hb->b, fa_help_structs, "");
+			continue;
+		}
+		if (key == 'a') {
+			if (fa_tui__arrays(tui) == 'q')
+				break;
 			continue;
 		}
 		fe = fa_tui__selection(hb);
@@ -483,14 +519,17 @@ static int fa_tui__structs(struct fa_tui *tui)
 /**
  * fa_report__browse - Browse the report of the analyzed struct types
  * @fh: The struct table
+ * @a: The attributed accesses: the arrays of scalars
  * @o: What the report shows and in which order, as for stdio
  *
  * Return: 0, or -1 if the screens could not be made.
  */
-int fa_report__browse(struct fa_hists *fh, const struct fa_report_opts *o)
+int fa_report__browse(struct fa_hists *fh, const struct fa_attr *a,
+		      const struct fa_report_opts *o)
 {
 	struct fa_tui tui = {
 		.structs	= fh,
+		.attr		= a,
 		.opts		= o,
 	};
 
