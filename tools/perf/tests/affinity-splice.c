@@ -260,6 +260,25 @@ static int test__affinity_merge_once(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+static int test__affinity_array_funcs(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_arrays as = { .nr = 0, };
+	struct fa_array *arr = array__new(&as, "a", "int", 4, 0, 1, 5);
+
+	T("array", arr);
+	/* the functions' samples are known after the last sample: only their accesses before */
+	for (u32 func = 2; func < 2 + FA_ARRAY_FUNCS; func++) {
+		for (int k = 0; k < 5; k++)
+			fa_array__func(arr, func, "busy", 0, FA_ARRAY_NO_INDEX, /*sampled=*/true);
+	}
+	fa_array__func(arr, 100, "once", 0, FA_ARRAY_NO_INDEX, /*sampled=*/true);
+	T("a function sampled once does not push out one sampled 5 times",
+	  !fa_array__find_func(arr, 100) && fa_array__find_func(arr, 2));
+	fa_arrays__exit(&as);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_splice[] = {
 	TEST_CASE("A small struct in arrays with a hot half is split", affinity_split),
 	TEST_CASE("No split where the visits touch hot and cold together", affinity_split_hurts),
@@ -269,6 +288,7 @@ static struct test_case tests__affinity_splice[] = {
 	TEST_CASE("Arrays one function indexes alike merge", affinity_merge),
 	TEST_CASE("Arrays unrelated code accesses do not merge", affinity_merge_unrelated),
 	TEST_CASE("An array is in one merge at most", affinity_merge_once),
+	TEST_CASE("The functions of an array keep the most accessing", affinity_array_funcs),
 	{	.name = NULL, }
 };
 

@@ -81,6 +81,12 @@ const struct fa_array_func *fa_array__find_func(const struct fa_array *arr, u32 
 	return NULL;
 }
 
+/* How much a function's accesses to an array weigh, before its samples are known */
+static u64 fa_array_func__weight(const struct fa_array_func *f)
+{
+	return f->weight + f->accesses;
+}
+
 /*
  * Function @func accesses the array: its code indexes it by register @index
  * (FA_ARRAY_NO_INDEX: not known), @weight its samples; @sampled: one access
@@ -96,10 +102,10 @@ void fa_array__func(struct fa_array *arr, u32 func, const char *sym, u64 weight,
 	} else if (!f) {
 		f = &arr->funcs[0];
 		for (int i = 1; i < arr->nr_funcs; i++) {
-			if (arr->funcs[i].weight < f->weight)
+			if (fa_array_func__weight(&arr->funcs[i]) < fa_array_func__weight(f))
 				f = &arr->funcs[i];
 		}
-		if (f->weight > weight)
+		if (fa_array_func__weight(f) >= weight + sampled)
 			return;
 	}
 	if (f->func != func || !f->sym)

@@ -1104,15 +1104,29 @@ static void fa_func__tls_arrays(struct fa_attr *a, struct fa_func *fn, const str
 }
 
 /* The samples of the functions whose accesses to arrays were sampled */
-static void fa_func__array_weight(struct fa_attr *a, const struct fa_func *fn)
+static int fa_attr__array_weights(struct fa_attr *a, struct fa_func **funcs, size_t nr)
 {
+	struct fa_func **by_id = calloc(nr + 2, sizeof(*by_id));
+
+	if (!by_id)
+		return -ENOMEM;
+	for (size_t n = 0; n < nr; n++) {
+		if (funcs[n]->id <= nr)
+			by_id[funcs[n]->id] = funcs[n];
+	}
 	for (int i = 0; i < a->arrays.nr; i++) {
 		struct fa_array *arr = a->arrays.arrays[i];
 
-		if (fa_array__find_func(arr, fn->id))
-			fa_array__func(arr, fn->id, fn->sym->name, fn->samples,
-				       FA_ARRAY_NO_INDEX, /*sampled=*/false);
+		for (int k = 0; k < arr->nr_funcs; k++) {
+			const struct fa_func *fn = arr->funcs[k].func <= nr ?
+						   by_id[arr->funcs[k].func] : NULL;
+
+			if (fn)
+				arr->funcs[k].weight = max(arr->funcs[k].weight, fn->samples);
+		}
 	}
+	free(by_id);
+	return 0;
 }
 
 /* What the code of @fn says of the @nr fields of @t it accesses */
@@ -1181,7 +1195,6 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 			goto out_enomem;
 		if (code->len)
 			fa_func__tls_arrays(a, fn, code);
-		fa_func__array_weight(a, fn);
 		for (int i = 0; code->len && i < a->nr_types; i++) {
 			struct fa_type_entry *te = a->types[i];
 			int nr;
@@ -1205,6 +1218,8 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 				goto out_enomem;
 		}
 	}
+	if (fa_attr__array_weights(a, funcs, nr_funcs))
+		goto out_enomem;
 	free(funcs);
 	return 0;
 
