@@ -140,15 +140,22 @@ static bool fa_merge__uses(const struct fa_merge *merges, int nr, const struct f
  */
 int fa_merges__find(const struct fa_arrays *as, u32 line_size, struct fa_merge **merges)
 {
-	struct fa_merge *cand = calloc(as->nr * as->nr + 1, sizeof(*cand));
+	struct fa_merge *cand = calloc(1, sizeof(*cand)), m;
 	int nr = 0, kept = 0;
 
 	*merges = cand;
 	if (!cand)
 		return -ENOMEM;
 	for (int i = 0; i < as->nr; i++) {
-		for (int j = i + 1; j < as->nr; j++)
-			nr += fa_merge__judge(&cand[nr], as->arrays[i], as->arrays[j], line_size);
+		for (int j = i + 1; j < as->nr; j++) {
+			if (!fa_merge__judge(&m, as->arrays[i], as->arrays[j], line_size))
+				continue;
+			cand = realloc(*merges, (nr + 2) * sizeof(*cand));
+			if (!cand)
+				return -ENOMEM;
+			*merges = cand;
+			cand[nr++] = m;
+		}
 	}
 	qsort(cand, nr, sizeof(*cand), fa_merge__cmp);
 	for (int i = 0; i < nr; i++) {
