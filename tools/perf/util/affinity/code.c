@@ -36,13 +36,6 @@ void fa_code_ctx__exit(struct fa_code_ctx *code, int nr_fields)
 	fa_map__free_values(code->by_func);
 }
 
-static int fa_u64__cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The accumulation ends: the stores are looked up from now on */
 void fa_code_ctx__flush(struct fa_code_ctx *code)
 {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/string.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "fields.h"
@@ -263,6 +264,12 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 const char *fa_unit__name(const struct fa_struct *st, int u)
 {
 	return st->fields[st->units[u].field].name;
+}
+
+/* The struct's name without "struct ": the base of names made from it */
+const char *fa_struct__bare_name(const struct fa_struct *st)
+{
+	return strstarts(st->name, "struct ") ? st->name + 7 : st->name;
 }
 
 /**

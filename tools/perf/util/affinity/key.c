@@ -87,3 +87,11 @@ void fa_map__free_values(struct hashmap *map)
 		free(cur->pvalue);
 	hashmap__free(map);
 }
+
+/* qsort() and bsearch() order of u64s */
+int fa_u64__cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}

@@ -42,5 +42,6 @@ struct hashmap *fa_u64_map__new(void);
 struct hashmap *fa_dso_map__new(void);
 void *fa_u64_map__findnew(struct hashmap *map, u64 key, size_t size);
 void fa_map__free_values(struct hashmap *map);
+int fa_u64__cmp(const void *a, const void *b);
 
 #endif /* __PERF_AFFINITY_KEY_H */

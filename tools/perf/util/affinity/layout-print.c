@@ -230,7 +230,7 @@ static int fa_align__scnprintf(char *buf, size_t size, u32 align, u32 line_size,
 static void fa_group__name(const struct fa_layout *l, const struct fa_struct *st,
 			   const struct fa_classes *c, u32 line, char *buf, size_t size)
 {
-	const char *base = strstarts(st->name, "struct ") ? st->name + 7 : st->name;
+	const char *base = fa_struct__bare_name(st);
 	const char *what = c ? "cold" : "line";
 
 	for (int u = 0; c && u < l->nr_units; u++) {
@@ -266,7 +266,7 @@ static size_t fa_layout__fprintf_groups_check(const struct fa_layout *l,
 					      const struct fa_struct *st,
 					      const struct fa_classes *c, FILE *fp)
 {
-	const char *base = strstarts(st->name, "struct ") ? st->name + 7 : st->name;
+	const char *base = fa_struct__bare_name(st);
 	size_t printed = fprintf(fp, "\n/* in the file that defines it, called at init */\n"
 				 "static void __init %s_struct_check(void)\n{\n", base);
 	struct fa_layout_walk w;

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/string.h>
 #include <linux/zalloc.h>
 #include "cost.h"
 #include "fields.h"
+#include "key.h"
 #include "keep.h"
 #include "layout.h"
 #include "split.h"
@@ -84,13 +84,6 @@ static void fa_split__try(struct fa_split *s, const struct fa_split_in *in, bool
 	s->lines[2] = c.lines_per_window;
 	s->bytes[2] = bytes;
 	s->cost[2] = cost;
-}
-
-static int fa_u64__cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* FA_SPLIT_IN_ARRAY of the gaps between the instances are whole struct sizes */
@@ -211,7 +204,7 @@ void fa_split__exit(struct fa_split *s)
 static size_t fa_split__fprintf_part(const struct fa_split *s, const struct fa_struct *st,
 				     const struct fa_layout *cur, bool hot, FILE *fp)
 {
-	const char *name = strstarts(st->name, "struct ") ? st->name + 7 : st->name;
+	const char *name = fa_struct__bare_name(st);
 	size_t printed = fprintf(fp, "struct %s_%s {\n", name, hot ? "hot" : "cold");
 	struct fa_layout_walk w;
 
