@@ -556,6 +556,17 @@ static int check_paths(void)
 	return 0;
 }
 
+/* --cacheline-size @line: what a machine may have, or an error */
+static int check_line_size(u32 line)
+{
+	if (line < FA_LINE_MIN || line > FA_LINE_MAX || line & (line - 1)) {
+		pr_err("--cacheline-size %u: a power of two, %u to %u bytes\n", line,
+		       FA_LINE_MIN, FA_LINE_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * Values the options take that are not theirs to take: 0 for "not given"
  * would hide a typo behind the default.
@@ -564,13 +575,10 @@ static int parse_values(struct perf_affinity *aff)
 {
 	u32 line = aff->cfg.line_size;
 
-	if (line == FA_LINE_UNSET) {
+	if (line == FA_LINE_UNSET)
 		aff->cfg.line_size = 0;
-	} else if (line < FA_LINE_MIN || line > FA_LINE_MAX || line & (line - 1)) {
-		pr_err("--cacheline-size %u: a power of two, %u to %u bytes\n", line,
-		       FA_LINE_MIN, FA_LINE_MAX);
+	else if (check_line_size(line))
 		return -EINVAL;
-	}
 	if (aff->cfg.window_ns == FA_WINDOW_NS_UNSET) {
 		aff->cfg.window_ns = 0;
 	} else if (!aff->cfg.window_ns) {
@@ -1273,10 +1281,8 @@ static int perf_affinity__layout(int argc, const char **argv)
 	if (argc < 2)
 		usage_with_options_msg(affinity_layout_usage, options,
 				       argc ? "no type given" : "no binary given");
-	if (line_size < 8 || line_size > 4096 || (line_size & (line_size - 1))) {
-		pr_err("--cacheline-size %u: a power of two from 8 to 4096\n", line_size);
+	if (check_line_size(line_size))
 		return -EINVAL;
-	}
 	if (access(argv[0], R_OK)) {
 		pr_err("%s: %s\n", argv[0], strerror(errno));
 		return -errno;
