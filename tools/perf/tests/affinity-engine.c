@@ -143,6 +143,49 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * Per-CPU data of the kernel (struct rq): each CPU writes f0 of its own
+ * instance, the other CPU reads f1 of it.  f0 is written by one CPU per
+ * instance: write-hot, not written on several; and it conflicts with f1.
+ */
+static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(8);
+	struct fa_type *t;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	cfg.kernel = true;
+	t = st ? fa_type__new(st, &cfg) : NULL;
+	T("type", t);
+	for (int i = 0; i < 2000; i++) {
+		for (u32 cpu = 0; cpu < 2; cpu++) {
+			u64 base = BASE + cpu * 0x200000;
+			struct fa_sample s = {
+				.instance = base, .base = base, .weight = 1, .cpu = cpu,
+				.owner = cpu, .tid = 100 + cpu, .field = 0, .op = FA_OP_RMW,
+			};
+
+			s.time = time++;
+			T("add", !fa_type__add(t, &s));
+			s = (struct fa_sample){
+				.instance = base, .base = base, .weight = 1, .cpu = !cpu,
+				.owner = !cpu, .tid = 100 + !cpu, .field = 1, .op = FA_OP_LOAD,
+			};
+			s.time = time++;
+			T("add", !fa_type__add(t, &s));
+		}
+	}
+	T("analysis", !analysis__run(&a, t));
+	T("f0 is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("f0 and f1 conflict",
+	  fa_classes__conflict(&a.classes, t->st->fields[0].unit, t->st->fields[1].unit));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/*
  * The lock/reader pattern of one thread, that ran on CPU 0 and then on
  * CPU 1: nothing is shared, the lock may stay with what it protects.
  */
@@ -311,6 +354,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Fields seen only in the sampled code keep their CPUs and class",
 		  affinity_code_classes),
 	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
+	TEST_CASE("A per-CPU field its own CPU writes is write-hot", affinity_per_cpu),
 	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),
 	TEST_CASE("A layout that saves nothing is not suggested", affinity_no_churn),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),

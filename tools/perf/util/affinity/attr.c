@@ -687,6 +687,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 
 		/* a kernel thread does not own a line: its CPU's cache does */
 		cfg.by_thread = !te->kernel;
+		cfg.kernel = te->kernel;
 		cfg.owners = cfg.by_thread ? &a->owners : NULL;
 		cfg.nr_owners = cfg.by_thread ? FA_MAX_THREADS : cfg.nr_cpus;
 		te->t = fa_type__new(te->st, &cfg);

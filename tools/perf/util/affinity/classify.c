@@ -123,7 +123,8 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	fi->writes = fs->stores + fs->rmws;
 	memcpy(fi->readers, fs->readers, BITS_TO_LONGS(nr_owners) * sizeof(long));
 	memcpy(fi->writers, fs->writers, BITS_TO_LONGS(nr_owners) * sizeof(long));
-	fi->by_instance = t->cfg.owners && fi->accesses >= FA_MIN_SAMPLES && fs->inst_seen &&
+	fi->by_instance = (t->cfg.owners || t->cfg.kernel) &&
+			  fi->accesses >= FA_MIN_SAMPLES && fs->inst_seen &&
 			  !t->xfer.inst_fields_dropped;
 	fi->inst_shared = fs->inst_shared;
 	fi->inst_writers = fs->inst_writers;

@@ -54,6 +54,9 @@ enum fa_scope {
  *           that counts as a transfer of the line between them
  * @replay_max: Accesses kept for replaying layouts
  * @by_thread: The owners of cache lines are threads, not CPUs (user space)
+ * @kernel: Kernel data, owned by CPUs: who shares a field is told per
+ *          instance, as for threads (a per-CPU rq written by its CPU is
+ *          not written by every CPU)
  * @nr_owners: Bits of the sets of owners: FA_MAX_THREADS or @nr_cpus
  * @owners: The threads, when @by_thread
  */
@@ -66,6 +69,7 @@ struct fa_config {
 	u64	xfer_ns;
 	size_t	replay_max;
 	bool	by_thread;
+	bool	kernel;
 	int	nr_owners;
 	const struct fa_owners *owners;
 };
