@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "affinity-planted.h"
+#include "affinity/instances.h"
 #include "debug.h"
 #include "tests.h"
 
@@ -131,10 +132,51 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * struct rq of 3456 bytes at 0x1000 in the kernel, its lock (a 4 byte
+ * struct) at its start, a lock of its own at 0x2000: an address in the
+ * rq's lock is in both instances, the innermost is the lock, the outermost
+ * the rq; the rq's lock member holds a 4 byte struct, its nr_running none.
+ */
+static int test__affinity_enclosing(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	static const char rq[] = "struct rq", lock[] = "struct qspinlock";
+	struct fa_struct *st = blocks__new();
+	struct fa_inst_map m;
+	const void *type;
+	u64 base = 0;
+	u32 size = 0;
+
+	T("map", !fa_inst_map__init(&m));
+	fa_inst_map__add(&m, 0, 0x1000, 3456, rq);
+	fa_inst_map__add(&m, 0, 0x1000, 4, lock);
+	fa_inst_map__add(&m, 0, 0x2000, 4, lock);
+	T("the largest instance", m.max_size == 3456);
+	type = fa_inst_map__find(&m, 0, 0x1002, &base);
+	T("innermost: the lock", type == lock && base == 0x1000);
+	type = fa_inst_map__find_outer(&m, 0, 0x1002, &base, &size);
+	T("outermost: the rq", type == rq && base == 0x1000 && size == 3456);
+	type = fa_inst_map__find_outer(&m, 0, 0x2000, &base, &size);
+	T("a lock of its own", type == lock && size == 4);
+	T("not in another address space", !fa_inst_map__find_outer(&m, 42, 0x1002, &base, &size));
+	fa_inst_map__exit(&m);
+
+	/* long a; unsigned x:3, y:5; union { int i; char c[4]; } u; long b; long c; */
+	T("blocks", st);
+	T("the union holds 4 bytes", fa_struct__embeds(st, 12, 4));
+	T("not 8", !fa_struct__embeds(st, 12, 8));
+	T("a long holds no struct", !fa_struct__embeds(st, 0, 4));
+	T("nothing starts at 13", !fa_struct__embeds(st, 13, 1));
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
+	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
 	{	.name = NULL, }
 };
 

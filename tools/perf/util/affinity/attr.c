@@ -46,6 +46,8 @@ struct fa_memo {
 	u8			 reason;	/* enum fa_attr_fail */
 	bool			 array;		/* a variable: an array of @te */
 	struct fa_array		*arr;		/* a variable: an array of a scalar type */
+	const struct fa_type_entry *outer;	/* the type @te was last found embedded in */
+	u32			 outer_delta;	/* and where */
 };
 
 struct fa_dbg {
@@ -752,6 +754,26 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 				fa_instance__key(base, fa_access__space(acc)), field);
 }
 
+/* An access to a struct embedded in @outer's instance at @base */
+static int fa_attr__add_enclosed(struct fa_attr *a, const struct fa_access *acc,
+				 struct fa_type_entry *outer, u64 base)
+{
+	int field;
+
+	if (!fa_attr__wanted(a, outer->name)) {
+		fa_attr__fail(a, FA_ATTR_FILTERED);
+		return 0;
+	}
+	field = fa_struct__find_leaf(outer->st, acc->addr - base);
+	if (field < 0) {
+		fa_attr__fail_at(a, FA_ATTR_PADDING, acc->origin);
+		return 0;
+	}
+	a->stats.by_enclosing++;
+	return fa_attr__account(a, outer, acc, base,
+				fa_instance__key(base, fa_access__space(acc)), field);
+}
+
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
 {
 	for (int i = 0; i < st->nr_fields; i++) {
@@ -855,6 +877,39 @@ static int fa_attr__array(struct fa_attr *a, struct fa_array *arr, const struct 
  * fa_attr__add - Attribute an access and add it to its struct type
  * @acc: The access, with the sample it came from
  */
+/*
+ * The instance a struct the instruction gave is embedded in, if another
+ * access identified it: &rq->__lock passed to _raw_spin_lock(), &rq->cfs to
+ * the fair class.  Its lines are those of the enclosing instance, and the
+ * enclosing type is the one to lay out.  The member at the embedded
+ * struct's offset must hold it whole: memory reused for another type does
+ * not match.
+ */
+static struct fa_type_entry *fa_attr__enclosing(struct fa_attr *a, const struct fa_access *acc,
+						struct fa_memo *insn,
+						const struct fa_type_entry *te, u64 base,
+						u64 *outer_base)
+{
+	struct fa_type_entry *outer;
+	u32 size, delta;
+
+	if (te->size >= a->instances.max_size || !fa_access__has_addr(acc))
+		return NULL;
+	outer = (struct fa_type_entry *)fa_inst_map__find_outer(&a->instances,
+								fa_access__space(acc), base,
+								outer_base, &size);
+	if (!outer || outer == te || size <= te->size || base + te->size > *outer_base + size)
+		return NULL;
+	delta = base - *outer_base;
+	if (insn->outer == outer && insn->outer_delta == delta)
+		return outer;
+	if (!fa_struct__embeds(outer->st, delta, te->size))
+		return NULL;
+	insn->outer = outer;
+	insn->outer_delta = delta;
+	return outer;
+}
+
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 {
 	const struct fa_origin *o = acc->origin;
@@ -903,8 +958,15 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		else
 			a->stats.by_address++;
 	} else if (insn && insn->reason == FA_ATTR_NONE) {
+		struct fa_type_entry *outer;
+		u64 outer_base;
+
 		te = insn->te;
 		offset = insn->offset;
+		outer = fa_attr__enclosing(a, acc, insn, te, acc->addr - offset - acc->index_off,
+					   &outer_base);
+		if (outer)
+			return fa_attr__add_enclosed(a, acc, outer, outer_base);
 	} else {
 		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
 										FA_ATTR_NO_SYM));

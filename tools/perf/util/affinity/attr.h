@@ -68,6 +68,8 @@ enum fa_attr_fail {
  * @by_address: Of those, by the data address (global or static variable)
  * @by_instance: Of those, by the address of an instance other accesses
  *               identified, where the instruction gave no struct
+ * @by_enclosing: Of those, to the instance a struct the instruction gave is
+ *                embedded in (&rq->__lock passed to a spin lock function)
  * @agree: Attributed both ways, to the same field
  * @disagree: Attributed both ways, to different fields (the address wins)
  * @failed: Accesses not attributed, by reason
@@ -77,6 +79,7 @@ struct fa_attr_stats {
 	u64	resolved;
 	u64	by_address;
 	u64	by_instance;
+	u64	by_enclosing;
 	u64	by_tls;		/* of a thread-local variable of struct type */
 	u64	tls;		/* %fs: relative in user space */
 	u64	tls_found;	/* of them, to a thread-local variable found */

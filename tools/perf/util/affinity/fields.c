@@ -213,6 +213,24 @@ int fa_struct__finish(struct fa_struct *st)
 }
 
 /**
+ * fa_struct__embeds - Whether a struct of @size bytes can be embedded at @offset
+ *
+ * Return: true if a struct or union member of @st starts at @offset and
+ * holds @size bytes.
+ */
+bool fa_struct__embeds(const struct fa_struct *st, u32 offset, u32 size)
+{
+	for (int i = 0; i < st->nr_fields; i++) {
+		const struct fa_field *f = &st->fields[i];
+
+		if (f->offset == offset && f->size >= size &&
+		    (f->kind == FA_FIELD_STRUCT || f->kind == FA_FIELD_UNION))
+			return true;
+	}
+	return false;
+}
+
+/**
  * fa_struct__find_leaf - The leaf an access at @offset is to
  *
  * Return: the field index of the smallest leaf containing @offset, or -1

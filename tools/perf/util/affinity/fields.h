@@ -119,6 +119,7 @@ void fa_struct__delete(struct fa_struct *st);
 int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
 int fa_struct__finish(struct fa_struct *st);
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);
+bool fa_struct__embeds(const struct fa_struct *st, u32 offset, u32 size);
 int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max);
 /* Wider names (a bitfield unit's members, deep paths) are cut in tables */
 #define FA_FIELD_NAME_MAX	40

@@ -62,6 +62,7 @@ void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, cons
 	struct fa_inst_ref ref = { .base = base, .type = type, .size = size, .space = space, };
 	u64 first = base >> FA_LINE_SHIFT, last = (base + (size ?: 1) - 1) >> FA_LINE_SHIFT;
 
+	m->max_size = max(m->max_size, size);
 	if (hashmap__size(m->lines) + (last - first + 1) > FA_INST_MAP_MAX) {
 		m->dropped++;
 		return;
@@ -79,13 +80,8 @@ void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, cons
 	}
 }
 
-/**
- * fa_inst_map__find - The instance @addr is in, the innermost if several
- * @base: Result: its address
- *
- * Return: its type, or NULL if no instance seen has @addr.
- */
-const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base)
+static const struct fa_inst_ref *fa_inst_map__lookup(struct fa_inst_map *m, u32 space,
+						     u64 addr, bool outermost)
 {
 	u64 key = fa_inst_line__key(space, addr >> FA_LINE_SHIFT);
 	const struct fa_inst_ref *best = NULL;
@@ -98,11 +94,45 @@ const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *b
 		const struct fa_inst_ref *r = &l->refs[i];
 
 		if (r->type && r->space == space && addr >= r->base && addr - r->base < r->size &&
-		    (!best || r->size < best->size))
+		    (!best || (outermost ? r->size > best->size : r->size < best->size)))
 			best = r;
 	}
-	if (!best)
+	return best;
+}
+
+/**
+ * fa_inst_map__find - The instance @addr is in, the innermost if several
+ * @m: The map
+ * @space: The address space (a process, or the kernel)
+ * @addr: A data address
+ * @base: Set to the instance's base
+ *
+ * Return: the instance's type, NULL if none is known there.
+ */
+const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base)
+{
+	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, false);
+
+	if (!r)
 		return NULL;
-	*base = best->base;
-	return best->type;
+	*base = r->base;
+	return r->type;
+}
+
+/**
+ * fa_inst_map__find_outer - The instance @addr is in, the outermost if several
+ * @size: Set to the instance's size
+ *
+ * As fa_inst_map__find(), for the instance a struct embedded at @addr is in.
+ */
+const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr, u64 *base,
+				    u32 *size)
+{
+	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, true);
+
+	if (!r)
+		return NULL;
+	*base = r->base;
+	*size = r->size;
+	return r->type;
 }

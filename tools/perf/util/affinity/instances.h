@@ -19,15 +19,19 @@ struct hashmap;
  * struct fa_inst_map - The instances seen, by the cache lines they span
  * @lines: (address space, line) -> struct fa_inst_line
  * @dropped: Instances not added: the map was full
+ * @max_size: The size of the largest instance added
  */
 struct fa_inst_map {
 	struct hashmap	*lines;
 	u64		 dropped;
+	u32		 max_size;
 };
 
 int fa_inst_map__init(struct fa_inst_map *m);
 void fa_inst_map__exit(struct fa_inst_map *m);
 void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, const void *type);
 const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base);
+const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr, u64 *base,
+				    u32 *size);
 
 #endif /* __PERF_AFFINITY_INSTANCES_H */
