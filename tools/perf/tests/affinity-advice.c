@@ -140,11 +140,11 @@ static int test__affinity_keep_field(struct test_suite *test __maybe_unused,
  * it to its first member.  base.a is a lock written on CPU 0, f3 to f5 are
  * read on CPU 1.
  */
-static struct fa_struct *based__new(void)
+static struct fa_struct *based__new(const char *base_type)
 {
 	struct fa_struct *st = fa_struct__new("struct based", 72, 8);
 	struct fa_field base = {
-		.name = (char *)"base", .type = (char *)"struct base", .size = 16, .align = 8,
+		.name = (char *)"base", .type = (char *)base_type, .size = 16, .align = 8,
 		.parent = -1, .group = -1, .kind = FA_FIELD_STRUCT,
 	};
 	char name[16];
@@ -169,7 +169,7 @@ static struct fa_struct *based__new(void)
 static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
-	struct fa_struct *st = based__new();
+	struct fa_struct *st = based__new("struct base");
 	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
 	struct fa_analysis a;
 	u64 time = 0;
@@ -197,6 +197,30 @@ static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
  * write of f0 on CPU 0; f0 and f1 must stay: the edit takes f2 off the
  * writer's line, and the fields every window reads then take two lines
  */
+/* struct rq's first member is its lock: a lock is no base, it may move */
+static int test__affinity_lock_first(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *st = based__new("raw_spinlock_t");
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 2000; i++) {
+		planted_access(t, time++, 0, 1, FA_OP_RMW);
+		for (int f = 3; f <= 5; f++)
+			planted_access(t, time++, 1, f, FA_OP_LOAD);
+	}
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	advice__debug(&a, st);
+	T("the lock is not pinned", !a.keep.nr_pins && !a.keep.pin[0]);
+	T("the lock leaves its readers", a.changed && separated(&a, st, 1, 3) &&
+	  separated(&a, st, 1, 5));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 static int test__affinity_every_call(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
@@ -276,6 +300,7 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
 	TEST_CASE("A field kept stays where it is", affinity_keep_field),
 	TEST_CASE("A first member that is a struct stays first", affinity_keep_base),
+	TEST_CASE("A first member that is a lock may move", affinity_lock_first),
 	TEST_CASE("Fields read by every call taking more lines are said", affinity_every_call),
 	TEST_CASE("Unsure only when neither the replay nor the visits confirm", affinity_unsure),
 	TEST_CASE("Edits start from the recorded order", affinity_edit_order),

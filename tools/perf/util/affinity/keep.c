@@ -94,6 +94,28 @@ static int fa_keep__ranges(struct fa_keep *k, const struct fa_struct *st,
 	return matched;
 }
 
+/*
+ * A lock or an atomic is never the base code casts the struct to: the
+ * first member of struct rq is its lock, and moving it off the line the
+ * load balancer reads is the fix.
+ */
+static bool fa_field__is_sync(const struct fa_field *f)
+{
+	static const char * const sync[] = {
+		"spinlock_t", "raw_spinlock_t", "arch_spinlock_t", "rwlock_t", "arch_rwlock_t",
+		"seqlock_t", "seqcount_t", "seqcount_spinlock_t", "atomic_t", "atomic64_t",
+		"atomic_long_t", "refcount_t", "local_t", "struct mutex", "struct rw_semaphore",
+		"struct qspinlock", "struct qrwlock", "struct raw_spinlock", "struct spinlock",
+		"pthread_mutex_t", "pthread_spinlock_t", "pthread_rwlock_t", "pthread_cond_t",
+	};
+
+	for (size_t i = 0; f->type && i < ARRAY_SIZE(sync); i++) {
+		if (!strcmp(f->type, sync[i]))
+			return true;
+	}
+	return false;
+}
+
 /**
  * fa_keep__init - What layouts of @st must keep
  * @cur: The recorded layout
@@ -111,7 +133,8 @@ int fa_keep__init(struct fa_keep *k, const struct fa_struct *st, const struct fa
 	k->pin = calloc(st->nr_units + 1, sizeof(*k->pin));
 	if (!k->pin)
 		return -ENOMEM;
-	if (first >= 0 && st->fields[st->units[first].field].kind == FA_FIELD_STRUCT) {
+	if (first >= 0 && st->fields[st->units[first].field].kind == FA_FIELD_STRUCT &&
+	    !fa_field__is_sync(&st->fields[st->units[first].field])) {
 		k->pin[first] = FA_PIN_BASE;
 		k->nr_pins++;
 	}
