@@ -38,6 +38,7 @@
 #include <internal/lib.h>
 #include <subcmd/parse-options.h>
 #include "bench.h"
+#include "affinity-lines.h"
 #include "../util/affinity/synth-file.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
@@ -66,12 +67,9 @@
 #define SYNTH_PHYS	0x180000000ULL
 #define SYNTH_STRIDE	128			/* bytes between heap instances */
 #define SYNTH_LINES	(SYNTH_STRIDE / 64)
-#define SYNTH_MAX_CPUS	8
+#define SYNTH_MAX_CPUS	SYNTH_LINES_MAX_CPUS
 #define SYNTH_MAX_INSNS	64
 #define SYNTH_HOT	16			/* instances every CPU keeps coming back to */
-
-#define DSRC(op, lvl, snoop) (PERF_MEM_S(OP, op) | PERF_MEM_S(LVL, lvl) | \
-			      PERF_MEM_S(SNOOP, snoop) | PERF_MEM_S(TLB, NA))
 
 enum synth_obj {
 	SYNTH_LOCK,	/* struct lockshare_rq */
@@ -122,10 +120,8 @@ struct synth {
 	u64			 globals[SYNTH_NR_OBJS];
 	int			 nr_cpus;
 	u32			 nr_insts;	/* per struct, besides the global */
-	s8			*owner;		/* per instance line: CPU that wrote it last */
-	u8			*sharers;	/* per instance line: CPUs that have it */
+	struct synth_lines	 lines;		/* of the instances */
 	struct synth_cpu	 cpus[SYNTH_MAX_CPUS];
-	u32			 rnd;
 	struct fa_synth_file	 file;
 };
 
@@ -152,10 +148,7 @@ static const char * const synth_usage[] = {
 
 static u32 synth__rnd(struct synth *s)
 {
-	s->rnd ^= s->rnd << 13;
-	s->rnd ^= s->rnd >> 17;
-	s->rnd ^= s->rnd << 5;
-	return s->rnd;
+	return synth_lines__rnd(&s->lines);
 }
 
 static int synth__phdr_cb(struct dl_phdr_info *info, size_t size __maybe_unused, void *arg)
@@ -366,45 +359,6 @@ static void synth_cpu__call(struct synth *s, struct synth_cpu *c, int cpu)
 	c->inst = synth__pick_inst(s, c->func->obj);
 }
 
-/*
- * A MESI-like model of the line: a load of a line another CPU wrote since
- * this one had it is a HITM, a store hits L1 only if no other CPU has it.
- */
-static u64 synth__data_src(struct synth *s, int line, int cpu, const struct synth_insn *in,
-			   u64 *weight)
-{
-	u8 me = 1 << cpu;
-	u64 dsrc;
-
-	if (in->op & INSN_ACCESS_OP_STORE) {
-		dsrc = s->sharers[line] == me ? DSRC(STORE, HIT | PERF_MEM_LVL_L1, NA) :
-						DSRC(STORE, MISS | PERF_MEM_LVL_L1, NA);
-		s->owner[line] = cpu;
-		s->sharers[line] = me;
-		*weight = 0;
-	} else if (s->owner[line] >= 0 && s->owner[line] != cpu && !(s->sharers[line] & me)) {
-		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HITM);
-		s->sharers[line] |= me;
-		*weight = 150 + synth__rnd(s) % 100;
-	} else if (s->sharers[line] & me) {
-		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L1, NONE);
-		*weight = 4 + synth__rnd(s) % 4;
-	} else if (s->sharers[line]) {
-		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_L3, HIT);
-		s->sharers[line] |= me;
-		*weight = 30 + synth__rnd(s) % 20;
-	} else {
-		dsrc = DSRC(LOAD, HIT | PERF_MEM_LVL_LOC_RAM, HIT);
-		s->sharers[line] = me;
-		*weight = 200 + synth__rnd(s) % 200;
-	}
-	if (in->lock)
-		dsrc |= PERF_MEM_S(LOCK, LOCKED);
-	else
-		dsrc |= PERF_MEM_S(LOCK, NA);
-	return dsrc;
-}
-
 /* The next access of @cpu as a sample */
 static int synth__write_sample(struct synth *s, int cpu)
 {
@@ -423,8 +377,10 @@ static int synth__write_sample(struct synth *s, int cpu)
 	sample.ip = in->ip;
 	sample.addr = base + in->disp;
 	sample.phys_addr = SYNTH_PHYS + (sample.addr & 0x3fffffffULL);
-	sample.data_src = synth__data_src(s, c->inst * SYNTH_LINES +
-					  (sample.addr / 64 - base / 64), cpu, in, &sample.weight);
+	sample.data_src = synth_lines__access(&s->lines, c->inst * SYNTH_LINES +
+					      (sample.addr / 64 - base / 64), cpu,
+					      in->op & INSN_ACCESS_OP_STORE, in->lock,
+					      &sample.weight);
 	return fa_synth_file__write_sample(&s->file, &sample);
 }
 
@@ -475,24 +431,10 @@ static int synth__write_file(struct synth *s, struct perf_data *data)
 
 static int synth__init(struct synth *s)
 {
-	u32 nr_lines;
-
 	s->nr_insts = max(nr_instances, 1U);
 	s->nr_cpus = clamp(sysconf(_SC_NPROCESSORS_ONLN), 2L, (long)SYNTH_MAX_CPUS);
-	s->rnd = synth_seed ?: 1;
-	nr_lines = (2 * s->nr_insts + SYNTH_NR_OBJS) * SYNTH_LINES;
-	s->owner = malloc(nr_lines);
-	s->sharers = zalloc(nr_lines);
-	if (!s->owner || !s->sharers)
-		return -ENOMEM;
-	memset(s->owner, -1, nr_lines);
-	return 0;
-}
-
-static void synth__exit(struct synth *s)
-{
-	zfree(&s->owner);
-	zfree(&s->sharers);
+	return synth_lines__init(&s->lines, (2 * s->nr_insts + SYNTH_NR_OBJS) * SYNTH_LINES,
+				 synth_seed);
 }
 
 int bench_affinity_synth(int argc, const char **argv)
@@ -543,6 +485,6 @@ int bench_affinity_synth(int argc, const char **argv)
 		       secs > 0 ? nr_samples / secs : 0);
 	if (!output_name)
 		unlink(tmp);
-	synth__exit(&s);
+	synth_lines__exit(&s.lines);
 	return err ? -1 : 0;
 }
