@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -12,6 +14,8 @@
 #include <internal/lib.h>
 #include "synth-file.h"
 #include "../data.h"
+#include "../build-id.h"
+#include "../debug.h"
 #include "../dso.h"
 #include "../event.h"
 #include "../evlist.h"
@@ -20,6 +24,7 @@
 #include "../machine.h"
 #include "../sample.h"
 #include "../session.h"
+#include "../symbol.h"
 #include "../synthetic-events.h"
 
 #define FA_SYNTH_BUF_SIZE	(4 << 20)
@@ -44,6 +49,31 @@ static int fa_synth_file__add_dso(struct fa_synth_file *f, const char *path)
 
 	if (!dso)
 		return -ENOMEM;
+	dso__set_hit(dso);
+	dso__put(dso);
+	return 0;
+}
+
+/**
+ * fa_synth_file__add_kernel - Give the kernel's samples the build ID of @vmlinux
+ *
+ * Return: 0, or a negative error if @vmlinux has no build ID.
+ */
+int fa_synth_file__add_kernel(struct fa_synth_file *f, const char *vmlinux)
+{
+	struct machine *machine = &f->session->machines.host;
+	struct build_id bid;
+	struct dso *dso;
+
+	if (filename__read_build_id(vmlinux, &bid) <= 0) {
+		pr_err("%s: no build ID\n", vmlinux);
+		return -ENOENT;
+	}
+	dso = machine__findnew_dso(machine, machine->mmap_name);
+	if (!dso)
+		return -ENOMEM;
+	dso__set_kernel(dso, DSO_SPACE__KERNEL);
+	dso__set_build_id(dso, &bid);
 	dso__set_hit(dso);
 	dso__put(dso);
 	return 0;
@@ -95,6 +125,30 @@ static int fa_synth_file__flush(struct fa_synth_file *f)
 	return 0;
 }
 
+/*
+ * The CPUs of the samples where they are not this machine's: perf's header
+ * writer counts this machine's, so overwrite HEADER_NRCPUS after it.
+ */
+static int fa_synth_file__write_nr_cpus(struct fa_synth_file *f)
+{
+	u32 nr[2] = { f->nr_cpus, f->nr_cpus };		/* present, online */
+	struct perf_file_header hdr;
+	struct perf_file_section sec;
+	int idx = 0;
+	u64 off;
+
+	if (pread(f->fd, &hdr, sizeof(hdr), 0) != sizeof(hdr) ||
+	    !test_bit(HEADER_NRCPUS, hdr.adds_features))
+		return -EIO;
+	for (int feat = HEADER_FIRST_FEATURE; feat < HEADER_NRCPUS; feat++)
+		idx += test_bit(feat, hdr.adds_features);
+	off = hdr.data.offset + hdr.data.size + idx * sizeof(sec);
+	if (pread(f->fd, &sec, sizeof(sec), off) != sizeof(sec) || sec.size < sizeof(nr) ||
+	    pwrite(f->fd, nr, sizeof(nr), sec.offset) != sizeof(nr))
+		return -EIO;
+	return 0;
+}
+
 /**
  * fa_synth_file__close - Finish the file: the events, then the header again
  * @err: The error the writing ended with, 0 if none: then nothing more is
@@ -110,6 +164,8 @@ int fa_synth_file__close(struct fa_synth_file *f, int err)
 			f->session->header.data_size = f->written;
 			err = perf_session__write_header(f->session, f->evlist, f->fd, true);
 		}
+		if (!err && f->nr_cpus)
+			err = fa_synth_file__write_nr_cpus(f);
 	}
 	if (f->session) {
 		f->session->evlist = NULL;
@@ -142,13 +198,13 @@ int fa_synth_file__write_side(struct fa_synth_file *f, union perf_event *event,
 	return fa_synth_file__write(f, event, event->header.size);
 }
 
-/* A user space sample of the file's event */
+/* A sample of the file's event, in user space unless @sample->cpumode says */
 int fa_synth_file__write_sample(struct fa_synth_file *f, struct perf_sample *sample)
 {
 	union perf_event *event = f->event;
 
 	event->header.type = PERF_RECORD_SAMPLE;
-	event->header.misc = PERF_RECORD_MISC_USER;
+	event->header.misc = sample->cpumode ?: PERF_RECORD_MISC_USER;
 	event->header.size = perf_event__sample_event_size(sample, f->sample_type, 0);
 	if (perf_event__synthesize_sample(event, f->sample_type, 0, sample))
 		return -EINVAL;

@@ -26,10 +26,12 @@ struct fa_synth_file {
 	char			*buf;
 	size_t			 len;
 	u64			 written;	/* bytes of events */
+	u32			 nr_cpus;	/* for the header, if not this machine's */
 };
 
 int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
 			struct perf_event_attr *attr, const char *dso_path);
+int fa_synth_file__add_kernel(struct fa_synth_file *f, const char *vmlinux);
 int fa_synth_file__close(struct fa_synth_file *f, int err);
 int fa_synth_file__write(struct fa_synth_file *f, const void *event, size_t size);
 int fa_synth_file__write_side(struct fa_synth_file *f, union perf_event *event,
