@@ -463,8 +463,10 @@ static int process_sample_event(const struct perf_tool *tool,
 		fa_access__fprintf(&acc[0], aff->field_sep,
 				   fa_drop__name(aff->decoder.last_drop), NULL, stdout);
 	for (int i = 0; i < n; i++) {
-		if (fa_attr__add(&aff->attr, &acc[i]))
-			return -ENOMEM;
+		int err = fa_attr__add(&aff->attr, &acc[i]);
+
+		if (err)
+			return err;
 		if (aff->dump_raw)
 			fa_access__fprintf(&acc[i], aff->field_sep, /*drop=*/NULL,
 					   &aff->attr.last, stdout);
@@ -1213,6 +1215,11 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	old_verbose = perf_affinity__quiet();
 	err = perf_session__process_events(session);
 	verbose = old_verbose;
+	if (err == -ERANGE) {
+		report_error(false, "%s: a sample of CPU %u, but the header says %d CPUs: corrupt?\n",
+			     data.path, aff->attr.bad_cpu, aff->cfg.nr_cpus);
+		goto out_attr;
+	}
 	if (err) {
 		report_error(false, "%s: cannot process its events (%s): %s%s\n", data.path,
 			     err == -ENOMEM ? "out of memory" : "bad event",

@@ -699,6 +699,11 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, o->tid) : (int)o->cpu;
 	if (owner < 0)
 		return owner;
+	/* a CPU's bit in the sets of CPUs the header's count sized */
+	if (owner >= te->t->cfg.nr_owners) {
+		a->bad_cpu = o->cpu;
+		return -ERANGE;
+	}
 	s.owner = owner;
 	a->stats.resolved++;
 	/* a tracepoint's small instance is an index: show it */

@@ -149,6 +149,7 @@ struct fa_attr {
 	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
 	int			  nr_types;
 	struct fa_attr_stats	  stats;
+	u32			  bad_cpu;	/* of a sample past the CPUs of the header: -ERANGE */
 	struct strlist		 *only;		/* attribute only these types */
 	/* every sample looks these up: recent ones in front of the hash maps */
 	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
