@@ -22,3 +22,16 @@ echo
 echo "######## the layouts of rq, cfs_rq, task_struct, sk_buff, dst_entry against pahole -C"
 cd "$TREE/tools/perf"
 AFFINITY_VMLINUX="$vmlinux" bash tests/shell/affinity_kernel_layout.sh
+echo
+echo "######## perf bench affinity kernel-synth: PEBS-shaped samples of struct rq, 4 CPUs"
+data="$BUILD/kernel/perf.data"
+perf bench affinity kernel-synth -k "$vmlinux" -o "$data" -c 4
+echo
+echo "######## perf affinity report -k build/kernel/vmlinux --stats"
+perf affinity report -i "$data" -k "$vmlinux" --stats 2>&1 | sed -n '/Field Attribution/,/Not attributed/p'
+for size in 64 128; do
+	echo
+	echo "######## perf affinity report -k build/kernel/vmlinux --cacheline-size $size (struct rq)"
+	perf affinity report -i "$data" -k "$vmlinux" --cacheline-size $size --stdio 2>&1 |
+		sed -n '/False sharing/,/Clusters/p; /Predicted cost/,/full reorder/p'
+done
