@@ -17,10 +17,10 @@
 
 /*
  * Work the search may do: sets the cost model evaluates, and units placed,
- * ordered and checked, several times each (~0.2 s for a struct of 2000
+ * ordered and checked, several times each (~1 s for a struct of 2000
  * members: perf bench affinity cluster -n 2000)
  */
-#define FA_EDIT_WORK	20000000ULL
+#define FA_EDIT_WORK	100000000ULL
 #define FA_EDIT_UNIT_WORK	8
 
 static double fa_judge__footprint(const struct fa_judge *j, const struct fa_layout *l)

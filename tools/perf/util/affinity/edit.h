@@ -30,7 +30,7 @@ struct fa_struct;
 #define FA_LINE_COST	0.02
 #define FA_MOVE_COST	0.005
 #define FA_SHIFT_COST	0.001
-#define FA_EDITS_MAX	4
+#define FA_EDITS_MAX	8
 
 enum fa_edit_op {
 	FA_EDIT_MOVE,		/* @unit before @other, or last (-1) */
