@@ -547,7 +547,7 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 		return fa_report__split(fp, te, an);
 
 	if (an->spread && an->advice == FA_ADVICE_NONE) {
-		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, instances share lines (",
+		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, its instances share lines with other data (",
 				  an->suggested.line_size);
 		printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 		return printed + fprintf(fp, ")\n");
@@ -565,7 +565,7 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 	if (an->advice == FA_ADVICE_EDIT)
 		printed += fa_report__edits(fp, &an->edits, te->st);
 	if (an->spread)
-		printed += fprintf(fp, "    and align the struct to the %u byte cache line (instances share lines)\n",
+		printed += fprintf(fp, "    and align the struct to the %u byte cache line (its instances share lines with other data)\n",
 				   an->suggested.line_size);
 	return printed;
 }
