@@ -33,6 +33,7 @@ static const char blocks_pahole[] =
 "\tlong int                   c;                    /*    24     8 */\n"
 "\n"
 "\t/* size: 32, cachelines: 1, members: 6 */\n"
+"\t/* sum members: 28 */\n"
 "\t/* sum bitfield members: 8 bits, bit holes: 1, sum bit holes: 24 bits */\n"
 "\t/* last cacheline: 32 bytes */\n"
 "};\n";

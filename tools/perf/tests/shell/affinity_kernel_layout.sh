@@ -5,7 +5,7 @@
 # The layouts of struct rq, cfs_rq, task_struct, sk_buff and dst_entry of a
 # real vmlinux: every member of the outermost struct (an anonymous union as
 # one) at the offset and of the size pahole -C gives, the same size and
-# cache lines.  Needs a vmlinux with DWARF: AFFINITY_VMLINUX, or the one
+# cache lines, and the whole output byte for byte pahole's.  Needs a vmlinux with DWARF: AFFINITY_VMLINUX, or the one
 # 'make kernel-demo' fetches into build/kernel.
 
 shelldir=$(dirname "$0")
@@ -29,6 +29,10 @@ for type in rq cfs_rq task_struct sk_buff dst_entry; do
 	echo -n "struct ${type}: "
 	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
 		fail "struct ${type} is not laid out as pahole lays it out"
+	if ! diff -u "${tmpdir}/pahole" "${tmpdir}/ours" > "${tmpdir}/diff"; then
+		head -20 "${tmpdir}/diff"
+		fail "struct ${type} is not printed byte for byte as pahole prints it"
+	fi
 done
 
 cleanup

@@ -5,9 +5,10 @@
 # Structs of the shapes kernel structs have (anonymous unions of anonymous
 # structs, bitfields over several storage units, members and structs
 # aligned by attribute, holes, a typedef of an anonymous struct, an
-# embedded struct, a flexible array member): perf affinity layout gives
-# every member of the outermost struct the offset and size pahole -C gives,
-# and the same size and cache lines.  Bad input is one line and an error.
+# embedded struct, a flexible array member, pointers to const, members of
+# struct types with tail padding, a bitfield forced to a new storage unit, a
+# struct group, a packed struct): perf affinity layout prints them byte for
+# byte as pahole -C does.  Bad input is one line and an error.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -61,8 +62,38 @@ struct hdr {
 	char data[];
 };
 
+struct tail { long a; char b; };
+
+struct notes {
+	const char *name;
+	const struct list *lp;
+	char **argv;
+	char * const cp;
+	struct tail t;
+	unsigned int a:1, :0, b:3;
+	union {
+		struct { int x, y; };
+		struct { int x, y; } grp;
+	};
+	struct {
+		char c;
+		long l;
+		unsigned char f:2;
+	} __attribute__((aligned(64))) aligned_anon;
+	int zero[0];
+	int last;
+};
+
+struct __attribute__((packed)) wire {
+	unsigned short id;
+	unsigned int len;
+	unsigned char flags;
+};
+
 struct skb s0;
 struct runq r0;
+struct notes n0;
+struct wire w0;
 anon_t a0;
 struct hdr *h0;
 
@@ -73,7 +104,7 @@ int main(void)
 PROG
 cc -g -O0 -o "${tmpdir}/types" "${tmpdir}/types.c" || affinity__skip "cc failed"
 
-for type in skb runq anon_t hdr; do
+for type in skb runq anon_t hdr notes wire; do
 	pahole -C "${type}" "${tmpdir}/types" > "${tmpdir}/pahole" 2> /dev/null
 	if [ ! -s "${tmpdir}/pahole" ]; then
 		fail "pahole -C ${type} printed nothing"
@@ -86,6 +117,10 @@ for type in skb runq anon_t hdr; do
 	echo -n "${type}: "
 	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
 		fail "${type} is not laid out as pahole lays it out"
+	if ! diff -u "${tmpdir}/pahole" "${tmpdir}/ours" > "${tmpdir}/diff"; then
+		head -20 "${tmpdir}/diff"
+		fail "${type} is not printed byte for byte as pahole prints it"
+	fi
 done
 
 echo "128 byte cache lines: struct skb in one line"

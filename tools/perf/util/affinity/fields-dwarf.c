@@ -14,17 +14,10 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "fields.h"
+#include "fields-int.h"
 #include "../debug.h"
 #include "../dwarf-aux.h"
 #include "../strbuf.h"
-
-#define FA_MAX_DEPTH	8
-
-/* A strbuf's text; an initialized but empty strbuf need not be terminated. */
-static const char *sb_str(const struct strbuf *sb)
-{
-	return sb->len ? sb->buf : "";
-}
 
 struct fa_type_query {
 	int		 tag;		/* DW_TAG_*_type, or 0 for a typedef name */
@@ -32,7 +25,7 @@ struct fa_type_query {
 	u32		 size;
 };
 
-static bool fa_die__is_record(int tag)
+bool fa_die__is_record(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	       tag == DW_TAG_class_type;
@@ -95,14 +88,12 @@ static bool fa_dwarf__find_type(Dwarf *dbg, const struct fa_type_query *q, Dwarf
 	return false;
 }
 
-static u32 fa_die__align(Dwarf_Die *type, int depth);
-
-static bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type)
+bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	return die_get_type(die, type) != NULL;
 }
 
-static u32 fa_die__explicit_align(Dwarf_Die *die)
+u32 fa_die__explicit_align(Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word align;
@@ -112,14 +103,22 @@ static u32 fa_die__explicit_align(Dwarf_Die *die)
 	return 0;
 }
 
-static u32 fa_die__record_align(Dwarf_Die *type, int depth)
+/*
+ * The alignment its members give a struct, and whether it is packed: a
+ * member off its alignment, or a size that is not a multiple of it.  A
+ * packed struct is aligned to 1, as a member of another.
+ */
+static u32 fa_die__record_layout(Dwarf_Die *type, int depth, bool *packed)
 {
 	Dwarf_Die child, mtype;
 	u32 align = 1;
+	int size;
 
+	*packed = false;
 	if (dwarf_child(type, &child) != 0)
 		return 1;
 	do {
+		Dwarf_Word loc;
 		u32 a;
 
 		if (dwarf_tag(&child) != DW_TAG_member && dwarf_tag(&child) != DW_TAG_inheritance)
@@ -128,12 +127,26 @@ static u32 fa_die__record_align(Dwarf_Die *type, int depth)
 		if (!a && fa_die__type(&child, &mtype))
 			a = fa_die__align(&mtype, depth + 1);
 		align = max(align, a);
+		if (!dwarf_hasattr(&child, DW_AT_bit_size) &&
+		    !die_get_data_member_location(&child, &loc) && a && loc % a)
+			*packed = true;
 	} while (dwarf_siblingof(&child, &child) == 0);
+	size = dwarf_bytesize(type);
+	if (size > 0 && size % align)
+		*packed = true;
 	return align;
 }
 
+static u32 fa_die__record_align(Dwarf_Die *type, int depth)
+{
+	bool packed;
+	u32 align = fa_die__record_layout(type, depth, &packed);
+
+	return packed ? 1 : align;
+}
+
 /* Natural alignment of a type (explicit alignments win). */
-static u32 fa_die__align(Dwarf_Die *type, int depth)
+u32 fa_die__align(Dwarf_Die *type, int depth)
 {
 	u32 align = fa_die__explicit_align(type);
 	Dwarf_Die inner;
@@ -215,7 +228,7 @@ static void fa_die__params(Dwarf_Die *func, struct strbuf *sb)
 	strbuf_addstr(sb, ")");
 }
 
-static void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post)
+void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post)
 {
 	Dwarf_Die child;
 
@@ -310,7 +323,7 @@ static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *pos
 }
 
 /* A struct or union without a name, declared where it is used */
-static bool fa_die__anon_record(Dwarf_Die *type)
+bool fa_die__anon_record(Dwarf_Die *type)
 {
 	return fa_die__is_record(dwarf_tag(type)) && !dwarf_diename(type);
 }
@@ -386,7 +399,7 @@ static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb)
 }
 
 /* Where a member's bits are: storage unit offset and bit offset in it. */
-static void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f)
+void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word v, loc = 0;
@@ -426,10 +439,10 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 {
 	const char *name = dwarf_diename(member);
 	struct fa_field f = { .parent = parent, .depth = depth, .group = -1, };
-	struct strbuf path, pre, post, c_type;
+	struct strbuf path, pre, post, c_pre, c_type;
 	Dwarf_Word loc = 0, size = 0;
 	Dwarf_Die type, real;
-	bool anon = !name;
+	bool anon = !name, c_funcptr = false;
 	int err;
 
 	if (!fa_die__type(member, &type) || !die_get_real_type(member, &real))
@@ -439,17 +452,27 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 	strbuf_init(&path, 64);
 	strbuf_init(&pre, 64);
 	strbuf_init(&post, 16);
+	strbuf_init(&c_pre, 64);
 	strbuf_init(&c_type, 0);
 	strbuf_addstr(&path, prefix);
 	if (name)
 		strbuf_addstr(&path, name);
 	else if (dwarf_tag(&real) == DW_TAG_union_type)
 		fa_die__member_names(&real, &path);
-	fa_die__decl(&type, &pre, &post, &f.funcptr, 0);
+	fa_pahole__member_type(&type, &pre, &post, &f.funcptr, &f.type_prefix);
+	/* C spells qualified pointers otherwise: "const struct cred *" */
+	fa_die__decl(&type, &c_pre, &c_type, &c_funcptr, 0);
+	strbuf_setlen(&c_type, 0);
+	if (strcmp(sb_str(&pre), sb_str(&c_pre)))
+		f.c_type = (char *)sb_str(&c_pre);
 	if (fa_die__anon_record(&type)) {
 		fa_die__record_c(&type, &c_type, 1, depth);
 		f.c_type = (char *)sb_str(&c_type);
+		err = fa_pahole__nest(&type, &f.nest, &f.nr_nest);
+		if (err)
+			goto out;
 	}
+	f.type_padding = fa_pahole__padding(&type);
 
 	f.anon = anon;
 	f.name = (char *)sb_str(&path);
@@ -479,9 +502,11 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 		err = fa_walk__record(w, &real, f.offset, anon ? prefix : sb_str(&path),
 				      w->st->nr_fields - 1, depth + 1);
 	}
+out:
 	strbuf_release(&path);
 	strbuf_release(&pre);
 	strbuf_release(&post);
+	strbuf_release(&c_pre);
 	strbuf_release(&c_type);
 	return err;
 }
@@ -507,25 +532,38 @@ static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const c
 	return err;
 }
 
-/* A struct is packed when a member is not at a multiple of its alignment. */
-static bool fa_die__packed(Dwarf_Die *type)
+/*
+ * An array of no elements is "[]" as the struct's last member, "[0]"
+ * anywhere else, as pahole prints it and as C allows it.
+ */
+static int fa_struct__zero_arrays(struct fa_struct *st)
 {
-	Dwarf_Die child, mtype;
+	int last = -1;
 
-	if (dwarf_child(type, &child) != 0)
-		return false;
-	do {
-		Dwarf_Word loc;
-		u32 align;
+	for (int i = 0; i < st->nr_fields; i++)
+		last = st->fields[i].depth ? last : i;
+	for (int i = 0; i < st->nr_fields; i++) {
+		struct fa_field *f = &st->fields[i];
+		const char *want = i == last ? "[]" : "[0]";
 
-		if (dwarf_tag(&child) != DW_TAG_member || dwarf_hasattr(&child, DW_AT_bit_size) ||
-		    die_get_data_member_location(&child, &loc) || !fa_die__type(&child, &mtype))
+		if (f->depth || (strcmp(f->suffix, "[]") && strcmp(f->suffix, "[0]")) ||
+		    !strcmp(f->suffix, want))
 			continue;
-		align = fa_die__explicit_align(&child) ?: fa_die__align(&mtype, 0);
-		if (align && loc % align)
-			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
+		free(f->suffix);
+		f->suffix = strdup(want);
+		if (!f->suffix)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A struct is packed: see fa_die__record_layout() */
+bool fa_die__packed(Dwarf_Die *type)
+{
+	bool packed;
+
+	fa_die__record_layout(type, 0, &packed);
+	return packed;
 }
 
 /*
@@ -660,7 +698,8 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->die_offset = dwarf_dieoffset(&die);
 	if (fa_struct__c_open(w.st, &die, type_name) ||
-	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__finish(w.st)) {
+	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__zero_arrays(w.st) ||
+	    fa_struct__finish(w.st)) {
 		fa_struct__delete(w.st);
 		return NULL;
 	}

@@ -25,11 +25,24 @@ struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align)
 	return st;
 }
 
+/**
+ * fa_nest__delete - Free @nr lines of an anonymous member and their text
+ */
+void fa_nest__delete(struct fa_nest *nest, int nr)
+{
+	for (int i = 0; nest && i < nr; i++) {
+		free(nest[i].type);
+		free(nest[i].name);
+	}
+	free(nest);
+}
+
 void fa_struct__delete(struct fa_struct *st)
 {
 	if (!st)
 		return;
 	for (int i = 0; i < st->nr_fields; i++) {
+		fa_nest__delete(st->fields[i].nest, st->fields[i].nr_nest);
 		zfree(&st->fields[i].name);
 		zfree(&st->fields[i].type);
 		zfree(&st->fields[i].suffix);
@@ -43,7 +56,7 @@ void fa_struct__delete(struct fa_struct *st)
 	free(st);
 }
 
-/* Append a copy of @field; its strings are copied. */
+/* Append a copy of @field: its strings are copied, its @nest taken (or freed on error) */
 int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field)
 {
 	struct fa_field *f;
@@ -53,8 +66,10 @@ int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field)
 		size_t n = st->nr_fields ? st->nr_fields * 2 : 8;
 
 		f = realloc(st->fields, n * sizeof(*f));
-		if (!f)
+		if (!f) {
+			fa_nest__delete(field->nest, field->nr_nest);
 			return -ENOMEM;
+		}
 		st->fields = f;
 	}
 	f = &st->fields[st->nr_fields];
@@ -68,6 +83,7 @@ int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field)
 		free(f->type);
 		free(f->suffix);
 		free(f->c_type);
+		fa_nest__delete(field->nest, field->nr_nest);
 		return -ENOMEM;
 	}
 	if (!f->align)

@@ -34,6 +34,50 @@ enum fa_field_kind {
 	FA_FIELD_FLEX,		/* flexible array member */
 };
 
+enum fa_nest_kind {
+	FA_NEST_MEMBER,
+	FA_NEST_START,		/* "struct {" or "union {" */
+	FA_NEST_END,		/* "}", what follows it, the block's offset and size */
+};
+
+/**
+ * struct fa_nest - A line of an anonymous struct or union member, as pahole
+ * prints it expanded: one of its members, or where a block starts or ends
+ * @type: A member: its type ("struct sk_buff *"); a start: "struct", "union"
+ * @name: A member: name, bits, suffix, attribute; an end: what follows the
+ *        '}' (the outermost end: the type's attribute only)
+ * @offset: Bytes from the start of the anonymous member
+ * @size: Bytes
+ * @padding: Tail padding of the member's struct type, for a note
+ * @hole: Bytes after it to the next member of its struct block
+ * @bit_hole: Bits of its storage unit left after it (bitfields)
+ * @name_len: An end: the length pahole pads after (its name and attribute)
+ * @bit_offset: Bitfields: first bit in the storage unit
+ * @bit_size: Bitfields: width in bits, else 0
+ * @depth: 0 for the anonymous member's own start and end
+ * @kind: enum fa_nest_kind
+ * @prefix: Bytes of @type printed at their own width ("struct ", "const ")
+ * @force: A bitfield pahole says is forced to a new storage unit
+ * @in_union: The block it is in is a union: pahole gives no notes there
+ */
+struct fa_nest {
+	char	*type;
+	char	*name;
+	u32	 offset;
+	u32	 size;
+	u32	 padding;
+	u32	 hole;
+	u32	 bit_hole;
+	int	 name_len;
+	u16	 bit_offset;
+	u16	 bit_size;
+	u8	 depth;
+	u8	 kind;
+	u8	 prefix;
+	bool	 force;
+	bool	 in_union;
+};
+
 /**
  * struct fa_field - A member of a struct, or of a struct nested in it
  * @name: Path from the outermost struct: "stats.nr_running"
@@ -50,7 +94,12 @@ enum fa_field_kind {
  * @kind: enum fa_field_kind
  * @depth: Nesting depth, 0 for members of the outermost struct
  * @leaf: Accesses are attributed to it
- * @c_type: An anonymous struct or union: its definition, for C (else NULL)
+ * @c_type: An anonymous struct or union: its definition, for C; a type C
+ *          spells other than pahole (@type): the C; else NULL
+ * @nest: An anonymous struct or union: its lines as pahole prints them
+ * @nr_nest: Lines in @nest
+ * @type_padding: Tail padding of its type, if a struct (pahole notes it)
+ * @type_prefix: Bytes of @type pahole pads apart ("const ", "struct ")
  * @funcptr: A function pointer: printed as '(*name)' + @suffix
  * @forced_align: @align was asked for (__aligned__), not natural
  * @anon: An anonymous member: @name is made up ("{a|b}"), C gives none
@@ -60,6 +109,10 @@ struct fa_field {
 	char	*type;
 	char	*suffix;
 	char	*c_type;
+	struct fa_nest *nest;
+	int	 nr_nest;
+	u32	 type_padding;
+	u8	 type_prefix;
 	u32	 offset;
 	u32	 size;
 	u32	 align;
@@ -116,6 +169,7 @@ struct fa_struct {
 
 struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align);
 void fa_struct__delete(struct fa_struct *st);
+void fa_nest__delete(struct fa_nest *nest, int nr);
 int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
 int fa_struct__finish(struct fa_struct *st);
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);

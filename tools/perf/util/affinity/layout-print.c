@@ -5,6 +5,8 @@
  * definition to paste.
  */
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -14,7 +16,10 @@
 #include "layout.h"
 
 #define PAHOLE_TYPE_WIDTH	26
-#define PAHOLE_NAME_WIDTH	22
+#define PAHOLE_COMMENT_COL	49	/* after a member's tabs: type column + 23 */
+#define PAHOLE_MAX_DEPTH	16
+
+static const char pahole_tabs[PAHOLE_MAX_DEPTH + 1] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
 
 /* One member line, as the layout places it */
 struct fa_member {
@@ -26,16 +31,48 @@ struct fa_member {
 /* Running totals for the summary block */
 struct fa_print_state {
 	u32	line;		/* last cacheline announced */
+	u32	line_size;
 	u32	members, sum_members, holes, sum_holes;
 	u32	bit_members, bit_holes, sum_bit_holes;
 	u32	forced, forced_holes, sum_forced_holes;
+	u32	paddings, sum_paddings;
+	u32	padding;	/* of the last member's struct type, to note */
+	bool	newline;	/* notes were printed: a blank line before the next member */
 };
+
+/* pahole's type column at @depth tabs: 26, then 8 less per level */
+static int pahole__type_width(int depth)
+{
+	return PAHOLE_TYPE_WIDTH - 8 * (depth - 1);
+}
+
+/*
+ * A member's type and name at @depth: the first @prefix bytes of @type
+ * ("const ", "struct ") as they are, the rest padded to the rest of the
+ * column (as printf pads to a negative width: its absolute value), then the
+ * name padded to the comment column, or one space past it.
+ */
+static size_t pahole__decl(FILE *fp, int depth, const char *type, u8 prefix, const char *name)
+{
+	int width = abs(pahole__type_width(depth) - prefix), used, col;
+
+	used = fprintf(fp, "%.*s%.*s%-*s %s", depth, pahole_tabs, prefix, type, width, type + prefix,
+		       name) - depth;
+	col = PAHOLE_COMMENT_COL - 8 * (depth - 1);
+	return depth + used + fprintf(fp, "%*s", used < col ? col - used : 1, "");
+}
+
+static size_t pahole__offset(FILE *fp, u32 offset, u32 size, u16 bit_size, u16 bit_offset)
+{
+	if (bit_size)
+		return fprintf(fp, "/* %5u:%2u %2u */\n", offset, bit_offset, size);
+	return fprintf(fp, "/* %5u %5u */\n", offset, size);
+}
 
 static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
 {
 	const struct fa_field *f = m->f;
 	char name[256], aligned[64] = "";
-	int len;
 
 	if (m->aligned)
 		scnprintf(aligned, sizeof(aligned), " __attribute__((__aligned__(%u)))", m->aligned);
@@ -44,9 +81,174 @@ static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
 	else
 		scnprintf(name, sizeof(name), "%s%s%s%s;", f->funcptr ? "(*" : "", f->name,
 			  f->suffix, aligned);
-	len = strlen(name);
-	return fprintf(fp, "\t%-*s %s%*s", PAHOLE_TYPE_WIDTH, f->type, name,
-		       len < PAHOLE_NAME_WIDTH ? PAHOLE_NAME_WIDTH - len : 1, "");
+	return pahole__decl(fp, 1, f->type, f->type_prefix, name);
+}
+
+/* The cacheline a member at @offset starts in, if it was not announced */
+static size_t fa_print__line(struct fa_print_state *ps, u32 offset, int depth, FILE *fp)
+{
+	u32 line = offset / ps->line_size, ago = offset - line * ps->line_size;
+
+	if (line <= ps->line)
+		return 0;
+	ps->line = line;
+	if (ago)
+		return fprintf(fp, "%.*s/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
+			       depth, pahole_tabs, line, line * ps->line_size, ago,
+			       ago == 1 ? "" : "s");
+	return fprintf(fp, "%.*s/* --- cacheline %u boundary (%u bytes) --- */\n",
+		       depth, pahole_tabs, line, line * ps->line_size);
+}
+
+/*
+ * A note after a member: the first one after a blank line; a blank line
+ * follows the last before the next member (not before a block's end).
+ */
+static size_t __printf(4, 5) fa_print__note(struct fa_print_state *ps, int depth, FILE *fp,
+					    const char *fmt, ...)
+{
+	size_t printed = ps->newline ? 0 : fprintf(fp, "\n");
+	va_list ap;
+
+	ps->newline = true;
+	printed += fprintf(fp, "%.*s", depth, pahole_tabs);
+	va_start(ap, fmt);
+	printed += vfprintf(fp, fmt, ap);
+	va_end(ap);
+	return printed + fprintf(fp, "\n");
+}
+
+static size_t fa_print__notes(struct fa_print_state *ps, int depth, u32 padding, u32 bit_hole,
+			      u32 hole, FILE *fp)
+{
+	size_t printed = 0;
+
+	if (padding)
+		printed += fa_print__note(ps, depth, fp, "/* XXX last struct has %u byte%s of padding */",
+					  padding, padding == 1 ? "" : "s");
+	if (bit_hole)
+		printed += fa_print__note(ps, depth, fp, "/* XXX %u bit%s hole, try to pack */",
+					  bit_hole, bit_hole == 1 ? "" : "s");
+	if (hole)
+		printed += fa_print__note(ps, depth, fp, "/* XXX %u byte%s hole, try to pack */",
+					  hole, hole == 1 ? "" : "s");
+	return printed;
+}
+
+/* A bitfield pahole says was forced to a new storage unit: ':0' before it */
+static size_t fa_print__force(int depth, const char *type, u8 prefix, FILE *fp)
+{
+	size_t printed = fprintf(fp, "%.*s/* Force alignment to the next boundary: */\n", depth,
+				 pahole_tabs);
+
+	return printed + fprintf(fp, "%.*s%.*s%-*s :0;\n\n", depth, pahole_tabs, prefix, type,
+				 abs(pahole__type_width(depth) - prefix), type + prefix);
+}
+
+/* Before a member: the blank line after notes */
+static size_t fa_print__before(struct fa_print_state *ps, FILE *fp)
+{
+	size_t printed = ps->newline ? fprintf(fp, "\n") : 0;
+
+	ps->newline = false;
+	return printed;
+}
+
+/*
+ * The end of a block: pahole pads by the length of the name and member
+ * attribute (@name_len, -1 without a name), not of the type's attributes.
+ */
+static size_t pahole__end(FILE *fp, int depth, const char *text, int name_len)
+{
+	int pad = pahole__type_width(depth) + 23 - 3 - name_len;
+
+	return fprintf(fp, "%.*s}%s;%*s", depth, pahole_tabs, text, pad ? abs(pad) : 1, "");
+}
+
+/* The blocks being printed: unions, and the cacheline announced where each began */
+struct fa_blocks {
+	u32	line[PAHOLE_MAX_DEPTH];
+	bool	is_union[PAHOLE_MAX_DEPTH];
+	int	nr;
+};
+
+static size_t fa_print__nest_end(const struct fa_member *m,
+				 const struct fa_nest *n, int depth, FILE *fp)
+{
+	char end[256], attr[64] = "";
+	int len;
+
+	if (n->depth)
+		return pahole__end(fp, depth, n->name, n->name_len);
+	/* the outermost: the member's name and attribute, which the layout gives */
+	if (m->aligned)
+		scnprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))", m->aligned);
+	/* the outermost end's own length counts a packed type's attribute only */
+	len = (m->f->anon ? -1 : (int)strlen(m->f->name)) + (int)strlen(attr) + n->name_len + 1;
+	scnprintf(end, sizeof(end), "%s%s%s%s", n->name, m->f->anon ? "" : " ",
+		  m->f->anon ? "" : m->f->name, attr);
+	return pahole__end(fp, depth, end, len);
+}
+
+/*
+ * A line of an anonymous member whose own start and end are at depth 0.
+ * Cachelines are announced inside its blocks too; each member of a union,
+ * and the union as a whole, takes the count back to where the union began.
+ */
+static size_t fa_print__nest_line(struct fa_print_state *ps, struct fa_blocks *b,
+				  const struct fa_member *m, const struct fa_nest *n, FILE *fp)
+{
+	int depth = min(1 + n->depth, PAHOLE_MAX_DEPTH);
+	u32 offset = m->offset + n->offset;
+	size_t printed = 0;
+	char name[256];
+
+	switch (n->kind) {
+	case FA_NEST_START:
+		if (n->depth) {
+			printed += fa_print__before(ps, fp);
+			printed += fa_print__line(ps, offset, depth, fp);
+		}
+		if (b->nr < PAHOLE_MAX_DEPTH) {
+			b->line[b->nr] = ps->line;
+			b->is_union[b->nr++] = !strcmp(n->type, "union");
+		}
+		return printed + fprintf(fp, "%.*s%s {\n", depth, pahole_tabs, n->type);
+	case FA_NEST_MEMBER:
+		printed += fa_print__before(ps, fp);
+		if (n->force)
+			printed += fa_print__force(depth, n->type, n->prefix, fp);
+		printed += fa_print__line(ps, offset, depth, fp);
+		scnprintf(name, sizeof(name), "%s;", n->name);
+		printed += pahole__decl(fp, depth, n->type, n->prefix, name);
+		printed += pahole__offset(fp, offset, n->size, n->bit_size, n->bit_offset);
+		break;
+	case FA_NEST_END:
+	default:
+		/* no blank line between a block's last note and its end */
+		ps->newline = false;
+		if (b->nr && b->is_union[--b->nr])
+			ps->line = b->line[b->nr];
+		printed += fa_print__nest_end(m, n, depth, fp);
+		printed += pahole__offset(fp, offset, n->depth ? n->size : m->f->size, 0, 0);
+		break;
+	}
+	if (n->in_union && b->nr)
+		ps->line = b->line[b->nr - 1];
+	else if (n->depth)
+		printed += fa_print__notes(ps, depth, n->padding, n->bit_hole, n->hole, fp);
+	return printed;
+}
+
+/* An anonymous struct or union member, expanded as pahole expands it */
+static size_t fa_print__nest(struct fa_print_state *ps, const struct fa_member *m, FILE *fp)
+{
+	struct fa_blocks b = { .nr = 0, };
+	size_t printed = 0;
+
+	for (int i = 0; i < m->f->nr_nest; i++)
+		printed += fa_print__nest_line(ps, &b, m, &m->f->nest[i], fp);
+	return printed;
 }
 
 static int fa_print__bit_hole(struct fa_print_state *ps, u32 unused, char *buf, size_t size)
@@ -59,14 +261,19 @@ static int fa_print__bit_hole(struct fa_print_state *ps, u32 unused, char *buf, 
 			 unused == 1 ? "" : "s");
 }
 
-/* Holes before a member (a block of them, as pahole prints), cacheline markers. */
+/* Notes after the previous member (a block of them, as pahole prints), cacheline markers. */
 static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_layout_walk *w,
-			    const struct fa_member *m, u32 line_size, FILE *fp)
+			    const struct fa_member *m, FILE *fp)
 {
 	size_t printed = 0;
 	char holes[160];
-	int n = fa_print__bit_hole(ps, w->bit_hole, holes, sizeof(holes));
+	int n = 0;
 
+	if (ps->padding)
+		n += scnprintf(holes, sizeof(holes), "\t/* XXX last struct has %u byte%s of padding */\n",
+			       ps->padding, ps->padding == 1 ? "" : "s");
+	ps->padding = 0;
+	n += fa_print__bit_hole(ps, w->bit_hole, holes + n, sizeof(holes) - n);
 	if (w->hole) {
 		n += scnprintf(holes + n, sizeof(holes) - n,
 			       "\t/* XXX %u byte%s hole, try to pack */\n", w->hole,
@@ -82,33 +289,34 @@ static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_layout_wa
 		printed += fprintf(fp, "\n%s\n", holes);
 	else if (w->combined)
 		printed += fprintf(fp, "\n\t/* Bitfield combined with previous fields */\n\n");
-	if (m->offset / line_size > ps->line) {
-		u32 line = m->offset / line_size, ago = m->offset - line * line_size;
-
-		ps->line = line;
-		if (ago)
-			printed += fprintf(fp, "\t/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
-					   line, line * line_size, ago, ago == 1 ? "" : "s");
-		else
-			printed += fprintf(fp, "\t/* --- cacheline %u boundary (%u bytes) --- */\n",
-					   line, line * line_size);
-	}
-	return printed;
+	/* a bitfield in a new storage unit although the last had bits left */
+	if (w->bit_hole && m->f->kind == FA_FIELD_BITFIELD)
+		printed += fa_print__force(1, m->f->type, m->f->type_prefix, fp);
+	return printed + fa_print__line(ps, m->offset, 1, fp);
 }
 
 static size_t fa_member__fprintf(struct fa_print_state *ps, const struct fa_layout_walk *w,
-				 const struct fa_member *m, u32 line_size, FILE *fp)
+				 const struct fa_member *m, FILE *fp)
 {
 	const struct fa_field *f = m->f;
-	size_t printed = fa_print__gap(ps, w, m, line_size, fp);
+	size_t printed = fa_print__gap(ps, w, m, fp);
 
-	printed += fa_member__fprintf_decl(m, fp);
-	if (f->kind == FA_FIELD_BITFIELD) {
-		printed += fprintf(fp, "/* %5u:%2u %2u */\n", m->offset, f->bit_offset, f->size);
-		ps->bit_members += f->bit_size;
+	if (f->nest) {
+		printed += fa_print__nest(ps, m, fp);
+		ps->newline = false;
 	} else {
-		printed += fprintf(fp, "/* %5u %5u */\n", m->offset, f->size);
+		printed += fa_member__fprintf_decl(m, fp);
+		printed += pahole__offset(fp, m->offset, f->size,
+					  f->kind == FA_FIELD_BITFIELD ? f->bit_size : 0, f->bit_offset);
+	}
+	if (f->kind == FA_FIELD_BITFIELD)
+		ps->bit_members += f->bit_size;
+	else
 		ps->sum_members += f->size;
+	if (f->type_padding && f->kind != FA_FIELD_BITFIELD) {
+		ps->padding = f->type_padding;
+		ps->paddings++;
+		ps->sum_paddings += f->type_padding;
 	}
 	if (f->forced_align || m->aligned)
 		ps->forced++;
@@ -119,26 +327,38 @@ static size_t fa_member__fprintf(struct fa_print_state *ps, const struct fa_layo
 static size_t fa_print__summary(struct fa_print_state *ps, struct fa_layout_walk *w,
 				const struct fa_layout *l, FILE *fp)
 {
-	u32 lines = DIV_ROUND_UP(l->size, l->line_size);
+	u32 lines = DIV_ROUND_UP(l->size, l->line_size), bit_padding, last;
 	size_t printed = 0;
-	u32 last;
-	char holes[80];
 
-	if (fa_print__bit_hole(ps, fa_layout_walk__end_bits(w), holes, sizeof(holes)))
-		printed += fprintf(fp, "\n%s", holes);
+	if (ps->padding)
+		printed += fprintf(fp, "\n\t/* XXX last struct has %u byte%s of padding */\n",
+				   ps->padding, ps->padding == 1 ? "" : "s");
+	/* the bits a last bitfield leaves are the struct's bit padding, no hole */
+	bit_padding = fa_layout_walk__end_bits(w);
 
 	printed += fprintf(fp, "\n\t/* size: %u, cachelines: %u, members: %u */\n", l->size, lines,
 			   ps->members);
-	if (ps->holes)
-		printed += fprintf(fp, "\t/* sum members: %u, holes: %u, sum holes: %u */\n",
-				   ps->sum_members, ps->holes, ps->sum_holes);
+	/* the sums, when there are holes to add up to the size with */
+	if (ps->holes || ps->bit_holes) {
+		printed += fprintf(fp, "\t/* sum members: %u", ps->sum_members);
+		if (ps->holes)
+			printed += fprintf(fp, ", holes: %u, sum holes: %u", ps->holes,
+					   ps->sum_holes);
+		printed += fprintf(fp, " */\n");
+	}
 	if (ps->bit_holes)
 		printed += fprintf(fp, "\t/* sum bitfield members: %u bits, bit holes: %u, sum bit holes: %u bits */\n",
 				   ps->bit_members, ps->bit_holes, ps->sum_bit_holes);
-	else if (ps->bit_members)
-		printed += fprintf(fp, "\t/* sum bitfield members: %u bits */\n", ps->bit_members);
+	else if (ps->holes && ps->bit_members)
+		printed += fprintf(fp, "\t/* sum bitfield members: %u bits (%u bytes) */\n",
+				   ps->bit_members, ps->bit_members / 8);
 	if (l->size > w->end)
 		printed += fprintf(fp, "\t/* padding: %u */\n", l->size - w->end);
+	if (ps->paddings)
+		printed += fprintf(fp, "\t/* paddings: %u, sum paddings: %u */\n", ps->paddings,
+				   ps->sum_paddings);
+	if (bit_padding)
+		printed += fprintf(fp, "\t/* bit_padding: %u bits */\n", bit_padding);
 	if (ps->forced)
 		printed += fprintf(fp, "\t/* forced alignments: %u%s", ps->forced,
 				   ps->forced_holes ? "" : " */\n");
@@ -170,8 +390,11 @@ static u32 fa_struct__natural_align(const struct fa_struct *st)
  */
 size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp)
 {
-	struct fa_print_state ps = { .line = 0, };
-	size_t printed = fprintf(fp, "%s {\n", st->name);
+	struct fa_print_state ps = { .line = 0, .line_size = l->line_size, };
+	/* a typedef of an anonymous struct opens and closes as its C does */
+	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
+	size_t printed = typedef_anon ? fprintf(fp, "%s\n", st->c_open) :
+					fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
 
 	fa_layout_walk__init(&w, l, st);
@@ -185,14 +408,17 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 				   max(l->line_size, f->align) : f->forced_align ? f->align : 0,
 		};
 
-		printed += fa_member__fprintf(&ps, &w, &m, l->line_size, fp);
+		printed += fa_member__fprintf(&ps, &w, &m, fp);
 	}
 	printed += fa_print__summary(&ps, &w, l, fp);
-	if (l->align > fa_struct__natural_align(st) || (st->forced_align && l->align == st->align))
-		printed += fprintf(fp, "} __attribute__((__aligned__(%u)));\n", l->align);
-	else
-		printed += fprintf(fp, "};\n");
-	return printed;
+	printed += fprintf(fp, "}");
+	if (st->packed)
+		printed += fprintf(fp, " __attribute__((__packed__))");
+	else if (l->align > fa_struct__natural_align(st) ||
+		 (st->forced_align && l->align == st->align))
+		printed += fprintf(fp, " __attribute__((__aligned__(%u)))", l->align);
+	return printed + fprintf(fp, "%s%s;\n", typedef_anon ? " " : "",
+				 typedef_anon ? st->name : "");
 }
 
 /* A member's declaration, as C, without the semicolon */
