@@ -47,10 +47,6 @@
 #include "../util/symbol.h"
 #include "../../arch/x86/include/uapi/asm/perf_regs.h"
 
-#define KSYNTH_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			    PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-			    PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
-
 #define KSYNTH_PID		2000		/* a kernel thread per CPU from here */
 #define KSYNTH_PERCPU		0xffff88807fa00000ULL	/* __per_cpu_offset[0] */
 #define KSYNTH_PERCPU_UNIT	0x200000ULL
@@ -580,20 +576,11 @@ static int ksynth__write_comms(struct ksynth *ks)
 
 static int ksynth__write_file(struct ksynth *ks, struct perf_data *data)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_RAW,
-		.config = 0x1cd,	/* cpu/mem-loads,ldlat=30/P */
-		.sample_type = KSYNTH_SAMPLE_TYPE,
-		.sample_period = 1000,
-		.precise_ip = 3,
-		.sample_id_all = 1,
-		.exclude_user = 1,
-		.mmap = 1,
-		.comm = 1,
-	};
-	int err = fa_synth_file__open(&ks->file, data, &attr, NULL);
+	struct perf_event_attr attr;
+	int err;
 
+	fa_synth_file__mem_attr(&attr, /*kernel=*/true);
+	err = fa_synth_file__open(&ks->file, data, &attr, NULL);
 	ks->file.nr_cpus = ks->nr_cpus;
 	if (!err)
 		err = fa_synth_file__add_kernel(&ks->file, ks->vmlinux);

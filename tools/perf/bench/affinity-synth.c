@@ -58,10 +58,6 @@
 #include "../util/synthetic-events.h"
 #include "../util/tool.h"
 
-#define SYNTH_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			   PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-			   PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
-
 #define SYNTH_PID	31337
 #define SYNTH_HEAP	0x7f2a40000000ULL	/* the anonymous memory of the instances */
 #define SYNTH_PHYS	0x180000000ULL
@@ -405,21 +401,11 @@ static int synth__write_samples(struct synth *s)
 
 static int synth__write_file(struct synth *s, struct perf_data *data)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_RAW,
-		.config = 0x1cd,	/* cpu/mem-loads,ldlat=30/P */
-		.sample_type = SYNTH_SAMPLE_TYPE,
-		.sample_period = 1000,
-		.precise_ip = 3,
-		.sample_id_all = 1,
-		.exclude_kernel = 1,
-		.mmap = 1,
-		.mmap_data = 1,
-		.comm = 1,
-	};
-	int err = fa_synth_file__open(&s->file, data, &attr, s->exe);
+	struct perf_event_attr attr;
+	int err;
 
+	fa_synth_file__mem_attr(&attr, /*kernel=*/false);
+	err = fa_synth_file__open(&s->file, data, &attr, s->exe);
 	if (!err)
 		err = synth__write_comms(s);
 	if (!err)

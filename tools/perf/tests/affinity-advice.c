@@ -166,20 +166,27 @@ static struct fa_struct *based__new(const char *base_type)
 	return planted__finish(st, err);
 }
 
+/* base.a, a lock, written on CPU 0; f3 to f5 read on CPU 1 */
+static void based__lock_readers(struct fa_type *t)
+{
+	u64 time = 0;
+
+	for (int i = 0; i < 2000; i++) {
+		planted_access(t, time++, 0, 1, FA_OP_RMW);
+		for (int f = 3; f <= 5; f++)
+			planted_access(t, time++, 1, f, FA_OP_LOAD);
+	}
+}
+
 static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
 	struct fa_struct *st = based__new("struct base");
 	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
 	struct fa_analysis a;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 2000; i++) {
-		planted_access(t, time++, 0, 1, FA_OP_RMW);
-		for (int f = 3; f <= 5; f++)
-			planted_access(t, time++, 1, f, FA_OP_LOAD);
-	}
+	based__lock_readers(t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
 	T("the first member, a struct, is pinned", a.keep.pin[0] == FA_PIN_BASE);
@@ -204,14 +211,9 @@ static int test__affinity_lock_first(struct test_suite *test __maybe_unused,
 	struct fa_struct *st = based__new("raw_spinlock_t");
 	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
 	struct fa_analysis a;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 2000; i++) {
-		planted_access(t, time++, 0, 1, FA_OP_RMW);
-		for (int f = 3; f <= 5; f++)
-			planted_access(t, time++, 1, f, FA_OP_LOAD);
-	}
+	based__lock_readers(t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
 	T("the lock is not pinned", !a.keep.nr_pins && !a.keep.pin[0]);

@@ -55,6 +55,28 @@ static int fa_synth_file__add_dso(struct fa_synth_file *f, const char *path)
 }
 
 /**
+ * fa_synth_file__mem_attr - The event of Intel PEBS load latency samples
+ * @kernel: Of the kernel only, else of user space only
+ */
+void fa_synth_file__mem_attr(struct perf_event_attr *attr, bool kernel)
+{
+	*attr = (struct perf_event_attr){
+		.size = sizeof(*attr),
+		.type = PERF_TYPE_RAW,
+		.config = 0x1cd,	/* cpu/mem-loads,ldlat=30/P */
+		.sample_type = FA_SYNTH_MEM_SAMPLE_TYPE,
+		.sample_period = 1000,
+		.precise_ip = 3,
+		.sample_id_all = 1,
+		.exclude_kernel = !kernel,
+		.exclude_user = kernel,
+		.mmap = 1,
+		.mmap_data = !kernel,
+		.comm = 1,
+	};
+}
+
+/**
  * fa_synth_file__add_kernel - Give the kernel's samples the build ID of @vmlinux
  *
  * Return: 0, or a negative error if @vmlinux has no build ID.

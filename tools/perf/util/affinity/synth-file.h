@@ -8,6 +8,8 @@
 #ifndef __PERF_AFFINITY_SYNTH_FILE_H
 #define __PERF_AFFINITY_SYNTH_FILE_H
 
+#include <stdbool.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 
 struct evlist;
@@ -29,6 +31,13 @@ struct fa_synth_file {
 	u32			 nr_cpus;	/* for the header, if not this machine's */
 };
 
+/* What a PEBS memory sample has: IP, TID, TIME, ADDR, CPU, PERIOD, WEIGHT, DATA_SRC, PHYS_ADDR */
+#define FA_SYNTH_MEM_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+				  PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+				  PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | \
+				  PERF_SAMPLE_PHYS_ADDR)
+
+void fa_synth_file__mem_attr(struct perf_event_attr *attr, bool kernel);
 int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
 			struct perf_event_attr *attr, const char *dso_path);
 int fa_synth_file__add_kernel(struct fa_synth_file *f, const char *vmlinux);
