@@ -34,9 +34,13 @@ struct fa_test_layout {
 	union {
 		long	ua;
 		void	*ub;
+		struct {
+			int	lo, hi;
+		};
 	};
 	int			(*fn)(void *arg, int n);
 	char			name[16];
+	const char		*cname;
 	long			aligned __aligned(64);
 	char			tail[];
 };
@@ -135,7 +139,7 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("inner.load", check_field(st, "inner.load", offsetof(struct fa_test_layout, inner) +
 				    offsetof(struct fa_test_inner, load), sizeof(int)) >= 0);
 	T("u", F("u", u) >= 0);
-	T("anonymous union", F("{ua|ub}", ua) >= 0);
+	T("anonymous union, its anonymous struct", F("{ua|ub|lo,hi}", ua) >= 0);
 	i = F("fn", fn);
 	T("fn", i >= 0);
 	fn = &st->fields[i];
@@ -145,6 +149,11 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("name", i >= 0);
 	name = &st->fields[i];
 	T("name is char[16]", !strcmp(name->type, "char") && !strcmp(name->suffix, "[16]"));
+	i = F("cname", cname);
+	T("cname", i >= 0);
+	T("a pointer to const as pahole and as C spell it",
+	  !strcmp(st->fields[i].type, "const char  *") &&
+	  st->fields[i].c_type && !strcmp(st->fields[i].c_type, "const char *"));
 	i = F("aligned", aligned);
 	T("aligned", i >= 0);
 	al = &st->fields[i];
@@ -159,7 +168,7 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	  st->fields[i].kind == FA_FIELD_BITGROUP);
 	T("y is 5 bits after x", st->fields[field_index(st, "y")].bit_offset == 3 &&
 	  st->fields[field_index(st, "y")].bit_size == 5);
-	T("units", st->nr_units == 10);
+	T("units", st->nr_units == 11);
 	T("leaf of the middle of l", fa_struct__find_leaf(st,
 		offsetof(struct fa_test_layout, l) + 3) == field_index(st, "l"));
 	T("padding after c", fa_struct__find_leaf(st, 1) == -1);

@@ -378,24 +378,37 @@ struct fa_walk {
 static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
 			   int parent, int depth);
 
-/* An anonymous union is named after its members: "{node|rcu}". */
-static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb)
+/*
+ * An anonymous union is named after its members, "{node|rcu}"; an
+ * anonymous struct among them after its own, "{val|locked,pending}".
+ */
+static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb, int depth)
 {
-	Dwarf_Die child;
+	bool is_union = dwarf_tag(record) == DW_TAG_union_type;
+	Dwarf_Die child, type;
 	bool first = true;
 
-	strbuf_addch(sb, '{');
+	if (is_union)
+		strbuf_addch(sb, '{');
 	if (dwarf_child(record, &child) == 0) {
 		do {
 			const char *name = dwarf_diename(&child);
 
 			if (dwarf_tag(&child) != DW_TAG_member)
 				continue;
-			strbuf_addf(sb, "%s%s", first ? "" : "|", name ?: "?");
+			strbuf_addstr(sb, first ? "" : is_union ? "|" : ",");
 			first = false;
+			if (name)
+				strbuf_addstr(sb, name);
+			else if (depth < FA_MAX_DEPTH && fa_die__type(&child, &type) &&
+				 fa_die__anon_record(&type))
+				fa_die__member_names(&type, sb, depth + 1);
+			else
+				strbuf_addch(sb, '?');
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	strbuf_addch(sb, '}');
+	if (is_union)
+		strbuf_addch(sb, '}');
 }
 
 /* Where a member's bits are: storage unit offset and bit offset in it. */
@@ -458,7 +471,7 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 	if (name)
 		strbuf_addstr(&path, name);
 	else if (dwarf_tag(&real) == DW_TAG_union_type)
-		fa_die__member_names(&real, &path);
+		fa_die__member_names(&real, &path, 0);
 	fa_pahole__member_type(&type, &pre, &post, &f.funcptr, &f.type_prefix);
 	/* C spells qualified pointers otherwise: "const struct cred *" */
 	fa_die__decl(&type, &c_pre, &c_type, &c_funcptr, 0);
