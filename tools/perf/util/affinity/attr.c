@@ -759,26 +759,6 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 				fa_instance__key(base, fa_access__space(acc)), field);
 }
 
-/* An access to a struct embedded in @outer's instance at @base */
-static int fa_attr__add_enclosed(struct fa_attr *a, const struct fa_access *acc,
-				 struct fa_type_entry *outer, u64 base)
-{
-	int field;
-
-	if (!fa_attr__wanted(a, outer->name)) {
-		fa_attr__fail(a, FA_ATTR_FILTERED);
-		return 0;
-	}
-	field = fa_struct__find_leaf(outer->st, acc->addr - base);
-	if (field < 0) {
-		fa_attr__fail_at(a, FA_ATTR_PADDING, acc->origin);
-		return 0;
-	}
-	a->stats.by_enclosing++;
-	return fa_attr__account(a, outer, acc, base,
-				fa_instance__key(base, fa_access__space(acc)), field);
-}
-
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
 {
 	for (int i = 0; i < st->nr_fields; i++) {
@@ -878,10 +858,6 @@ static int fa_attr__array(struct fa_attr *a, struct fa_array *arr, const struct 
 	return 0;
 }
 
-/**
- * fa_attr__add - Attribute an access and add it to its struct type
- * @acc: The access, with the sample it came from
- */
 /*
  * The instance a struct the instruction gave is embedded in, if another
  * access identified it: &rq->__lock passed to _raw_spin_lock(), &rq->cfs to
@@ -915,6 +891,10 @@ static struct fa_type_entry *fa_attr__enclosing(struct fa_attr *a, const struct 
 	return outer;
 }
 
+/**
+ * fa_attr__add - Attribute an access and add it to its struct type
+ * @acc: The access, with the sample it came from
+ */
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 {
 	const struct fa_origin *o = acc->origin;
@@ -922,7 +902,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	struct fa_memo *insn = NULL, *var = NULL;
 	struct fa_type_entry *te;
 	int offset = 0, var_off = 0, field, err;
-	bool by_address = false;
+	bool by_address = false, enclosed = false;
 	u64 base, nr_instances, tpoff = 0;
 	struct fa_access tls;
 
@@ -970,8 +950,12 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		offset = insn->offset;
 		outer = fa_attr__enclosing(a, acc, insn, te, acc->addr - offset - acc->index_off,
 					   &outer_base);
-		if (outer)
-			return fa_attr__add_enclosed(a, acc, outer, outer_base);
+		if (outer) {
+			/* the enclosing instance's address gives the exact offset */
+			te = outer;
+			offset = acc->addr - outer_base;
+			by_address = enclosed = true;
+		}
 	} else {
 		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
 										FA_ATTR_NO_SYM));
@@ -989,6 +973,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		fa_attr__fail_at(a, FA_ATTR_PADDING, o);
 		return 0;
 	}
+	if (enclosed)
+		a->stats.by_enclosing++;
 	/* the data address gave the exact offset; the instruction's lacks the index */
 	base = acc->addr - offset - (by_address ? 0 : acc->index_off);
 	if (acc->flags & FA_ACC_SEG)
