@@ -251,44 +251,38 @@ static size_t fa_print__nest(struct fa_print_state *ps, const struct fa_member *
 	return printed;
 }
 
-static int fa_print__bit_hole(struct fa_print_state *ps, u32 unused, char *buf, size_t size)
+/* The holes before a top-level member, for the summary */
+static void fa_print__count_holes(struct fa_print_state *ps, const struct fa_layout_walk *w,
+				  const struct fa_member *m)
 {
-	if (!unused)
-		return 0;
-	ps->bit_holes++;
-	ps->sum_bit_holes += unused;
-	return scnprintf(buf, size, "\t/* XXX %u bit%s hole, try to pack */\n", unused,
-			 unused == 1 ? "" : "s");
+	if (w->bit_hole) {
+		ps->bit_holes++;
+		ps->sum_bit_holes += w->bit_hole;
+	}
+	if (!w->hole)
+		return;
+	ps->holes++;
+	ps->sum_holes += w->hole;
+	if (m->f->forced_align || m->aligned) {
+		ps->forced_holes++;
+		ps->sum_forced_holes += w->hole;
+	}
 }
 
-/* Notes after the previous member (a block of them, as pahole prints), cacheline markers. */
+/*
+ * Before a top-level member: the notes on what follows the previous one
+ * (as inside a block), a bitfield forced to a new unit, a cacheline marker.
+ */
 static size_t fa_print__gap(struct fa_print_state *ps, const struct fa_layout_walk *w,
 			    const struct fa_member *m, FILE *fp)
 {
-	size_t printed = 0;
-	char holes[160];
-	int n = 0;
+	size_t printed = fa_print__notes(ps, 1, ps->padding, w->bit_hole, w->hole, fp);
 
-	if (ps->padding)
-		n += scnprintf(holes, sizeof(holes), "\t/* XXX last struct has %u byte%s of padding */\n",
-			       ps->padding, ps->padding == 1 ? "" : "s");
 	ps->padding = 0;
-	n += fa_print__bit_hole(ps, w->bit_hole, holes + n, sizeof(holes) - n);
-	if (w->hole) {
-		n += scnprintf(holes + n, sizeof(holes) - n,
-			       "\t/* XXX %u byte%s hole, try to pack */\n", w->hole,
-			       w->hole == 1 ? "" : "s");
-		ps->holes++;
-		ps->sum_holes += w->hole;
-		if (m->f->forced_align || m->aligned) {
-			ps->forced_holes++;
-			ps->sum_forced_holes += w->hole;
-		}
-	}
-	if (n)
-		printed += fprintf(fp, "\n%s\n", holes);
-	else if (w->combined)
-		printed += fprintf(fp, "\n\t/* Bitfield combined with previous fields */\n\n");
+	fa_print__count_holes(ps, w, m);
+	if (!ps->newline && w->combined)
+		printed += fa_print__note(ps, 1, fp, "/* Bitfield combined with previous fields */");
+	printed += fa_print__before(ps, fp);
 	/* a bitfield in a new storage unit although the last had bits left */
 	if (w->bit_hole && m->f->kind == FA_FIELD_BITFIELD)
 		printed += fa_print__force(1, m->f->type, m->f->type_prefix, fp);
@@ -330,9 +324,7 @@ static size_t fa_print__summary(struct fa_print_state *ps, struct fa_layout_walk
 	u32 lines = DIV_ROUND_UP(l->size, l->line_size), bit_padding, last;
 	size_t printed = 0;
 
-	if (ps->padding)
-		printed += fprintf(fp, "\n\t/* XXX last struct has %u byte%s of padding */\n",
-				   ps->padding, ps->padding == 1 ? "" : "s");
+	printed += fa_print__notes(ps, 1, ps->padding, 0, 0, fp);
 	/* the bits a last bitfield leaves are the struct's bit padding, no hole */
 	bit_padding = fa_layout_walk__end_bits(w);
 
