@@ -22,17 +22,7 @@ for type in rq cfs_rq task_struct sk_buff dst_entry; do
 		echo "struct ${type}: not in this vmlinux"
 		continue
 	fi
-	if ! perf affinity layout "${vmlinux}" "${type}" > "${tmpdir}/ours" 2>&1; then
-		fail "perf affinity layout ${type}"
-		continue
-	fi
-	echo -n "struct ${type}: "
-	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
-		fail "struct ${type} is not laid out as pahole lays it out"
-	if ! diff -u "${tmpdir}/pahole" "${tmpdir}/ours" > "${tmpdir}/diff"; then
-		head -20 "${tmpdir}/diff"
-		fail "struct ${type} is not printed byte for byte as pahole prints it"
-	fi
+	affinity__same_as_pahole "${vmlinux}" "${type}" "struct ${type}"
 done
 
 cleanup

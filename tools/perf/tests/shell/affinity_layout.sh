@@ -110,17 +110,7 @@ for type in skb runq anon_t hdr notes wire; do
 		fail "pahole -C ${type} printed nothing"
 		continue
 	fi
-	if ! perf affinity layout "${tmpdir}/types" "${type}" > "${tmpdir}/ours" 2>&1; then
-		fail "perf affinity layout ${type}"
-		continue
-	fi
-	echo -n "${type}: "
-	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
-		fail "${type} is not laid out as pahole lays it out"
-	if ! diff -u "${tmpdir}/pahole" "${tmpdir}/ours" > "${tmpdir}/diff"; then
-		head -20 "${tmpdir}/diff"
-		fail "${type} is not printed byte for byte as pahole prints it"
-	fi
+	affinity__same_as_pahole "${tmpdir}/types" "${type}" "${type}"
 done
 
 echo "128 byte cache lines: struct skb in one line"

@@ -28,3 +28,19 @@ affinity__skip() {
 	cleanup
 	exit 2
 }
+
+# affinity__same_as_pahole BINARY TYPE LABEL: perf affinity layout of TYPE
+# against ${tmpdir}/pahole (pahole -C's): member by member, then byte for byte
+affinity__same_as_pahole() {
+	if ! perf affinity layout "$1" "$2" > "${tmpdir}/ours" 2>&1; then
+		fail "perf affinity layout $2"
+		return
+	fi
+	echo -n "$3: "
+	python3 "${shelldir}/lib/affinity_pahole_cmp.py" "${tmpdir}/pahole" "${tmpdir}/ours" ||
+		fail "$3 is not laid out as pahole lays it out"
+	if ! diff -u "${tmpdir}/pahole" "${tmpdir}/ours" > "${tmpdir}/diff"; then
+		head -20 "${tmpdir}/diff"
+		fail "$3 is not printed byte for byte as pahole prints it"
+	fi
+}
