@@ -375,12 +375,22 @@ static u32 fa_struct__natural_align(const struct fa_struct *st)
 	return align;
 }
 
+/* Whether the member at @offset is on one of @lines (NULL: all) */
+static bool fa_print__shown(const bool *lines, u32 offset, u32 line_size)
+{
+	return !lines || lines[offset / line_size];
+}
+
 /**
- * fa_layout__fprintf - Print @st laid out as @l, in pahole's format
+ * fa_layout__fprintf_lines - Print @st laid out as @l, in pahole's format,
+ * but only the members that start on the cache lines @lines marks
+ * @lines: By cache line, or NULL for all; @sink takes the others
+ * @sink: Where what is not shown goes: the sums must count it
  *
- * Return: the number of characters printed.
+ * Return: the number of characters printed to @fp.
  */
-size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp)
+size_t fa_layout__fprintf_lines(const struct fa_layout *l, const struct fa_struct *st,
+				const bool *lines, FILE *sink, FILE *fp)
 {
 	struct fa_print_state ps = { .line = 0, .line_size = l->line_size, };
 	/* a typedef of an anonymous struct opens and closes as its C does */
@@ -388,6 +398,7 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 	size_t printed = typedef_anon ? fprintf(fp, "%s\n", st->c_open) :
 					fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
+	bool skipped = false;
 
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
@@ -399,9 +410,17 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 			.aligned = !w.first ? 0 : l->line_start[w.unit] ?
 				   max(l->line_size, f->align) : f->forced_align ? f->align : 0,
 		};
+		bool shown = fa_print__shown(lines, w.offset, l->line_size);
+		size_t n;
 
-		printed += fa_member__fprintf(&ps, &w, &m, fp);
+		if (shown && skipped)
+			printed += fprintf(fp, "\n\t/* ... */\n\n");
+		skipped = !shown;
+		n = fa_member__fprintf(&ps, &w, &m, shown ? fp : sink);
+		printed += shown ? n : 0;
 	}
+	if (skipped)
+		printed += fprintf(fp, "\n\t/* ... */\n");
 	printed += fa_print__summary(&ps, &w, l, fp);
 	printed += fprintf(fp, "}");
 	if (st->packed)
@@ -411,6 +430,16 @@ size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st,
 		printed += fprintf(fp, " __attribute__((__aligned__(%u)))", l->align);
 	return printed + fprintf(fp, "%s%s;\n", typedef_anon ? " " : "",
 				 typedef_anon ? st->name : "");
+}
+
+/**
+ * fa_layout__fprintf - Print @st laid out as @l, in pahole's format
+ *
+ * Return: the number of characters printed.
+ */
+size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp)
+{
+	return fa_layout__fprintf_lines(l, st, NULL, fp, fp);
 }
 
 /* A member's declaration, as C, without the semicolon */

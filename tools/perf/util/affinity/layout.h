@@ -93,6 +93,8 @@ bool fa_layout_walk__next(struct fa_layout_walk *w);
 u32 fa_layout_walk__end_bits(struct fa_layout_walk *w);
 
 size_t fa_layout__fprintf(const struct fa_layout *l, const struct fa_struct *st, FILE *fp);
+size_t fa_layout__fprintf_lines(const struct fa_layout *l, const struct fa_struct *st,
+				const bool *lines, FILE *sink, FILE *fp);
 struct fa_field;
 size_t fa_field__fprintf_c(const struct fa_field *f, FILE *fp);
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
