@@ -111,7 +111,7 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 }
 
 /* How the report says who accessed a field */
-static const char *fa_type__owner_verb(const struct fa_type *t)
+const char *fa_type__owner_verb(const struct fa_type *t)
 {
 	return t->cfg.owners ? "by thread" : "on CPU";
 }

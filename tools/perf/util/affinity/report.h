@@ -54,6 +54,7 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 			  const struct fa_report_opts *o);
 int fa_types__embedder(struct fa_type_entry * const *types, int nr_types,
 		       const struct fa_type_entry *te, const struct fa_type_entry **outer);
+const char *fa_type__owner_verb(const struct fa_type *t);
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size);
 

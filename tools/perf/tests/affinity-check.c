@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity check and diff on a planted recording: a lock written on
+ * CPU 0 in the cache line of the fields CPU 1 reads, checked against
+ * layouts of the type changed since (fixed, fields added, removed).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity-analysis.h"
+#include "affinity-planted.h"
+#include "affinity/check.h"
+#include "affinity/diff.h"
+#include "affinity/layout.h"
+#include "debug.h"
+#include "tests.h"
+
+struct test_member {
+	const char	*name;
+	u32		 offset;
+	u32		 size;
+	u32		 align;		/* forced, or 0 */
+};
+
+/* "struct longs" as a later commit has it: @m, ended by a NULL name */
+static struct fa_struct *members__new(const struct test_member *m, u32 size, u32 align)
+{
+	struct fa_struct *st = fa_struct__new("struct longs", size, align);
+	int err = 0;
+
+	for (int i = 0; st && !err && m[i].name; i++) {
+		struct fa_field f = {
+			.name = (char *)m[i].name, .offset = m[i].offset, .size = m[i].size,
+			.type = (char *)(m[i].size == 8 ? "long int" : "char"),
+			.align = m[i].align ?: m[i].size, .forced_align = m[i].align,
+			.parent = -1, .group = -1, .leaf = true,
+		};
+
+		err = fa_struct__add_field(st, &f);
+	}
+	return planted__finish(st, err);
+}
+
+/* The lock (f0) on a line of its own (aligned to it), the readers first: the fix */
+static const struct test_member fixed[] = {
+	{ "f1", 0, 8, 0 }, { "f2", 8, 8, 0 }, { "f3", 16, 8, 0 }, { "f4", 24, 8, 0 }, { "f5", 32, 8, 0 },
+	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 64, 8, 64 }, { NULL, 0, 0, 0 },
+};
+
+/* The fix, and a field nothing accessed when recorded */
+static const struct test_member fixed_cold[] = {
+	{ "f1", 0, 8, 0 }, { "f2", 8, 8, 0 }, { "f3", 16, 8, 0 }, { "f4", 24, 8, 0 }, { "f5", 32, 8, 0 },
+	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 64, 8, 64 }, { "stats", 72, 8, 0 }, { NULL, 0, 0, 0 },
+};
+
+/* The fix, f5 removed, and a byte put between the readers and f4 */
+static const struct test_member fixed_byte[] = {
+	{ "f1", 0, 8, 0 }, { "f2", 8, 8, 0 }, { "f3", 16, 8, 0 }, { "state", 24, 1, 0 }, { "f4", 32, 8, 0 },
+	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 64, 8, 64 }, { NULL, 0, 0, 0 },
+};
+
+/* lock (f0) written on CPU 0 between CPU 1's reads of f1-f3, f4-f7 cold */
+static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st)
+{
+	int field[4];
+	u64 time = 0;
+
+	for (int f = 0; f < 4; f++) {
+		char name[4];
+
+		snprintf(name, sizeof(name), "f%d", f);
+		field[f] = -1;
+		for (int i = 0; i < st->nr_fields; i++) {
+			if (!strcmp(st->fields[i].name, name))
+				field[f] = i;
+		}
+		if (field[f] < 0)
+			return -1;
+	}
+	for (int i = 0; i < 2000; i++) {
+		for (int f = 0; f < 4; f++) {
+			if (planted_access(t, time++, 0, field[0], FA_OP_RMW) ||
+			    planted_access(t, time++, 1, field[f], FA_OP_LOAD))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* A recording of @st, analyzed as the report does */
+static struct fa_type *recording__new(struct fa_struct *st, struct fa_analysis *a)
+{
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+
+	if (t && !lock_reader__plant(t, st) && !analysis__run(a, t))
+		return t;
+	if (t)
+		fa_type__delete(t);
+	fa_struct__delete(st);
+	return NULL;
+}
+
+/* What the check says of @st, as text, with @text in it */
+static bool check__says(const struct fa_check *c, const char *text)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&buf, &size);
+	bool has;
+
+	if (!fp)
+		return false;
+	fa_check__fprintf(c, "test", fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	has = strstr(buf, text) != NULL;
+	free(buf);
+	return has;
+}
+
+static int check__count(const struct fa_check *c, int kind, bool note)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nr_findings; i++)
+		n += c->findings[i].kind == kind && c->findings[i].note == note;
+	return n;
+}
+
+static int test__affinity_check_layouts(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_struct *now[3] = { longs__new(8), members__new(fixed, 128, 64),
+				     members__new(fixed_cold, 128, 64), };
+	struct fa_analysis a;
+	struct fa_type *t = recording__new(longs__new(8), &a);
+	struct fa_check c;
+
+	T("recording", t && now[0] && now[1] && now[2]);
+
+	T("check as recorded", !fa_check__run(&c, t, &a, now[0], 0.01));
+	T("the lock next to its readers does not hold", c.nr_failed);
+	T("three pairs", check__count(&c, FA_CHECK_SHARED, false) == 3);
+	T("as recorded", c.findings[0].as_recorded);
+	T("the same cost", c.change == 0);
+	T("said with its readers and CPUs",
+	  check__says(&c, "f0 (written on CPU 0) shares cache line 0 with f1, f2, f3 (read on CPU 1)"));
+	T("and the line in pahole's format",
+	  check__says(&c, "\tlong int                   f0;                   /*     0     8 */"));
+	fa_check__exit(&c);
+
+	T("check the fix", !fa_check__run(&c, t, &a, now[1], 0.01));
+	T("the fix holds", !c.nr_failed);
+	T("and costs less", c.cost[1].total < c.cost[0].total);
+	T("every member matched", c.old_unit[7] == 0 && c.new_unit[0] == 7);
+	fa_check__exit(&c);
+
+	T("check the fix with a new field", !fa_check__run(&c, t, &a, now[2], 0.01));
+	T("a cold field added holds", !c.nr_failed);
+	T("the field is new", c.old_unit[8] == -1);
+	T("and listed", check__says(&c, "new, not in the recording: stats (8 bytes, line 1"));
+	fa_check__exit(&c);
+
+	for (int i = 0; i < 3; i++)
+		fa_struct__delete(now[i]);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+static int test__affinity_check_hole(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_struct *now = members__new(fixed_byte, 128, 64);
+	struct fa_analysis a;
+	struct fa_type *t = recording__new(members__new(fixed, 128, 64), &a);
+	struct fa_check c;
+
+	T("recording", t && now);
+	T("check", !fa_check__run(&c, t, &a, now, 0.01));
+	T("a byte put into the readers' line leaves a hole there",
+	  check__count(&c, FA_CHECK_HOLE, false) == 1);
+	T("7 bytes before f4", c.findings[0].bytes == 7 && c.findings[0].line == 0);
+	T("the layout does not hold", c.nr_failed == 1);
+	T("f5 is gone", c.new_unit[4] == -1);
+	fa_check__exit(&c);
+	fa_struct__delete(now);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* diff of a recording of the shared lock and one of the fix */
+static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fa_analysis a[2];
+	struct fa_type *t[2] = {
+		recording__new(longs__new(8), &a[0]),
+		recording__new(members__new(fixed, 128, 64), &a[1]),
+	};
+	struct fa_diff_side s[2] = { { t[0], &a[0], false, }, { t[1], &a[1], false, }, };
+	struct fa_diff d;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *fp;
+
+	T("recordings", t[0] && t[1]);
+	T("diff", !fa_diff__init(&d, "struct longs", &s[0], &s[1], 1));
+	T("the fix is predicted to cost less", d.have_predicted && d.predicted[1] < d.predicted[0]);
+	T("and measured to", a[1].model[0].total < a[0].model[0].total);
+	fp = open_memstream(&buf, &size);
+	T("memstream", fp);
+	fa_diff__fprintf(&d, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("the pair is gone", strstr(buf, "  f0 -> f1 ") && strstr(buf, "gone\n"));
+	T("the lock moved from line 0 to 1", strstr(buf, "     0     1\n"));
+	T("no HITMs measured", strstr(buf, "HITM per 1k loads") &&
+	  strstr(buf, "         -          -"));
+	free(buf);
+	analysis__exit(&a[0], t[0]);
+	analysis__exit(&a[1], t[1]);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_check[] = {
+	TEST_CASE("A layout is checked against a recording", affinity_check_layouts),
+	TEST_CASE("A member put into a hot line with a hole fails", affinity_check_hole),
+	TEST_CASE("diff predicts and measures a fix", affinity_diff_fix),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_check = {
+	.desc = "perf affinity: check and diff",
+	.test_cases = tests__affinity_check,
+};
