@@ -33,7 +33,9 @@
 #include "util/affinity/access.h"
 #include "util/affinity/analyze.h"
 #include "util/affinity/attr.h"
+#include "util/affinity/check.h"
 #include "util/affinity/decode.h"
+#include "util/affinity/diff.h"
 #include "util/affinity/fields.h"
 #include "util/affinity/heatmap.h"
 #include "util/affinity/hists.h"
@@ -128,7 +130,9 @@ struct perf_affinity {
 	bool			 line_size_guessed;
 };
 
-static const char * const affinity_subcommands[] = { "record", "report", "layout", NULL };
+static const char * const affinity_subcommands[] = {
+	"record", "report", "layout", "check", "diff", NULL
+};
 
 static const char * const affinity_record_usage[] = {
 	"perf affinity record [<options>] [<command>]",
@@ -143,6 +147,16 @@ static const char * const affinity_report_usage[] = {
 
 static const char * const affinity_layout_usage[] = {
 	"perf affinity layout [<options>] <binary> <type>...",
+	NULL
+};
+
+static const char * const affinity_check_usage[] = {
+	"perf affinity check [<options>] <binary>",
+	NULL
+};
+
+static const char * const affinity_diff_usage[] = {
+	"perf affinity diff [<options>] [<old.data> <new.data>]",
 	NULL
 };
 
@@ -518,21 +532,30 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	fprintf(fp, "#\n");
 }
 
-/* --percent-limit, after parsing: a bad value is one line, as the others */
-static int parse_percent(struct perf_affinity *aff)
+/*
+ * A percentage option, after parsing, 0 to @max (100, or more for a
+ * growth): a bad value is one line, as the others
+ */
+static int parse_percent_value(const char *opt, const char *str, double max, double *pcnt)
 {
-	double *pcnt = &aff->ropts.percent_limit;
-	const char *str = aff->percent_str;
 	char *end;
 
-	if (!str)
-		return 0;
 	*pcnt = strtod(str, &end);
-	if (end == str || *end || !(*pcnt >= 0 && *pcnt <= 100)) {
-		pr_err("--percent-limit %s: a percentage, 0 to 100\n", str);
+	if (end != str && *end == '%')
+		end++;
+	if (end == str || *end || !(*pcnt >= 0 && *pcnt <= max)) {
+		pr_err("--%s %s: a percentage, 0 to %g\n", opt, str, max);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int parse_percent(struct perf_affinity *aff)
+{
+	if (!aff->percent_str)
+		return 0;
+	return parse_percent_value("percent-limit", aff->percent_str, 100,
+				   &aff->ropts.percent_limit);
 }
 
 /* -k and --symfs: a typo would only show as kernel samples not attributed */
@@ -916,29 +939,54 @@ static void perf_affinity__print_types(struct perf_affinity *aff, struct fa_hist
 		fa_report__type(stdout, fe, &aff->ropts);
 }
 
+/* Analyze every struct type, and make the struct table of them */
+static int perf_affinity__structs(struct perf_affinity *aff, struct fa_analysis **pan,
+				  struct fa_hists *fh, bool *have_fh, u64 *total)
+{
+	struct fa_attr *a = &aff->attr;
+	int err;
+
+	*have_fh = false;
+	*pan = calloc(a->nr_types + 1, sizeof(**pan));
+	if (!*pan)
+		return -ENOMEM;
+	err = perf_affinity__analyze(aff, *pan, total);
+	if (err)
+		return err;
+	if (aff->types && !*total && a->stats.accesses && !aff->stats_only) {
+		report_error(false, "-T %s: %s, see --stats\n", aff->types,
+			     "no access to such a struct type was attributed");
+		return -ENOENT;
+	}
+	*have_fh = true;
+	return fa_hists__structs(fh, a, *pan, &aff->ropts);
+}
+
+static void perf_affinity__structs_exit(struct perf_affinity *aff, struct fa_analysis *an,
+					struct fa_hists *fh, bool have_fh)
+{
+	struct fa_attr *a = &aff->attr;
+
+	if (have_fh)
+		fa_hists__exit(fh);
+	for (int i = 0; an && i < a->nr_types; i++) {
+		if (a->types[i]->t)
+			fa_analysis__exit(&an[i]);
+	}
+	free(an);
+}
+
 /* Analyze and print every struct type */
 static int perf_affinity__output(struct perf_affinity *aff, struct perf_session *session)
 {
 	struct fa_attr *a = &aff->attr;
-	struct fa_analysis *an = calloc(a->nr_types + 1, sizeof(*an));
+	struct fa_analysis *an;
 	struct fa_hists fh;
-	bool have_fh = false;
-	int err = -ENOMEM;
+	bool have_fh;
 	u64 total;
+	int err;
 
-	if (!an)
-		goto out;
-	err = perf_affinity__analyze(aff, an, &total);
-	if (err)
-		goto out;
-	if (aff->types && !total && a->stats.accesses && !aff->stats_only) {
-		report_error(false, "-T %s: %s, see --stats\n", aff->types,
-			     "no access to such a struct type was attributed");
-		err = -ENOENT;
-		goto out;
-	}
-	err = fa_hists__structs(&fh, a, an, &aff->ropts);
-	have_fh = true;
+	err = perf_affinity__structs(aff, &an, &fh, &have_fh, &total);
 	if (err)
 		goto out;
 	err = perf_affinity__write_outputs(aff, session, &fh);
@@ -969,13 +1017,7 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	else if (!total)
 		printf("\nNo access was attributed to a struct field: see perf affinity report --stats\n");
 out:
-	if (have_fh)
-		fa_hists__exit(&fh);
-	for (int i = 0; an && i < a->nr_types; i++) {
-		if (a->types[i]->t)
-			fa_analysis__exit(&an[i]);
-	}
-	free(an);
+	perf_affinity__structs_exit(aff, an, &fh, have_fh);
 	return err;
 }
 
@@ -1084,6 +1126,97 @@ static int perf_affinity__quiet(void)
 	return old;
 }
 
+/* What report, check and diff analyze with unless told otherwise */
+static void perf_affinity__defaults(struct perf_affinity *aff)
+{
+	aff->cfg.window = 8;
+	aff->cfg.xfer_ns = 10000000;
+	aff->cfg.replay_max = 1 << 20;
+	aff->ropts.top_pairs = 10;
+	aff->ropts.percent_limit = 1;
+	aff->ropts.xfer_cost = FA_XFER_COST;
+	aff->cfg.line_size = FA_LINE_UNSET;
+	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
+}
+
+/* Once per command, before the first session: symbols get room for annotations */
+static int perf_affinity__annotate_init(void)
+{
+	annotation_options__init();
+	annotate_opts.annotate_src = false;
+	if (symbol__annotation_init() < 0)
+		return -ENOMEM;
+	annotation_config__init();
+	return 0;
+}
+
+/* A recording, opened for the report's pipeline: its session and decoder */
+static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data,
+			       struct perf_session **psession)
+{
+	struct perf_session *session;
+	int err, old_verbose;
+
+	perf_affinity__tool_init(aff);
+	old_verbose = perf_affinity__quiet();
+	session = perf_session__new(data, &aff->tool);
+	verbose = old_verbose;
+	if (IS_ERR(session)) {
+		perf_affinity__input_error(data->path, data->force, PTR_ERR(session));
+		return PTR_ERR(session);
+	}
+	*psession = session;
+	err = symbol__init(&session->header.env);
+	if (err < 0)
+		return err;
+	err = perf_affinity__config(aff, session) ?: perf_affinity__filters(aff, session) ?:
+	      fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host) ?:
+	      fa_attr__init(&aff->attr, &aff->cfg, aff->types) ?:
+	      fa_resolver__init(&aff->resolver);
+	if (err)
+		return err;
+	aff->decoder.no_skid = aff->no_skid;
+	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
+	return 0;
+}
+
+/* Its samples, attributed: an error, or what is odd about them, in one line */
+static int perf_affinity__process(struct perf_affinity *aff, struct perf_session *session)
+{
+	const char *path = session->data->path;
+	int err, old_verbose;
+
+	old_verbose = perf_affinity__quiet();
+	err = perf_session__process_events(session);
+	verbose = old_verbose;
+	if (err == -ERANGE) {
+		report_error(false, "%s: a sample of CPU %u, but the header says %d CPUs: corrupt?\n",
+			     path, aff->attr.bad_cpu, aff->cfg.nr_cpus);
+		return err;
+	}
+	if (err) {
+		report_error(false, "%s: cannot process its events (%s): %s%s\n", path,
+			     err == -ENOMEM ? "out of memory" : "bad event",
+			     "truncated or corrupt?",
+			     verbose > 0 ? "" : " (rerun with -v to learn more)");
+		return err;
+	}
+	perf_affinity__warn_line_size(aff);
+	if (!aff->dump_raw && !aff->stats_only)
+		err = perf_affinity__check_input(aff, session, path);
+	return err;
+}
+
+static void perf_affinity__close(struct perf_affinity *aff, struct perf_session *session)
+{
+	zfree(&aff->ptime_range);
+	fa_resolver__exit(&aff->resolver);
+	fa_attr__exit(&aff->attr);
+	fa_decoder__exit(&aff->decoder);
+	if (session)
+		perf_session__delete(session);
+}
+
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -1144,17 +1277,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_END()
 	};
 	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
-	struct perf_session *session;
-	int err, old_verbose;
+	struct perf_session *session = NULL;
+	int err;
 
-	aff->cfg.window = 8;
-	aff->cfg.xfer_ns = 10000000;
-	aff->cfg.replay_max = 1 << 20;
-	aff->ropts.top_pairs = 10;
-	aff->ropts.percent_limit = 1;
-	aff->ropts.xfer_cost = FA_XFER_COST;
-	aff->cfg.line_size = FA_LINE_UNSET;
-	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
+	perf_affinity__defaults(aff);
 	argc = parse_options(argc, argv, options, affinity_report_usage, 0);
 	if (argc)
 		usage_with_options_msg(affinity_report_usage, options,
@@ -1171,39 +1297,11 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 
 	data.path = aff->input_name ?: "perf.data";
 	data.force = aff->force;
-	perf_affinity__tool_init(aff);
-	old_verbose = perf_affinity__quiet();
-	session = perf_session__new(&data, &aff->tool);
-	verbose = old_verbose;
-	if (IS_ERR(session)) {
-		err = PTR_ERR(session);
-		perf_affinity__input_error(data.path, data.force, err);
-		goto out;
-	}
-	annotation_options__init();
-	annotate_opts.annotate_src = false;
-	err = symbol__annotation_init();
-	if (err < 0)
-		goto out_session;
-	annotation_config__init();
-	err = symbol__init(&session->header.env);
-	if (err < 0)
-		goto out_session;
-	err = perf_affinity__config(aff, session);
+	err = perf_affinity__annotate_init();
 	if (!err)
-		err = perf_affinity__filters(aff, session);
-	if (!err)
-		err = fa_decoder__init(&aff->decoder, &session->header.env,
-				       &session->machines.host);
-	if (!err)
-		err = fa_attr__init(&aff->attr, &aff->cfg, aff->types);
-	if (!err)
-		err = fa_resolver__init(&aff->resolver);
+		err = perf_affinity__open(aff, &data, &session);
 	if (err)
-		goto out_attr;
-	aff->decoder.no_skid = aff->no_skid;
-	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
-
+		goto out_close;
 	perf_affinity__setup_browser(aff);
 	/* the pager only once there is output: the progress is on stderr */
 	if (aff->dump_raw) {
@@ -1212,33 +1310,11 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	} else if (!use_browser && !quiet && isatty(STDERR_FILENO)) {
 		ui_progress__ops = &stdio_progress__ops;
 	}
-	old_verbose = perf_affinity__quiet();
-	err = perf_session__process_events(session);
-	verbose = old_verbose;
-	if (err == -ERANGE) {
-		report_error(false, "%s: a sample of CPU %u, but the header says %d CPUs: corrupt?\n",
-			     data.path, aff->attr.bad_cpu, aff->cfg.nr_cpus);
-		goto out_attr;
-	}
-	if (err) {
-		report_error(false, "%s: cannot process its events (%s): %s%s\n", data.path,
-			     err == -ENOMEM ? "out of memory" : "bad event",
-			     "truncated or corrupt?",
-			     verbose > 0 ? "" : " (rerun with -v to learn more)");
-		goto out_attr;
-	}
-	perf_affinity__warn_line_size(aff);
-	if (!aff->dump_raw && !aff->stats_only)
-		err = perf_affinity__check_input(aff, session, data.path);
+	err = perf_affinity__process(aff, session);
 	if (!err && (!aff->dump_raw || aff->stats_only))
 		err = perf_affinity__output(aff, session);
-out_attr:
-	zfree(&aff->ptime_range);
-	fa_resolver__exit(&aff->resolver);
-	fa_attr__exit(&aff->attr);
-	fa_decoder__exit(&aff->decoder);
-out_session:
-	perf_session__delete(session);
+out_close:
+	perf_affinity__close(aff, session);
 	annotation_options__exit();
 out:
 	return perf_affinity__close_outputs(aff, err);
@@ -1310,6 +1386,353 @@ static int perf_affinity__layout(int argc, const char **argv)
 	return err;
 }
 
+/*
+ * check and diff: what report analyzes, of one recording against a binary's
+ * layout, or of two recordings
+ */
+
+/* The options of the analysis that check and diff share with report, and the end */
+#define AFFINITY_NR_ANALYSIS_OPTIONS	11
+
+static void perf_affinity__analysis_options(struct perf_affinity *aff, struct option *opts)
+{
+	const struct option options[] = {
+	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
+	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
+		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface (the only one)"),
+	OPT_STRING(0, "json", &aff->json_name, "file",
+		   "also write the answer as JSON to this file ('-': only that, to stdout)"),
+	OPT_STRING(0, "percent-limit", &aff->percent_str, "percent",
+		   "only structs and fields with this share of the accesses (default 1)"),
+	OPT_STRING(0, "method", &aff->method_str, "auto|window|code",
+		   "how co-access is found, as for report"),
+	OPT_UINTEGER(0, "cacheline-size", &aff->cfg.line_size,
+		     "cache line size (default: the recording machine's)"),
+	OPT_CALLBACK(0, "symfs", NULL, "directory",
+		     "look for files with symbols relative to this directory",
+		     symbol__config_symfs),
+	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+	OPT_END()
+	};
+
+	BUILD_BUG_ON(ARRAY_SIZE(options) != AFFINITY_NR_ANALYSIS_OPTIONS);
+	memcpy(opts, options, sizeof(options));
+}
+
+/* A recording, read and analyzed as report does, with progress on a terminal */
+static int perf_affinity__load(struct perf_affinity *aff, const char *path,
+			       struct perf_data *data, struct perf_session **session,
+			       struct fa_analysis **an, struct fa_hists *fh, bool *have_fh)
+{
+	u64 total;
+	int err;
+
+	*have_fh = false;
+	*an = NULL;
+	data->mode = PERF_DATA_MODE_READ;
+	data->path = path;
+	data->force = aff->force;
+	err = perf_affinity__open(aff, data, session);
+	if (err)
+		return err;
+	if (!quiet && isatty(STDERR_FILENO))
+		ui_progress__ops = &stdio_progress__ops;
+	err = perf_affinity__process(aff, *session);
+	return err ?: perf_affinity__structs(aff, an, fh, have_fh, &total);
+}
+
+/* The answer as JSON: -json '-' leaves the text out */
+static bool perf_affinity__text(struct perf_affinity *aff)
+{
+	return aff->json_fp != stdout;
+}
+
+struct affinity_check {
+	const char		*binary;
+	const char		*max_str;
+	double			 max_regression;
+	struct debuginfo	*di;
+	struct fa_json		 json;
+	int			 checked;
+	int			 failed;
+};
+
+#ifdef HAVE_DWARF_SUPPORT
+/* One type of the recording against its layout in the binary */
+static int affinity_check__type(struct affinity_check *ck, struct perf_affinity *aff,
+				struct fa_hist_entry *fe)
+{
+	struct fa_struct *st = fa_struct__from_dwarf_named(ck->di->dbg, fe->te->name);
+	struct fa_check c;
+	int err;
+
+	if (!st && aff->types) {
+		pr_err("%s: no %s in its debug info\n", ck->binary, fe->te->name);
+		return -ENOENT;
+	}
+	if (!st) {
+		pr_debug("%s: no %s in its debug info: not checked\n", ck->binary, fe->te->name);
+		return 0;
+	}
+	err = fa_check__run(&c, fe->te->t, fe->an, st, ck->max_regression);
+	if (!err) {
+		if (perf_affinity__text(aff))
+			fa_check__fprintf(&c, ck->binary, stdout);
+		if (aff->json_fp)
+			fa_check__json(&ck->json, &c);
+		ck->failed += c.nr_failed > 0;
+		ck->checked++;
+		fa_check__exit(&c);
+	}
+	fa_struct__delete(st);
+	return err;
+}
+#endif
+
+static int affinity_check__types(struct affinity_check *ck, struct perf_affinity *aff,
+				 struct fa_hists *fh)
+{
+	struct fa_hist_entry *fe;
+	int err = 0;
+
+	if (aff->json_fp) {
+		fa_json__init(&ck->json, aff->json_fp);
+		fa_json__begin_object(&ck->json, NULL, /*flat=*/false);
+		fa_json__string(&ck->json, "input", aff->input_name);
+		fa_json__string(&ck->json, "binary", ck->binary);
+		fa_json__double(&ck->json, "max_regression", 100 * ck->max_regression);
+		fa_json__begin_array(&ck->json, "checks", /*flat=*/false);
+	}
+#ifdef HAVE_DWARF_SUPPORT
+	fa_hists__for_each_entry(fh, fe) {
+		if (perf_affinity__text(aff) && ck->checked)
+			putchar('\n');
+		err = affinity_check__type(ck, aff, fe);
+		if (err)
+			break;
+	}
+#endif
+	if (aff->json_fp) {
+		fa_json__end_array(&ck->json);
+		fa_json__bool(&ck->json, "holds", !ck->failed);
+		fa_json__end_object(&ck->json);
+		fputc('\n', aff->json_fp);
+	}
+	if (!err && !ck->checked) {
+		pr_err("%s: none of the struct types %s accessed is in its debug info\n",
+		       ck->binary, aff->input_name);
+		err = -ENOENT;
+	}
+	return err;
+}
+
+/* The options, the binary, its debug info: all before the long read */
+static int affinity_check__parse(struct affinity_check *ck, struct perf_affinity *aff)
+{
+	int err = parse_values(aff) ?: parse_method(aff);
+
+	if (!err && ck->max_str)
+		err = parse_percent_value("max-regression", ck->max_str, 1e6,
+					  &ck->max_regression);
+	if (err)
+		return err;
+	ck->max_regression /= 100;
+	if (access(ck->binary, R_OK)) {
+		err = -errno;
+		pr_err("%s: %s\n", ck->binary, strerror(errno));
+		return err;
+	}
+	ck->di = debuginfo__new(ck->binary);
+	if (!ck->di) {
+		pr_err("%s: no DWARF debug info (built without -g, or stripped?)\n", ck->binary);
+		return -ENOENT;
+	}
+	return perf_affinity__open_outputs(aff);
+}
+
+/*
+ * Whether the layouts of a binary's types keep what a recording of their
+ * accesses needs: exit 0 if they do, 1 if not, with the reasons
+ */
+static int perf_affinity__check(struct perf_affinity *aff, int argc, const char **argv)
+{
+	struct affinity_check ck = { .max_regression = 1, };
+	struct option options[2 + AFFINITY_NR_ANALYSIS_OPTIONS] = {
+	OPT_STRING('i', "input", &aff->input_name, "file", "the recording (default perf.data)"),
+	OPT_STRING(0, "max-regression", &ck.max_str, "percent",
+		   "how much more the recorded accesses may cost with this layout (default 1)"),
+	};
+	struct perf_data data;
+	struct perf_session *session = NULL;
+	struct fa_analysis *an = NULL;
+	struct fa_hists fh;
+	bool have_fh = false;
+	int err;
+
+	perf_affinity__analysis_options(aff, options + 2);
+	perf_affinity__defaults(aff);
+	argc = parse_options(argc, argv, options, affinity_check_usage, 0);
+	if (argc != 1)
+		usage_with_options_msg(affinity_check_usage, options,
+				       argc ? "one binary only" : "no binary given");
+#ifndef HAVE_DWARF_SUPPORT
+	pr_err("perf affinity check: layouts come from DWARF, disabled due to missing DWARF support\n");
+	return -EOPNOTSUPP;
+#endif
+	ck.binary = argv[0];
+	aff->input_name = aff->input_name ?: "perf.data";
+	err = affinity_check__parse(&ck, aff);
+	if (!err)
+		err = perf_affinity__annotate_init();
+	if (!err)
+		err = perf_affinity__load(aff, aff->input_name, &data, &session, &an, &fh,
+					  &have_fh);
+	if (!err)
+		err = affinity_check__types(&ck, aff, &fh);
+	perf_affinity__structs_exit(aff, an, &fh, have_fh);
+	perf_affinity__close(aff, session);
+	annotation_options__exit();
+	if (ck.di)
+		debuginfo__delete(ck.di);
+	err = perf_affinity__close_outputs(aff, err);
+	return err ?: ck.failed ? 1 : 0;
+}
+
+/* One recording of diff: what was read of it, and its analysis */
+struct affinity_side {
+	struct perf_affinity	 aff;
+	struct perf_data	 data;
+	struct perf_session	*session;
+	struct fa_analysis	*an;
+	struct fa_hists		 fh;
+	bool			 have_fh;
+};
+
+/* The type named @name in @side, if it has accesses to it */
+static struct fa_hist_entry *affinity_side__find(struct affinity_side *side, const char *name)
+{
+	struct fa_hist_entry *fe;
+
+	fa_hists__for_each_entry(&side->fh, fe) {
+		if (!strcmp(fe->te->name, name))
+			return fe;
+	}
+	return NULL;
+}
+
+static bool affinity_side__hitm(struct affinity_side *side)
+{
+	return side->aff.decoder.stats.samples[FA_SRC_MEM] > 0;
+}
+
+static int affinity_diff__type(struct affinity_side *sides, struct fa_hist_entry *fe, int in,
+			       struct fa_json *j)
+{
+	struct fa_hist_entry *other = affinity_side__find(&sides[!in], fe->te->name);
+	struct fa_diff_side s[2] = {
+		[0] = { .hitm = affinity_side__hitm(&sides[0]), },
+		[1] = { .hitm = affinity_side__hitm(&sides[1]), },
+	};
+	struct perf_affinity *aff = &sides[0].aff;
+	struct fa_diff d;
+	int err;
+
+	/* the new recording's types that the old one has are done */
+	if (in && other)
+		return 0;
+	s[in].t = fe->te->t;
+	s[in].an = fe->an;
+	if (other) {
+		s[!in].t = other->te->t;
+		s[!in].an = other->an;
+	}
+	err = fa_diff__init(&d, fe->te->name, &s[0], &s[1], aff->ropts.percent_limit);
+	if (!err && perf_affinity__text(aff))
+		fa_diff__fprintf(&d, stdout);
+	if (!err && j)
+		err = fa_diff__json(j, &d);
+	return err;
+}
+
+static int affinity_diff__types(struct affinity_side *sides)
+{
+	struct perf_affinity *aff = &sides[0].aff;
+	struct fa_json j, *jp = aff->json_fp ? &j : NULL;
+	struct fa_hist_entry *fe;
+	int err = 0;
+
+	if (perf_affinity__text(aff))
+		printf("# perf affinity diff: %s (old) -> %s (new)\n", sides[0].data.path,
+		       sides[1].data.path);
+	if (jp) {
+		fa_json__init(jp, aff->json_fp);
+		fa_json__begin_object(jp, NULL, /*flat=*/false);
+		fa_json__string(jp, "old", sides[0].data.path);
+		fa_json__string(jp, "new", sides[1].data.path);
+		fa_json__begin_array(jp, "types", /*flat=*/false);
+	}
+	for (int in = 0; !err && in < 2; in++) {
+		fa_hists__for_each_entry(&sides[in].fh, fe) {
+			err = affinity_diff__type(sides, fe, in, jp);
+			if (err)
+				break;
+		}
+	}
+	if (jp) {
+		fa_json__end_array(jp);
+		fa_json__end_object(jp);
+		fputc('\n', aff->json_fp);
+	}
+	return err;
+}
+
+static void affinity_side__exit(struct affinity_side *side)
+{
+	perf_affinity__structs_exit(&side->aff, side->an, &side->fh, side->have_fh);
+	perf_affinity__close(&side->aff, side->session);
+}
+
+/* Two recordings of the same types, as perf diff: perf.data.old perf.data by default */
+static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char **argv)
+{
+	struct option options[AFFINITY_NR_ANALYSIS_OPTIONS];
+	struct affinity_side *sides = calloc(2, sizeof(*sides));
+	const char *paths[2] = { "perf.data.old", "perf.data" };
+	int err;
+
+	if (!sides)
+		return -ENOMEM;
+	perf_affinity__analysis_options(aff, options);
+	perf_affinity__defaults(aff);
+	argc = parse_options(argc, argv, options, affinity_diff_usage, 0);
+	if (argc != 0 && argc != 2)
+		usage_with_options_msg(affinity_diff_usage, options,
+				       "two recordings, or none for perf.data.old and perf.data");
+	for (int i = 0; argc && i < 2; i++)
+		paths[i] = argv[i];
+	err = parse_values(aff) ?: parse_method(aff) ?: perf_affinity__open_outputs(aff);
+	if (!err)
+		err = perf_affinity__annotate_init();
+	for (int i = 0; !err && i < 2; i++) {
+		/* both read as the options say; the second has no outputs of its own */
+		sides[i].aff = *aff;
+		sides[i].aff.json_fp = NULL;
+		err = perf_affinity__load(&sides[i].aff, paths[i], &sides[i].data,
+					  &sides[i].session, &sides[i].an, &sides[i].fh,
+					  &sides[i].have_fh);
+	}
+	sides[0].aff.json_fp = aff->json_fp;
+	if (!err)
+		err = affinity_diff__types(sides);
+	for (int i = 0; i < 2; i++)
+		affinity_side__exit(&sides[i]);
+	free(sides);
+	annotation_options__exit();
+	return perf_affinity__close_outputs(aff, err);
+}
+
 int cmd_affinity(int argc, const char **argv)
 {
 	struct perf_affinity aff = {
@@ -1323,6 +1746,8 @@ int cmd_affinity(int argc, const char **argv)
 		"perf affinity record [<options>] [-- <command> [<options>]]",
 		"perf affinity report [<options>]",
 		"perf affinity layout [<options>] <binary> <type>...",
+		"perf affinity check [<options>] <binary>",
+		"perf affinity diff [<options>] [<old.data> <new.data>]",
 		NULL
 	};
 	int ret;
@@ -1338,6 +1763,10 @@ int cmd_affinity(int argc, const char **argv)
 		ret = perf_affinity__report(&aff, argc, argv);
 	} else if (strlen(argv[0]) > 2 && strstarts("layout", argv[0])) {
 		ret = perf_affinity__layout(argc, argv);
+	} else if (strlen(argv[0]) > 2 && strstarts("check", argv[0])) {
+		ret = perf_affinity__check(&aff, argc, argv);
+	} else if (!strcmp(argv[0], "diff")) {
+		ret = perf_affinity__diff(&aff, argc, argv);
 	} else {
 		pr_err("Unknown subcommand: %s\n", argv[0]);
 		usage_with_options(affinity_usage, affinity_options);

@@ -1,0 +1,240 @@
+#!/bin/bash
+# perf affinity check and diff guard a layout and prove a fix
+# SPDX-License-Identifier: GPL-2.0
+#
+# One workload built three times: 'good' has the lock on a cache line of
+# its own, 'bad' is a later commit that moved it back next to the fields
+# another thread reads, 'cold' is 'good' with a field added that nothing
+# accesses.  check holds 'good' and 'cold' against a recording of 'good',
+# and 'good' against one of 'bad' (the fix); it fails 'bad' with the lock,
+# the fields and the cache line in pahole's format.  diff of the two
+# recordings shows the transfers drop and names the falsely shared pair
+# that is gone.  Only what every run shows is asserted: the writer thread
+# always stores the lock, the reader always loads the fields, and a pair
+# on separate lines has no transfers between them at all.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+result="${tmpdir}/result"
+
+if [ "$(uname -m)" != x86_64 ]; then
+	affinity__skip "software address sampling is x86-64 only"
+fi
+if [ "$(nproc)" -lt 2 ]; then
+	affinity__skip "false sharing needs two CPUs"
+fi
+if ! command -v cc > /dev/null; then
+	affinity__skip "no C compiler"
+fi
+
+cat > "${tmpdir}/rq.c" <<'PROG'
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct check_rq {
+#ifdef GOOD
+	unsigned int	nr_running;
+	unsigned long	clock;
+	unsigned long	load_avg;
+	unsigned long	util_avg;
+	unsigned long	flags;
+	unsigned int	cpu;
+	int		online;
+	char		name[16];
+	int		lock __attribute__((aligned(64)));
+	unsigned long	nr_switches;
+#else
+	int		lock;
+	unsigned int	nr_running;
+	unsigned long	clock;
+	unsigned long	load_avg;
+	unsigned long	util_avg;
+	unsigned long	flags;
+	unsigned int	cpu;
+	int		online;
+	char		name[16];
+	unsigned long	nr_switches;
+#endif
+#ifdef COLD
+	unsigned long	cold_stats[2];
+#endif
+};
+
+static volatile int done;
+
+__attribute__((noinline)) void check_switch(struct check_rq *rq)
+{
+	while (__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&rq->lock, __ATOMIC_RELAXED))
+			;
+	__atomic_store_n(&rq->nr_switches, rq->nr_switches + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&rq->lock, 0, __ATOMIC_RELEASE);
+}
+
+__attribute__((noinline)) unsigned long check_read(struct check_rq *rq)
+{
+	unsigned long v = __atomic_load_n(&rq->nr_running, __ATOMIC_RELAXED);
+
+	v += __atomic_load_n(&rq->clock, __ATOMIC_RELAXED);
+	v += __atomic_load_n(&rq->load_avg, __ATOMIC_RELAXED);
+	v += __atomic_load_n(&rq->util_avg, __ATOMIC_RELAXED);
+	return v + __atomic_load_n(&rq->flags, __ATOMIC_RELAXED);
+}
+
+static void *writer(void *arg)
+{
+	while (!done)
+		check_switch(arg);
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	unsigned long s = 0;
+
+	while (!done)
+		s += check_read(arg);
+	return (void *)s;
+}
+
+int main(void)
+{
+	struct check_rq *rq = aligned_alloc(64, (sizeof(*rq) + 63) & ~63UL);
+	struct timespec ts = { .tv_sec = 1, };
+	pthread_t t[2];
+
+	__builtin_memset(rq, 0, sizeof(*rq));
+	pthread_create(&t[0], NULL, writer, rq);
+	pthread_create(&t[1], NULL, reader, rq);
+	nanosleep(&ts, NULL);
+	done = 1;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	return 0;
+}
+PROG
+
+for v in good:-DGOOD bad: cold:"-DGOOD -DCOLD"; do
+	# shellcheck disable=SC2086 # the flags are words
+	if ! cc -g -O2 -pthread ${v#*:} -o "${tmpdir}/${v%%:*}" "${tmpdir}/rq.c"; then
+		fail "cc ${v#*:} rq.c"
+		cleanup
+		exit 1
+	fi
+done
+for v in good bad; do
+	if ! perf affinity record -o "${tmpdir}/${v}.data" -- "${tmpdir}/${v}" > /dev/null 2>&1; then
+		fail "perf affinity record -- ${v}"
+		cleanup
+		exit 1
+	fi
+done
+
+# check_exit WANT DATA BINARY [OPTIONS]: perf affinity check exits WANT
+check_exit() {
+	local want=$1 data=$2 binary=$3 rc
+
+	shift 3
+	perf affinity check -i "${tmpdir}/${data}.data" "$@" "${tmpdir}/${binary}" > "${result}" 2>&1
+	rc=$?
+	if [ "${rc}" != "${want}" ]; then
+		sed 's/^/    /' "${result}"
+		fail "check -i ${data}.data ${binary} $*: exit ${rc}, not ${want}"
+		return 1
+	fi
+}
+
+echo "check: the good layout holds against its own recording"
+check_exit 0 good good && grep -q "struct check_rq in .*: the layout holds" "${result}" ||
+	fail "check of the good layout does not say it holds"
+
+echo "check: a field nothing accesses, added: the layout holds"
+if check_exit 0 good cold; then
+	grep -q "new, not in the recording: cold_stats (16 bytes" "${result}" ||
+		fail "check does not list the new field"
+fi
+
+echo "check: the fix holds against a recording of the bad layout"
+check_exit 0 bad good
+
+echo "check: the lock moved back next to the readers does not hold"
+if check_exit 1 good bad; then
+	grep -q "the layout does NOT hold" "${result}" || fail "check does not say it fails"
+	grep -q "^  lock (written by thread [0-9]*) shares cache line 0 with .*nr_running" \
+		"${result}" || fail "check does not name the lock and the readers"
+	grep -q "more than the 1.0% --max-regression allows" "${result}" ||
+		fail "check does not say what the layout costs"
+	# the explanation: the cache line, in pahole's format
+	grep -q "^struct check_rq {" "${result}" &&
+	grep -qP "^\tint {24}lock; {17}/\* +0 +4 \*/$" "${result}" ||
+		fail "check does not print the line in pahole's format"
+fi
+
+echo "check --max-regression: a cost regression alone is tolerated up to it"
+check_exit 1 good bad --max-regression 100000 &&
+	! grep -q "max-regression allows" "${result}" || fail "--max-regression is not heeded"
+
+echo "check --json"
+if check_exit 1 good bad --json "${tmpdir}/check.json" &&
+   ! python3 - "${tmpdir}/check.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["checks"][0]
+assert d["holds"] is False and c["holds"] is False, d
+kinds = {f["kind"] for f in c["findings"]}
+assert "shared" in kinds and "cost" in kinds, kinds
+assert any(f.get("field") == "lock" and f.get("other") == "nr_running"
+           for f in c["findings"]), c["findings"]
+assert c["cost"]["total"] > c["recorded_cost"]["total"], c
+PY
+then
+	fail "check --json"
+fi
+
+echo "check: bad input"
+check_exit 254 good nonexistent
+check_exit 234 good good --max-regression x
+perf affinity check -i "${tmpdir}/good.data" /bin/true > "${result}" 2>&1
+[ $? -gt 1 ] && grep -q "no DWARF debug info" "${result}" || fail "check of a binary without DWARF"
+
+echo "diff: the transfers drop and the falsely shared pair is gone"
+if ! perf affinity diff "${tmpdir}/bad.data" "${tmpdir}/good.data" > "${result}" 2>&1; then
+	sed 's/^/    /' "${result}"
+	fail "perf affinity diff"
+else
+	awk '/^  transfers per 1k accesses/ { found = 1; if (!($5 > $6)) exit 1 }
+	     END { exit !found }' "${result}" || fail "diff does not show the transfers drop"
+	grep -qP "^  lock -> \S+ .* gone$" "${result}" || fail "diff does not name the pair gone"
+	grep -qP "^  lock +[0-9.]+% +[0-9.]+% +\S+ +0 +1$" "${result}" ||
+		fail "diff does not show the lock moved from line 0 to 1"
+fi
+if ! perf affinity diff --json - "${tmpdir}/bad.data" "${tmpdir}/good.data" |
+   python3 -c '
+import json, sys
+t = json.load(sys.stdin)["types"][0]
+assert t["type"] == "struct check_rq", t
+assert t["xfers_per_kacc"][0] > t["xfers_per_kacc"][1], t
+assert any(p["writer"] == "lock" and p["xfers_per_kacc"][1] == 0 for p in t["false_sharing"]), t
+'; then
+	fail "diff --json"
+fi
+
+completion="${shelldir}/../../perf-completion.sh"
+if [ -f "${completion}" ]; then
+	echo "bash completion of the subcommands and their options"
+	# shellcheck disable=SC1090
+	out=$(source "${completion}"
+	      c() {
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_perf; echo "${COMPREPLY[*]}"
+	      }
+	      c perf affinity ch; c perf affinity check --max-r; c perf affinity diff --js)
+	[ "${out}" = $'check\n--max-regression\n--json' ] ||
+		fail "bash completion: '${out}'"
+fi
+
+cleanup
+exit $err
