@@ -8,7 +8,8 @@
 # embedded struct, a flexible array member, pointers to const, members of
 # struct types with tail padding, a bitfield forced to a new storage unit, a
 # struct group, a packed struct): perf affinity layout prints them byte for
-# byte as pahole -C does.  Bad input is one line and an error.
+# byte as pahole -C does; C11 atomics, which pahole 1.24 cannot read, as
+# pahole 1.25 does.  Bad input is one line and an error.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -112,6 +113,26 @@ for type in skb runq anon_t hdr notes wire; do
 	fi
 	affinity__same_as_pahole "${tmpdir}/types" "${type}" "${type}"
 done
+
+# pahole 1.24 cannot read C11 atomics (DW_TAG_atomic_type): they print as
+# const members do, as pahole 1.25 prints them, not as '?'
+echo "_Atomic members"
+cat > "${tmpdir}/atomic.c" <<'PROG'
+struct page_atomic { _Atomic long free; const int c; _Atomic(unsigned long) *p; };
+struct page_atomic pa;
+int main(void) { return 0; }
+PROG
+if ! cc -g -O0 -o "${tmpdir}/atomic" "${tmpdir}/atomic.c"; then
+	fail "cc atomic.c"
+elif ! perf affinity layout "${tmpdir}/atomic" page_atomic > "${tmpdir}/ours" 2>&1; then
+	fail "perf affinity layout page_atomic"
+else
+	printf '\t%s\n' "_Atomic long int           free;                 /*     0     8 */" \
+		"const int                  c;                    /*     8     4 */" \
+		"_Atomic long unsigned int  * p;                  /*    16     8 */" > "${tmpdir}/want"
+	grep -F -f "${tmpdir}/want" "${tmpdir}/ours" | cmp -s - "${tmpdir}/want" ||
+		fail "_Atomic members: $(grep -E 'free|p;' "${tmpdir}/ours")"
+fi
 
 echo "128 byte cache lines: struct skb in one line"
 perf affinity layout --cacheline-size 128 "${tmpdir}/types" skb > "${tmpdir}/ours" 2>&1

@@ -71,6 +71,13 @@ static void fa_pahole__return(Dwarf_Die *func, struct strbuf *sb, int depth)
 		strbuf_addstr(sb, "void");
 }
 
+/* A qualifier as pahole prints it, and C11's _Atomic as pahole 1.25 does */
+static const char *fa_pahole__qualifier(int tag)
+{
+	return tag == DW_TAG_const_type ? "const " : tag == DW_TAG_volatile_type ? "volatile " :
+	       "_Atomic ";
+}
+
 /*
  * pahole's name of @type: a qualified type's ends in a space ("const char "),
  * so that a pointer to it reads "const char  *"; a pointer to a pointer is
@@ -95,7 +102,8 @@ static void fa_pahole__name(Dwarf_Die *type, struct strbuf *sb, int depth)
 		break;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
-		strbuf_addstr(sb, tag == DW_TAG_const_type ? "const " : "volatile ");
+	case DW_TAG_atomic_type:
+		strbuf_addstr(sb, fa_pahole__qualifier(tag));
 		if (fa_die__type(type, &inner))
 			fa_pahole__name(&inner, sb, depth + 1);
 		else
@@ -148,9 +156,12 @@ void fa_pahole__member_type(Dwarf_Die *type, struct strbuf *pre, struct strbuf *
 	Dwarf_Die cur = *type, inner;
 
 	*prefix = 0;
-	for (int i = 0; i < 8 && dwarf_tag(&cur) == DW_TAG_const_type; i++) {
-		strbuf_addstr(pre, "const ");
-		*prefix += 6;
+	for (int i = 0; i < 8 && (dwarf_tag(&cur) == DW_TAG_const_type ||
+				  dwarf_tag(&cur) == DW_TAG_atomic_type); i++) {
+		const char *qual = fa_pahole__qualifier(dwarf_tag(&cur));
+
+		strbuf_addstr(pre, qual);
+		*prefix += strlen(qual);
 		if (!fa_die__type(&cur, &inner)) {
 			strbuf_addstr(pre, "void");
 			return;
