@@ -300,6 +300,32 @@ const char *fa_unit__name(const struct fa_struct *st, int u)
 	return st->fields[st->units[u].field].name;
 }
 
+static const char * const fa_field_kind_names[] = {
+	[FA_FIELD_SCALAR]	= "scalar",
+	[FA_FIELD_ARRAY]	= "array",
+	[FA_FIELD_UNION]	= "union",
+	[FA_FIELD_STRUCT]	= "struct",
+	[FA_FIELD_BITFIELD]	= "bitfield",
+	[FA_FIELD_BITGROUP]	= "bitgroup",
+	[FA_FIELD_FLEX]		= "flex",
+};
+
+/* enum fa_field_kind as the JSON report names it, or NULL */
+const char *fa_field_kind__name(u8 kind)
+{
+	return kind < ARRAY_SIZE(fa_field_kind_names) ? fa_field_kind_names[kind] : NULL;
+}
+
+/* The kind named @name, or -1 */
+int fa_field_kind__parse(const char *name)
+{
+	for (int k = 0; name && k < (int)ARRAY_SIZE(fa_field_kind_names); k++) {
+		if (!strcmp(fa_field_kind_names[k], name))
+			return k;
+	}
+	return -1;
+}
+
 /* The struct's name without "struct ": the base of names made from it */
 const char *fa_struct__bare_name(const struct fa_struct *st)
 {

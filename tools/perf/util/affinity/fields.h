@@ -180,6 +180,8 @@ int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, in
 
 const char *fa_field__short_name(const char *name, int max, char *buf, size_t size);
 const char *fa_unit__name(const struct fa_struct *st, int u);
+const char *fa_field_kind__name(u8 kind);
+int fa_field_kind__parse(const char *name);
 const char *fa_struct__bare_name(const struct fa_struct *st);
 
 /* An array variable of a scalar type (fa_dwarf__var_array()) */

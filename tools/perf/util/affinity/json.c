@@ -197,16 +197,6 @@ void fa_json__null(struct fa_json *j, const char *key)
  * The report.  Keys of the statistics are stable identifiers, not the
  * text --stats prints, so that they can be relied on.
  */
-static const char * const fa_json_kind_names[] = {
-	[FA_FIELD_SCALAR]	= "scalar",
-	[FA_FIELD_ARRAY]	= "array",
-	[FA_FIELD_UNION]	= "union",
-	[FA_FIELD_STRUCT]	= "struct",
-	[FA_FIELD_BITFIELD]	= "bitfield",
-	[FA_FIELD_BITGROUP]	= "bitgroup",
-	[FA_FIELD_FLEX]		= "flex",
-};
-
 static void fa_json__per_source(struct fa_json *j, const char *key, const u64 *count)
 {
 	fa_json__begin_object(j, key, /*flat=*/true);
@@ -332,8 +322,7 @@ static void fa_json__field(struct fa_json *j, const struct fa_type *t,
 	fa_json__string(j, "name", fd->name);
 	fa_json__string(j, "type", fd->type);
 	fa_json__string(j, "suffix", fd->suffix);
-	fa_json__string(j, "kind", fd->kind < ARRAY_SIZE(fa_json_kind_names) ?
-			fa_json_kind_names[fd->kind] : NULL);
+	fa_json__string(j, "kind", fa_field_kind__name(fd->kind));
 	fa_json__int(j, "depth", fd->depth);
 	if (fd->parent >= 0)
 		fa_json__int(j, "parent", fd->parent);
@@ -703,6 +692,55 @@ static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t)
 	return 0;
 }
 
+/* Sets of the model: [count, unit...], a move set's unit before those written */
+static void fa_json__cost_sets(struct fa_json *j, const char *key, const struct fa_cost_model *m,
+			       int from, int to)
+{
+	fa_json__begin_array(j, key, /*flat=*/false);
+	for (int s = from; s < to; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+
+		fa_json__begin_array(j, NULL, /*flat=*/true);
+		fa_json__u64(j, NULL, set->count);
+		for (int k = 0; k < set->nr + set->nr_w; k++)
+			fa_json__int(j, NULL, m->units[set->first + k]);
+		fa_json__end_array(j);
+	}
+	fa_json__end_array(j);
+}
+
+/*
+ * The cost model the analysis costs layouts with (cost.h), compiled: what
+ * perf affinity check needs to cost another layout of the type from the
+ * saved report
+ */
+static int fa_json__cost_model(struct fa_json *j, const struct fa_type *t,
+			       const struct fa_analysis *an)
+{
+	struct fa_cost_model m;
+
+	if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit))
+		return -ENOMEM;
+	if (fa_cost_model__set_moving(&m, &an->classes)) {
+		fa_cost_model__exit(&m);
+		return -ENOMEM;
+	}
+	fa_json__begin_object(j, "cost_model", /*flat=*/false);
+	fa_json__u64(j, "windows", m.nr_windows);
+	fa_json__double(j, "xfer_cost", m.xfer_cost);
+	fa_json__begin_array(j, "moving", /*flat=*/true);
+	for (int u = 0; u < t->st->nr_units; u++) {
+		if (m.moving[u])
+			fa_json__int(j, NULL, u);
+	}
+	fa_json__end_array(j);
+	fa_json__cost_sets(j, "window_sets", &m, 0, m.nr_window_sets);
+	fa_json__cost_sets(j, "move_sets", &m, m.nr_window_sets, m.nr_sets);
+	fa_json__end_object(j);
+	fa_cost_model__exit(&m);
+	return 0;
+}
+
 static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 			 const struct fa_analysis *an, const struct fa_report_opts *o)
 {
@@ -742,8 +780,9 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__layout(j, "suggested", &an->suggested, t->st);
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
+	err = fa_json__cost_model(j, t, an);
 	fa_json__end_object(j);
-	return 0;
+	return err;
 }
 
 static void fa_json__array(struct fa_json *j, const struct fa_array *arr)
