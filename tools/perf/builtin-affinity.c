@@ -41,6 +41,7 @@
 #include "util/affinity/hists.h"
 #include "util/affinity/json.h"
 #include "util/affinity/layout.h"
+#include "util/affinity/profile.h"
 #include "util/affinity/report.h"
 #include "util/affinity/resolve.h"
 #include "util/affinity/stats.h"
@@ -62,6 +63,7 @@
 #include "util/pmu.h"
 #include "util/sample.h"
 #include "util/session.h"
+#include "util/strlist.h"
 #include "util/symbol.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
@@ -1462,22 +1464,25 @@ struct affinity_check {
 #ifdef HAVE_DWARF_SUPPORT
 /* One type of the recording against its layout in the binary */
 static int affinity_check__type(struct affinity_check *ck, struct perf_affinity *aff,
-				struct fa_hist_entry *fe)
+				const char *name, const struct fa_type *t,
+				const struct fa_analysis *an, const struct fa_cost_model *model)
 {
-	struct fa_struct *st = fa_struct__from_dwarf_named(ck->di->dbg, fe->te->name);
+	struct fa_struct *st = fa_struct__from_dwarf_named(ck->di->dbg, name);
 	struct fa_check c;
 	int err;
 
 	if (!st && aff->types) {
-		pr_err("%s: no %s in its debug info\n", ck->binary, fe->te->name);
+		pr_err("%s: no %s in its debug info\n", ck->binary, name);
 		return -ENOENT;
 	}
 	if (!st) {
-		pr_debug("%s: no %s in its debug info: not checked\n", ck->binary, fe->te->name);
+		pr_debug("%s: no %s in its debug info: not checked\n", ck->binary, name);
 		return 0;
 	}
-	err = fa_check__run(&c, fe->te->t, fe->an, st, ck->max_regression);
+	err = fa_check__run(&c, t, an, model, st, ck->max_regression);
 	if (!err) {
+		if (perf_affinity__text(aff) && ck->checked)
+			putchar('\n');
 		if (perf_affinity__text(aff))
 			fa_check__fprintf(&c, ck->binary, stdout);
 		if (aff->json_fp)
@@ -1489,31 +1494,32 @@ static int affinity_check__type(struct affinity_check *ck, struct perf_affinity 
 	fa_struct__delete(st);
 	return err;
 }
-#endif
-
-static int affinity_check__types(struct affinity_check *ck, struct perf_affinity *aff,
-				 struct fa_hists *fh)
+#else
+static int affinity_check__type(struct affinity_check *ck __maybe_unused,
+				struct perf_affinity *aff __maybe_unused,
+				const char *name __maybe_unused,
+				const struct fa_type *t __maybe_unused,
+				const struct fa_analysis *an __maybe_unused,
+				const struct fa_cost_model *model __maybe_unused)
 {
-	struct fa_hist_entry *fe;
-	int err = 0;
-
-	if (aff->json_fp) {
-		fa_json__init(&ck->json, aff->json_fp);
-		fa_json__begin_object(&ck->json, NULL, /*flat=*/false);
-		fa_json__string(&ck->json, "input", aff->input_name);
-		fa_json__string(&ck->json, "binary", ck->binary);
-		fa_json__double(&ck->json, "max_regression", 100 * ck->max_regression);
-		fa_json__begin_array(&ck->json, "checks", /*flat=*/false);
-	}
-#ifdef HAVE_DWARF_SUPPORT
-	fa_hists__for_each_entry(fh, fe) {
-		if (perf_affinity__text(aff) && ck->checked)
-			putchar('\n');
-		err = affinity_check__type(ck, aff, fe);
-		if (err)
-			break;
-	}
+	return -EOPNOTSUPP;
+}
 #endif
+
+static void affinity_check__begin(struct affinity_check *ck, struct perf_affinity *aff)
+{
+	if (!aff->json_fp)
+		return;
+	fa_json__init(&ck->json, aff->json_fp);
+	fa_json__begin_object(&ck->json, NULL, /*flat=*/false);
+	fa_json__string(&ck->json, "input", aff->input_name);
+	fa_json__string(&ck->json, "binary", ck->binary);
+	fa_json__double(&ck->json, "max_regression", 100 * ck->max_regression);
+	fa_json__begin_array(&ck->json, "checks", /*flat=*/false);
+}
+
+static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *aff, int err)
+{
 	if (aff->json_fp) {
 		fa_json__end_array(&ck->json);
 		fa_json__bool(&ck->json, "holds", !ck->failed);
@@ -1525,6 +1531,61 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 		       ck->binary, aff->input_name);
 		err = -ENOENT;
 	}
+	return err;
+}
+
+/* The types of a recording, in the report's order */
+static int affinity_check__types(struct affinity_check *ck, struct perf_affinity *aff,
+				 struct fa_hists *fh)
+{
+	struct fa_hist_entry *fe;
+	int err = 0;
+
+	affinity_check__begin(ck, aff);
+	fa_hists__for_each_entry(fh, fe) {
+		err = affinity_check__type(ck, aff, fe->te->name, fe->te->t, fe->an, NULL);
+		if (err)
+			break;
+	}
+	return affinity_check__end(ck, aff, err);
+}
+
+/* -T: @name is one of them, "struct rq" as rq */
+static bool affinity_check__wanted(struct strlist *only, const char *name)
+{
+	return !only || strlist__has_entry(only, name) ||
+	       (strstarts(name, "struct ") && strlist__has_entry(only, name + 7));
+}
+
+/* The types of a report saved with --json: no cost model in it */
+static int affinity_check__profile(struct affinity_check *ck, struct perf_affinity *aff)
+{
+	struct strlist *only = aff->types ? strlist__new(aff->types, NULL) : NULL;
+	struct fa_profile p;
+	int err = aff->types && !only ? -ENOMEM : fa_profile__read(&p, aff->input_name);
+	int wanted = 0;
+
+	if (err)
+		goto out;
+	affinity_check__begin(ck, aff);
+	for (int i = 0; !err && i < p.nr_types; i++) {
+		struct fa_profile_type *pt = &p.types[i];
+
+		if (!affinity_check__wanted(only, pt->t.st->name) ||
+		    pt->share < aff->ropts.percent_limit)
+			continue;
+		wanted++;
+		err = affinity_check__type(ck, aff, pt->t.st->name, &pt->t, &pt->an,
+					   pt->has_model ? &pt->model : NULL);
+	}
+	if (!err && aff->types && !wanted) {
+		pr_err("-T %s: no such struct type in %s\n", aff->types, aff->input_name);
+		err = -ENOENT;
+	}
+	err = affinity_check__end(ck, aff, err);
+	fa_profile__exit(&p);
+out:
+	strlist__delete(only);
 	return err;
 }
 
@@ -1584,6 +1645,10 @@ static int perf_affinity__check(struct perf_affinity *aff, int argc, const char 
 	ck.binary = argv[0];
 	aff->input_name = aff->input_name ?: "perf.data";
 	err = affinity_check__parse(&ck, aff);
+	if (!err && fa_profile__is_json(aff->input_name)) {
+		err = affinity_check__profile(&ck, aff);
+		goto out;
+	}
 	if (!err)
 		err = perf_affinity__annotate_init();
 	if (!err)
@@ -1594,6 +1659,7 @@ static int perf_affinity__check(struct perf_affinity *aff, int argc, const char 
 	perf_affinity__structs_exit(aff, an, &fh, have_fh);
 	perf_affinity__close(aff, session);
 	annotation_options__exit();
+out:
 	if (ck.di)
 		debuginfo__delete(ck.di);
 	err = perf_affinity__close_outputs(aff, err);

@@ -9,7 +9,9 @@
 # and 'good' against one of 'bad' (the fix); it fails 'bad' with the lock,
 # the fields and the cache line in pahole's format.  diff of the two
 # recordings shows the transfers drop and names the falsely shared pair
-# that is gone.  Only what every run shows is asserted: the writer thread
+# that is gone.  A report saved with --json gives check the same answers
+# as the recording; the golden report (perf's own workloads) gives the
+# same every time.  Only what every run shows is asserted: the writer thread
 # always stores the lock, the reader always loads the fields, and a pair
 # on separate lines has no transfers between them at all.
 
@@ -193,7 +195,49 @@ then
 	fail "check --json"
 fi
 
+echo "check -i a report saved with --json: the same answers as from the recording"
+for v in good bad; do
+	perf affinity report -i "${tmpdir}/${v}.data" --json "${tmpdir}/${v}.json" > /dev/null 2>&1 ||
+		fail "perf affinity report --json of ${v}.data"
+done
+for pair in good:bad good:good bad:good good:cold; do
+	data=${pair%%:*}
+	binary=${pair#*:}
+	perf affinity check -i "${tmpdir}/${data}.data" "${tmpdir}/${binary}" > "${tmpdir}/from_data" 2>&1
+	rc_data=$?
+	perf affinity check -i "${tmpdir}/${data}.json" "${tmpdir}/${binary}" > "${tmpdir}/from_json" 2>&1
+	rc_json=$?
+	if [ "${rc_data}" != "${rc_json}" ] || ! cmp -s "${tmpdir}/from_data" "${tmpdir}/from_json"; then
+		diff -u "${tmpdir}/from_data" "${tmpdir}/from_json" | head -20
+		fail "check -i ${data}.json ${binary}: not what ${data}.data says"
+	fi
+done
+
+# The golden report's recording is of perf's own workloads: deterministic
+golden="${shelldir}/lib/affinity_golden.json"
+perf_bin=$(command -v perf)
+if [ -f "${golden}" ] && perf affinity layout "${perf_bin}" lockshare_rq > /dev/null 2>&1; then
+	echo "check -i the golden report: perf's lockshare_rq does not hold, refshare_dst does"
+	perf affinity check -i "${golden}" "${perf_bin}" > "${result}" 2>&1
+	rc=$?
+	[ ${rc} = 1 ] || fail "check -i affinity_golden.json perf: exit ${rc}, not 1"
+	grep -q "^struct refshare_dst in .*: the layout holds$" "${result}" ||
+		fail "refshare_dst, advised nothing, does not hold"
+	grep -q "^  lock (written by thread 31338) shares cache line 0 with nr_running, clock, load_avg, util_avg, flags (read by thread 31339): so it did when recorded, and the report advises them apart$" \
+		"${result}" || fail "lockshare_rq's lock and readers are not named"
+	grep -q "^  cost of the recorded accesses per window: 5.46 with the recorded layout, 5.46 with this one (+0.0%)$" \
+		"${result}" || fail "the cost of lockshare_rq's own layout is not the report's model cost (5.46)"
+fi
+
 echo "check: bad input"
+printf '{"schema_version": 1, "header": {' > "${tmpdir}/cut.json"
+perf affinity check -i "${tmpdir}/cut.json" "${tmpdir}/good" > "${result}" 2>&1
+[ $? -gt 1 ] && grep -q "cut.json: not JSON, line 1: expected a member name" "${result}" ||
+	fail "check -i a cut JSON: $(head -1 "${result}")"
+echo '{"schema_version": 1, "types": []}' > "${tmpdir}/other.json"
+perf affinity check -i "${tmpdir}/other.json" "${tmpdir}/good" > "${result}" 2>&1
+[ $? -gt 1 ] && grep -q "not the JSON of perf affinity report --json" "${result}" ||
+	fail "check -i other JSON: $(head -1 "${result}")"
 check_exit 254 good nonexistent
 check_exit 234 good good --max-regression x
 perf affinity check -i "${tmpdir}/good.data" /bin/true > "${result}" 2>&1

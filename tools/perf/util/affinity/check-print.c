@@ -220,8 +220,11 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 		else
 			fa_check__finding_fprintf(c, &c->findings[i], fp);
 	}
-	fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%)\n",
-		per, c->cost[0].total, c->cost[1].total, 100 * c->change);
+	if (c->no_cost)
+		fprintf(fp, "  cost: not checked, a saved report has no cost model (a perf.data has)\n");
+	else
+		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%)\n",
+			per, c->cost[0].total, c->cost[1].total, 100 * c->change);
 	fa_check__changes_fprintf(c, fp);
 	if (c->nr_failed)
 		fa_check__lines_fprintf(c, fp);
@@ -290,9 +293,15 @@ void fa_check__json(struct fa_json *j, const struct fa_check *c)
 	fa_json__bool(j, "holds", !c->nr_failed);
 	fa_json__u64(j, "size", c->st->size);
 	fa_json__u64(j, "recorded_size", c->t->st->size);
-	fa_check__json_cost(j, "recorded_cost", &c->cost[0]);
-	fa_check__json_cost(j, "cost", &c->cost[1]);
-	fa_json__double(j, "change", 100 * c->change);
+	if (c->no_cost) {
+		fa_json__null(j, "recorded_cost");
+		fa_json__null(j, "cost");
+		fa_json__null(j, "change");
+	} else {
+		fa_check__json_cost(j, "recorded_cost", &c->cost[0]);
+		fa_check__json_cost(j, "cost", &c->cost[1]);
+		fa_json__double(j, "change", 100 * c->change);
+	}
 	fa_json__double(j, "max_regression", 100 * c->max_regression);
 	fa_json__u64(j, "recorded_hot_hole_bytes", c->hole_bytes[0]);
 	fa_json__u64(j, "hot_hole_bytes", c->hole_bytes[1]);

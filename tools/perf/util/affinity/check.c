@@ -288,40 +288,55 @@ out:
 	return err;
 }
 
+/* The lines of the recorded units, as recorded and now; removed ones apart */
+static void fa_check__lines_of(const struct fa_check *c, u32 *was, u32 *now)
+{
+	const struct fa_layout *l = &c->layout, *cur = &c->an->current;
+	u32 apart = max(cur->size, l->size) / l->line_size + 1;
+
+	for (int u = 0; u < c->t->st->nr_units; u++) {
+		int nu = c->new_unit[u];
+
+		was[u] = nu < 0 ? apart + u : cur->offset[u] / l->line_size;
+		now[u] = nu < 0 ? apart + u : l->offset[nu] / l->line_size;
+	}
+}
+
 /*
- * The cost of the recorded accesses with either layout; the units removed
- * since count as on lines of their own in both
+ * The cost of the recorded accesses with either layout, with @model or
+ * the one compiled from the type's sets; the units removed since count as
+ * on lines of their own in both
  */
-static int fa_check__cost(struct fa_check *c)
+static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
 {
 	const struct fa_analysis *an = c->an;
 	const struct fa_type *t = c->t;
-	const struct fa_layout *l = &c->layout;
 	int n = t->st->nr_units, err = -ENOMEM;
-	u32 apart = max(an->current.size, l->size) / l->line_size + 1;
-	u32 *line_of = calloc(2 * n + 2, sizeof(*line_of));
+	u32 *line_of;
 	struct fa_check_finding f = { .kind = FA_CHECK_COST, };
-	struct fa_cost_model m;
+	struct fa_cost_model m = { .sets = NULL, };
 
+	/* a saved report of an earlier perf has no model, a type without sets neither */
+	if (!model && !t->sets.windows) {
+		c->no_cost = true;
+		return 0;
+	}
+	line_of = calloc(2 * n + 2, sizeof(*line_of));
 	if (!line_of)
 		return -ENOMEM;
-	if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit))
-		goto out;
-	if (fa_cost_model__set_moving(&m, &an->classes))
-		goto out_model;
-	for (int u = 0; u < n; u++) {
-		int nu = c->new_unit[u];
-
-		line_of[u] = nu < 0 ? apart + u : an->current.offset[u] / l->line_size;
-		line_of[n + 1 + u] = nu < 0 ? apart + u : l->offset[nu] / l->line_size;
+	if (!model) {
+		if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit) ||
+		    fa_cost_model__set_moving(&m, &an->classes))
+			goto out;
+		model = &m;
 	}
-	fa_cost_model__eval_lines(&m, line_of, &c->cost[0]);
-	fa_cost_model__eval_lines(&m, line_of + n + 1, &c->cost[1]);
+	fa_check__lines_of(c, line_of, line_of + n + 1);
+	fa_cost_model__eval_lines(model, line_of, &c->cost[0]);
+	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost[1]);
 	c->change = c->cost[0].total ? c->cost[1].total / c->cost[0].total - 1 : 0;
 	err = c->change > c->max_regression ? fa_check__add(c, &f) : 0;
-out_model:
-	fa_cost_model__exit(&m);
 out:
+	fa_cost_model__exit(&m);
 	free(line_of);
 	return err;
 }
@@ -330,6 +345,7 @@ out:
  * fa_check__run - Check the layout of @st against the recording of its type
  * @t: The recorded type
  * @an: Its analysis (fa_analysis__run())
+ * @model: Its cost model, or NULL to compile it from @t's sets
  * @st: The type as it is now, maybe changed
  * @max_regression: Of the cost, relative: 0.01 for 1%
  *
@@ -337,7 +353,8 @@ out:
  * -ENOMEM.
  */
 int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
-		  const struct fa_struct *st, double max_regression)
+		  const struct fa_cost_model *model, const struct fa_struct *st,
+		  double max_regression)
 {
 	int err;
 
@@ -355,7 +372,7 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 	}
 	fa_check__map(c);
 	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
-	      fa_check__cost(c);
+	      fa_check__cost(c, model);
 	if (err)
 		fa_check__exit(c);
 	return err;

@@ -77,6 +77,8 @@ struct fa_check_finding {
  * @cost: Of the recorded accesses: with the recorded layout, with the new
  * @change: Relative change of the cost
  * @max_regression: Allowed @change
+ * @no_cost: The profile has no cost model (a report saved by an earlier perf):
+ *           @cost is not known
  * @hole_bytes: On hot lines: recorded, now
  * @nr_failed: Findings that are not notes: the layout does not hold
  */
@@ -90,6 +92,7 @@ struct fa_check {
 	struct fa_cost			 cost[2];
 	double				 change;
 	double				 max_regression;
+	bool				 no_cost;
 	u32				 hole_bytes[2];
 	struct fa_check_finding		*findings;
 	int				 nr_findings;
@@ -98,7 +101,8 @@ struct fa_check {
 };
 
 int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
-		  const struct fa_struct *st, double max_regression);
+		  const struct fa_cost_model *model, const struct fa_struct *st,
+		  double max_regression);
 void fa_check__exit(struct fa_check *c);
 bool fa_check__hot(const struct fa_check *c, int unit);
 int fa_check__line_of(const struct fa_check *c, int unit);

@@ -22,6 +22,16 @@ const char *fa_class__name(u8 cls)
 	return cls < FA_CLASS_MAX ? fa_class_names[cls] : "?";
 }
 
+/* The class named @name, or -1 */
+int fa_class__parse(const char *name)
+{
+	for (int c = 0; name && c < FA_CLASS_MAX; c++) {
+		if (!strcmp(fa_class_names[c], name))
+			return c;
+	}
+	return -1;
+}
+
 /* Whether every bit of @a is in @b */
 static bool bitmap_subset_of(const unsigned long *a, const unsigned long *b, int nbits)
 {
@@ -204,14 +214,42 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 
 		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_owners,
 						  c->shared);
-		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &c->fields[f],
-				       c->field_cls[f], c->nr_owners);
 	}
+	fa_classes__sum(c, st);
 	return 0;
 
 out_err:
 	fa_classes__exit(c);
 	return -ENOMEM;
+}
+
+/**
+ * fa_classes__init_given - Room for classes the caller gives (a saved
+ * report's): c->field_cls and the owners of c->fields, of @nr_owners bits;
+ * fa_classes__sum() then sums them up per unit
+ */
+int fa_classes__init_given(struct fa_classes *c, const struct fa_struct *st, int nr_owners,
+			   bool shared)
+{
+	memset(c, 0, sizeof(*c));
+	c->nr_owners = nr_owners;
+	c->shared = shared;
+	if (fa_classes__alloc(c, st)) {
+		fa_classes__exit(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The classes and owners of the leaves, summed up per unit */
+void fa_classes__sum(struct fa_classes *c, const struct fa_struct *st)
+{
+	for (int i = 0; i < st->nr_leaves; i++) {
+		int f = st->leaves[i];
+
+		fa_unit_info__add_leaf(&c->units[st->fields[f].unit], &c->fields[f],
+				       c->field_cls[f], c->nr_owners);
+	}
 }
 
 /*

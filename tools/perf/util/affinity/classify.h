@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+struct fa_struct;
 struct fa_type;
 
 #define FA_COLD_SHARE	0.01
@@ -84,8 +85,12 @@ struct fa_classes {
 };
 
 int fa_classes__init(struct fa_classes *c, struct fa_type *t);
+int fa_classes__init_given(struct fa_classes *c, const struct fa_struct *st, int nr_owners,
+			   bool shared);
+void fa_classes__sum(struct fa_classes *c, const struct fa_struct *st);
 void fa_classes__exit(struct fa_classes *c);
 bool fa_classes__conflict(const struct fa_classes *c, int u, int v);
 const char *fa_class__name(u8 cls);
+int fa_class__parse(const char *name);
 
 #endif /* __PERF_AFFINITY_CLASSIFY_H */

@@ -92,7 +92,8 @@ int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side
 	d->percent_limit = percent_limit;
 	if (!old->t || !new->t)
 		return 0;
-	err = fa_check__run(&c, old->t, old->an, new->t->st, /*max_regression=*/1);
+	err = fa_check__run(&c, old->t, old->an, /*model=*/NULL, new->t->st,
+			    /*max_regression=*/1);
 	if (err)
 		return err;
 	d->predicted[0] = c.cost[0].total;
