@@ -1433,9 +1433,9 @@ static int perf_affinity__load(struct perf_affinity *aff, const char *path,
 
 	*have_fh = false;
 	*an = NULL;
-	data->mode = PERF_DATA_MODE_READ;
-	data->path = path;
-	data->force = aff->force;
+	*data = (struct perf_data){
+		.mode = PERF_DATA_MODE_READ, .path = path, .force = aff->force,
+	};
 	err = perf_affinity__open(aff, data, session);
 	if (err)
 		return err;
@@ -1445,7 +1445,7 @@ static int perf_affinity__load(struct perf_affinity *aff, const char *path,
 	return err ?: perf_affinity__structs(aff, an, fh, have_fh, &total);
 }
 
-/* The answer as JSON: -json '-' leaves the text out */
+/* The answer as JSON: --json - leaves the text out */
 static bool perf_affinity__text(struct perf_affinity *aff)
 {
 	return aff->json_fp != stdout;
