@@ -42,5 +42,14 @@ for t in $(echo "$results" | sed -n 's/^ *\([0-9.]*\): .*: FAILED!$/\1/p'); do
 		"$log" | tail -40
 done
 
+# perf test runs only the executable scripts of tests/shell: one that is not
+# would pass unseen (affinity_layout.sh and affinity_tables.sh did)
+for f in "$TOP"/tools/perf/tests/shell/*.sh; do
+	if [ ! -x "$f" ]; then
+		echo "FAILED: tests/shell/$(basename "$f") is not executable: perf test does not run it"
+		failed=$((failed + 1))
+	fi
+done
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
