@@ -69,7 +69,7 @@ static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st)
 	u64 time = 0;
 
 	for (int f = 0; f < 4; f++) {
-		char name[4];
+		char name[16];
 
 		snprintf(name, sizeof(name), "f%d", f);
 		field[f] = -1;

@@ -135,7 +135,8 @@ static int fa_check__shared(struct fa_check *c)
 		}
 	}
 	/* the first findings: nothing before them */
-	qsort(c->findings, c->nr_findings, sizeof(*c->findings), fa_check_finding__cmp);
+	if (c->nr_findings > 1)
+		qsort(c->findings, c->nr_findings, sizeof(*c->findings), fa_check_finding__cmp);
 	return err;
 }
 
