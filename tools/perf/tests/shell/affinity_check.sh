@@ -234,6 +234,15 @@ printf '{"schema_version": 1, "header": {' > "${tmpdir}/cut.json"
 perf affinity check -i "${tmpdir}/cut.json" "${tmpdir}/good" > "${result}" 2>&1
 [ $? -gt 1 ] && grep -q "cut.json: not JSON, line 1: expected a member name" "${result}" ||
 	fail "check -i a cut JSON: $(head -1 "${result}")"
+# a damaged saved report: a field past the end of its struct
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["types"][0]["fields"][2]["offset"] = 1 << 20
+json.dump(d, open(sys.argv[2], "w"))' "${golden}" "${tmpdir}/past.json"
+perf affinity check -i "${tmpdir}/past.json" "${tmpdir}/good" > "${result}" 2>&1
+[ $? -gt 1 ] && grep -q "past.json: struct refshare_dst: not a struct type of perf affinity report --json" "${result}" ||
+	fail "check -i a report with a field past its struct: $(head -1 "${result}")"
 echo '{"schema_version": 1, "types": []}' > "${tmpdir}/other.json"
 perf affinity check -i "${tmpdir}/other.json" "${tmpdir}/good" > "${result}" 2>&1
 [ $? -gt 1 ] && grep -q "not the JSON of perf affinity report --json" "${result}" ||

@@ -82,13 +82,24 @@ static int fa_profile__bad(const struct fa_profile_ctx *ctx, const char *type, c
 	return -EINVAL;
 }
 
+/* No struct is bigger: a number past it in a layout is a damaged file */
+#define FA_PROFILE_MAX_SIZE	(1U << 30)
+
+/* @v is a whole number from @lo to @hi */
+static bool fa_profile__in(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi && v == (double)(long long)v;
+}
+
 /* The natural alignment of a member of @size bytes (the JSON has none) */
 static u32 fa_profile__align(u32 size)
 {
 	return size && size <= 8 && !(size & (size - 1)) ? size : 1;
 }
 
-static int fa_profile__field(const struct fa_jv *jf, struct fa_field *f)
+/* Field @index of a struct of @size bytes, as the report wrote it */
+static int fa_profile__field(const struct fa_jv *jf, int index, u32 size_of,
+			     struct fa_field *f)
 {
 	const struct fa_jv *parent = fa_jv__get(jf, "parent"), *bits = fa_jv__get(jf, "bitfield");
 	const struct fa_jv *leaf = fa_jv__get(jf, "leaf");
@@ -100,6 +111,13 @@ static int fa_profile__field(const struct fa_jv *jf, struct fa_field *f)
 	    !parent || !leaf || leaf->type != FA_JV_BOOL ||
 	    (kind == FA_FIELD_BITFIELD && (!fa_jv__number(bits, "bit_offset", &bit_offset) ||
 					   !fa_jv__number(bits, "bit_size", &bit_size))))
+		return -EINVAL;
+	/* within the struct, nested under a field before it */
+	if (!fa_profile__in(offset, 0, size_of) || !fa_profile__in(size, 0, size_of - offset) ||
+	    !fa_profile__in(depth, 0, 16) || !fa_profile__in(bit_offset, 0, 8 * size) ||
+	    !fa_profile__in(bit_size, 0, 8 * size - bit_offset) ||
+	    (parent->type == FA_JV_NUMBER ? !fa_profile__in(parent->num, 0, index - 1) || !depth :
+	     parent->type != FA_JV_NULL || depth))
 		return -EINVAL;
 	*f = (struct fa_field){
 		.name = (char *)fa_jv__string(jf, "name"),
@@ -121,15 +139,18 @@ static struct fa_struct *fa_profile__struct(const struct fa_jv *jt, const char *
 	double size, align = 1;
 	int err = 0;
 
-	if (!fa_jv__number(jt, "size", &size) || !fields || fields->type != FA_JV_ARRAY)
+	if (!fa_jv__number(jt, "size", &size) || !fa_profile__in(size, 1, FA_PROFILE_MAX_SIZE) ||
+	    !fields || fields->type != FA_JV_ARRAY)
 		return NULL;
 	fa_jv__number(fa_jv__get(jt, "current"), "align", &align);
+	if (!fa_profile__in(align, 1, 4096) || ((u32)align & ((u32)align - 1)))
+		return NULL;
 	st = fa_struct__new(name, size, align);
 	for (int i = 0; st && !err && i < fields->nr; i++) {
 		const struct fa_jv *jf = fa_jv__at(fields, i, FA_JV_OBJECT);
 		struct fa_field f;
 
-		err = jf ? fa_profile__field(jf, &f) : -EINVAL;
+		err = jf ? fa_profile__field(jf, i, size, &f) : -EINVAL;
 		if (!err && f.kind != FA_FIELD_BITGROUP)
 			err = fa_struct__add_field(st, &f);
 	}
@@ -151,8 +172,8 @@ static struct fa_struct *fa_profile__struct(const struct fa_jv *jt, const char *
 static int fa_profile__owner(struct fa_profile_ctx *ctx, double id)
 {
 	if (ctx->threads)
-		return fa_owners__index(&ctx->p->owners, id);
-	return id >= 0 && id < ctx->nr_owners ? (int)id : -1;
+		return fa_profile__in(id, 0, UINT_MAX) ? fa_owners__index(&ctx->p->owners, id) : -1;
+	return fa_profile__in(id, 0, ctx->nr_owners - 1) ? (int)id : -1;
 }
 
 static int fa_profile__owners(struct fa_profile_ctx *ctx, const struct fa_jv *ids,
@@ -223,7 +244,7 @@ static int fa_profile__clusters(const struct fa_jv *jt, const struct fa_struct *
 			return -ENOMEM;
 		for (int i = 0; i < fields->nr; i++) {
 			const struct fa_jv *f = fa_jv__at(fields, i, FA_JV_NUMBER);
-			int u = f && f->num >= 0 && f->num < st->nr_fields ?
+			int u = f && fa_profile__in(f->num, 0, st->nr_fields - 1) ?
 				st->fields[(int)f->num].unit : -1;
 
 			if (u < 0)
@@ -250,7 +271,9 @@ static int fa_profile__layout(struct fa_profile_ctx *ctx, const struct fa_jv *jl
 	if (!offset)
 		return -ENOMEM;
 	if (!members || members->type != FA_JV_ARRAY || !fa_jv__number(jl, "size", &size) ||
-	    !fa_jv__number(jl, "align", &align))
+	    !fa_jv__number(jl, "align", &align) ||
+	    !fa_profile__in(size, st->size, FA_PROFILE_MAX_SIZE) ||
+	    !fa_profile__in(align, 1, 4096) || ((u32)align & ((u32)align - 1)))
 		goto out;
 	for (int u = 0; u < st->nr_units; u++)
 		offset[u] = st->units[u].offset;
@@ -260,10 +283,14 @@ static int fa_profile__layout(struct fa_profile_ctx *ctx, const struct fa_jv *jl
 		const struct fa_field *f;
 
 		if (!fa_jv__number(m, "field", &field) || !fa_jv__number(m, "offset", &off) ||
-		    field < 0 || field >= st->nr_fields)
+		    !fa_profile__in(field, 0, st->nr_fields - 1))
 			goto out;
 		f = &st->fields[(int)field];
-		offset[f->unit] = off - (f->offset - st->units[f->unit].offset);
+		/* the unit within the layout */
+		off -= f->offset - st->units[f->unit].offset;
+		if (!fa_profile__in(off, 0, size - st->units[f->unit].size))
+			goto out;
+		offset[f->unit] = off;
 	}
 	err = fa_layout__from_offsets(l, st, offset, ctx->line_size);
 	if (!err) {
@@ -294,7 +321,7 @@ static int fa_profile__sets(const struct fa_jv *sets, struct fa_cost_model *m, b
 		for (int k = 1; k < set->nr; k++) {
 			const struct fa_jv *u = fa_jv__at(set, k, FA_JV_NUMBER);
 
-			if (!u || u->num < 0 || u->num >= nr_units)
+			if (!u || !fa_profile__in(u->num, 0, nr_units - 1))
 				return -EINVAL;
 			m->units[(*used)++] = u->num;
 		}
@@ -311,7 +338,7 @@ static int fa_profile__moving(const struct fa_jv *moving, struct fa_cost_model *
 	for (int i = 0; moving && i < moving->nr; i++) {
 		const struct fa_jv *u = fa_jv__at(moving, i, FA_JV_NUMBER);
 
-		if (!u || u->num < 0 || u->num >= nr_units)
+		if (!u || !fa_profile__in(u->num, 0, nr_units - 1))
 			return -EINVAL;
 		m->moving[(int)u->num] = true;
 	}
@@ -331,8 +358,9 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 	if (!jm)
 		return 0;
 	if (!ws || !ms || ws->type != FA_JV_ARRAY || ms->type != FA_JV_ARRAY ||
-	    !fa_jv__number(jm, "windows", &windows) ||
-	    !fa_jv__number(jm, "xfer_cost", &m->xfer_cost))
+	    !fa_jv__number(jm, "windows", &windows) || !(windows >= 0) ||
+	    !fa_jv__number(jm, "xfer_cost", &m->xfer_cost) ||
+	    !(m->xfer_cost >= 0 && m->xfer_cost <= 1e6))
 		return -EINVAL;
 	for (int s = 0; s < ws->nr + ms->nr; s++) {
 		const struct fa_jv *set = s < ws->nr ? &ws->items[s] : &ms->items[s - ws->nr];
@@ -397,8 +425,8 @@ static int fa_profile__header(struct fa_profile_ctx *ctx, const struct fa_jv *do
 	    !fa_jv__number(h, "nr_cpus", &cpus))
 		return fa_profile__bad(ctx, NULL, "not the JSON of perf affinity report --json");
 	fa_jv__number(fa_jv__get(h, "options"), "xfer_cost", &xfer);
-	if (line < 16 || line > 4096 || ((u32)line & ((u32)line - 1)) || cpus < 1 ||
-	    cpus > (1 << 16))
+	if (!fa_profile__in(line, 16, 4096) || ((u32)line & ((u32)line - 1)) ||
+	    !fa_profile__in(cpus, 1, 1 << 16) || !(xfer >= 0 && xfer <= 1e6))
 		return fa_profile__bad(ctx, NULL, "its header has no cache line size or CPUs");
 	ctx->line_size = line;
 	ctx->nr_cpus = cpus;
@@ -440,7 +468,7 @@ static int fa_profile__types(struct fa_profile_ctx *ctx, const struct fa_jv *doc
 /**
  * fa_profile__read - Read the report perf affinity report --json saved
  *
- * Return: 0, or an error said in one line.
+ * Return: 0, or an error said in one line (and nothing left to free).
  */
 int fa_profile__read(struct fa_profile *p, const char *path)
 {
@@ -456,6 +484,7 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 	if (!text) {
 		err = -errno;
 		pr_err("%s: %s\n", path, strerror(errno));
+		fa_profile__exit(p);
 		return err;
 	}
 	err = fa_jv__parse(&doc, text, err_text, sizeof(err_text));
@@ -465,6 +494,8 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 		err = fa_profile__header(&ctx, &doc) ?: fa_profile__types(&ctx, &doc);
 	fa_jv__exit(&doc);
 	free(text);
+	if (err)
+		fa_profile__exit(p);
 	return err;
 }
 
