@@ -45,6 +45,19 @@ double fa_type__field_share(const struct fa_type *t, int field)
 	return t->counts.weight ? 100 * t->counts.stats[field].weight / t->counts.weight : 0;
 }
 
+/* The loads of all fields, and the accesses of unknown direction, as the report counts them */
+u64 fa_type__loads(const struct fa_type *t)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < t->st->nr_leaves; i++) {
+		const struct fa_field_stats *fs = &t->counts.stats[t->st->leaves[i]];
+
+		n += fs->loads + fs->other;
+	}
+	return n;
+}
+
 /* The stores and read-modify-writes of all fields */
 u64 fa_type__stores(const struct fa_type *t)
 {

@@ -37,15 +37,6 @@ static const char * const fa_diff_keys[FA_DIFF_MAX] = {
 #define FA_DIFF_MIN_FS	1.0
 #define FA_DIFF_MAX_FS	10
 
-static u64 fa_type__loads(const struct fa_type *t)
-{
-	u64 loads = 0;
-
-	for (int k = 0; k < t->st->nr_leaves; k++)
-		loads += t->counts.stats[t->st->leaves[k]].loads;
-	return loads;
-}
-
 /* One measure of one recording: NAN where it has none */
 static double fa_diff_side__measure(const struct fa_diff_side *s, int m)
 {

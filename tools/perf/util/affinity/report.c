@@ -55,12 +55,8 @@ static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *
 
 		if (!t)
 			continue;
-		for (int k = 0; k < t->st->nr_leaves; k++) {
-			const struct fa_field_stats *fs = &t->counts.stats[t->st->leaves[k]];
-
-			*loads += fs->loads + fs->other;
-			*stores += fs->stores + fs->rmws;
-		}
+		*loads += fa_type__loads(t);
+		*stores += fa_type__stores(t);
 		*hitm += t->counts.hitm;
 	}
 }

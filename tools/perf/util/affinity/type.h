@@ -283,6 +283,7 @@ const char *fa_scope__text(int scope);
 int fa_scope__parse(const char *key);
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg);
 double fa_type__field_share(const struct fa_type *t, int field);
+u64 fa_type__loads(const struct fa_type *t);
 u64 fa_type__stores(const struct fa_type *t);
 void fa_type__delete(struct fa_type *t);
 int fa_type__add(struct fa_type *t, const struct fa_sample *s);
