@@ -230,15 +230,6 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 		fa_check__lines_fprintf(c, fp);
 }
 
-static void fa_check__json_cost(struct fa_json *j, const char *key, const struct fa_cost *cost)
-{
-	fa_json__begin_object(j, key, /*flat=*/true);
-	fa_json__double(j, "lines_per_window", cost->lines_per_window);
-	fa_json__double(j, "xfers_per_kacc", cost->xfers_per_kacc);
-	fa_json__double(j, "total", cost->total);
-	fa_json__end_object(j);
-}
-
 static void fa_check__json_finding(struct fa_json *j, const struct fa_check *c,
 				   const struct fa_check_finding *f)
 {
@@ -298,8 +289,8 @@ void fa_check__json(struct fa_json *j, const struct fa_check *c)
 		fa_json__null(j, "cost");
 		fa_json__null(j, "change");
 	} else {
-		fa_check__json_cost(j, "recorded_cost", &c->cost[0]);
-		fa_check__json_cost(j, "cost", &c->cost[1]);
+		fa_json__cost(j, "recorded_cost", &c->cost[0]);
+		fa_json__cost(j, "cost", &c->cost[1]);
 		fa_json__double(j, "change", 100 * c->change);
 	}
 	fa_json__double(j, "max_regression", 100 * c->max_regression);

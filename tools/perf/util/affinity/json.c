@@ -495,7 +495,8 @@ static void fa_json__layout(struct fa_json *j, const char *key, const struct fa_
 	fa_json__end_object(j);
 }
 
-static void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c)
+/* A cost of cost.h as an object of its members */
+void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c)
 {
 	fa_json__begin_object(j, key, /*flat=*/true);
 	fa_json__double(j, "lines_per_window", c->lines_per_window);

@@ -49,6 +49,8 @@ void fa_json__double(struct fa_json *j, const char *key, double val);
 void fa_json__bool(struct fa_json *j, const char *key, bool val);
 void fa_json__null(struct fa_json *j, const char *key);
 size_t fa_json__fprintf_str(FILE *fp, const char *str);
+struct fa_cost;
+void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c);
 
 /**
  * struct fa_json_header - What the report knows besides the analysis
