@@ -8,6 +8,7 @@
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
+#include <api/fs/fs.h>
 #include "classify.h"
 #include "cluster.h"
 #include "cost.h"
@@ -41,39 +42,6 @@ bool fa_profile__is_json(const char *path)
 	} while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
 	fclose(fp);
 	return c == '{';
-}
-
-/* The file, NUL-terminated, or NULL with errno */
-static char *fa_profile__slurp(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	size_t len = 0, alloc = 0;
-	char *buf = NULL, *n;
-
-	if (!fp)
-		return NULL;
-	do {
-		if (alloc - len < 4096) {
-			alloc = alloc ? 2 * alloc : 65536;
-			n = realloc(buf, alloc);
-			if (!n) {
-				free(buf);
-				fclose(fp);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = n;
-		}
-		len += fread(buf + len, 1, alloc - len - 1, fp);
-	} while (!feof(fp) && !ferror(fp));
-	if (ferror(fp)) {
-		zfree(&buf);
-		errno = EIO;
-	} else {
-		buf[len] = '\0';
-	}
-	fclose(fp);
-	return buf;
 }
 
 static int fa_profile__bad(const struct fa_profile_ctx *ctx, const char *type, const char *what)
@@ -475,15 +443,15 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 	struct fa_profile_ctx ctx = { .p = p, .path = path, };
 	char *text, err_text[128];
 	struct fa_jv doc;
+	size_t len;
 	int err;
 
 	memset(p, 0, sizeof(*p));
 	if (fa_owners__init(&p->owners))
 		return -ENOMEM;
-	text = fa_profile__slurp(path);
-	if (!text) {
-		err = -errno;
-		pr_err("%s: %s\n", path, strerror(errno));
+	err = filename__read_str(path, &text, &len);
+	if (err) {
+		pr_err("%s: %s\n", path, strerror(-err));
 		fa_profile__exit(p);
 		return err;
 	}
