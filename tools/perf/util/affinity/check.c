@@ -65,6 +65,21 @@ static void fa_unit__lines(const struct fa_layout *l, const struct fa_struct *st
 	*last = (l->offset[u] + size - 1) / l->line_size;
 }
 
+/* Mark the lines unit @u is on in @lines (of @nr_lines): how many were not yet */
+static int fa_unit__mark_lines(const struct fa_layout *l, const struct fa_struct *st, int u,
+			       bool *lines, u32 nr_lines)
+{
+	u32 first, last;
+	int n = 0;
+
+	fa_unit__lines(l, st, u, &first, &last);
+	for (u32 line = first; line <= last && line < nr_lines; line++) {
+		n += !lines[line];
+		lines[line] = true;
+	}
+	return n;
+}
+
 /* Units @u and @v of @st share a cache line in @l */
 static bool fa_layout__together(const struct fa_layout *l, const struct fa_struct *st, int u,
 				int v)
@@ -148,7 +163,7 @@ static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout 
 			     const struct fa_struct *st, const int *map, bool *seen,
 			     u32 *first_line)
 {
-	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size) + 1, first, last;
+	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size) + 1;
 	int n = 0;
 
 	memset(seen, 0, nr_lines * sizeof(*seen));
@@ -158,12 +173,8 @@ static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout 
 
 		if (u < 0)
 			continue;
-		fa_unit__lines(l, st, u, &first, &last);
-		*first_line = min(*first_line, first);
-		for (u32 line = first; line <= last && line < nr_lines; line++) {
-			n += !seen[line];
-			seen[line] = true;
-		}
+		*first_line = min(*first_line, l->offset[u] / l->line_size);
+		n += fa_unit__mark_lines(l, st, u, seen, nr_lines);
 	}
 	return n;
 }
@@ -209,16 +220,13 @@ static int fa_check__spread(struct fa_check *c)
 static u32 fa_layout__hot_holes(const struct fa_layout *l, const struct fa_struct *st,
 				const bool *hot, bool *line_hot, u32 *before)
 {
-	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size), first, last, total = 0;
+	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size), total = 0;
 	struct fa_layout_walk w;
 
 	memset(line_hot, 0, nr_lines * sizeof(*line_hot));
 	for (int u = 0; u < l->nr_units; u++) {
-		if (!hot[u])
-			continue;
-		fa_unit__lines(l, st, u, &first, &last);
-		for (u32 line = first; line <= last && line < nr_lines; line++)
-			line_hot[line] = true;
+		if (hot[u])
+			fa_unit__mark_lines(l, st, u, line_hot, nr_lines);
 	}
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
