@@ -4,7 +4,6 @@
 #include <linux/kernel.h>
 #include "instances.h"
 #include "key.h"
-#include "../hashmap.h"
 
 #define FA_LINE_SHIFT	6
 #define FA_LINE_WAYS	2	/* instances remembered per line: an embedded one and its parent */
@@ -30,14 +29,13 @@ static u64 fa_inst_line__key(u32 space, u64 line)
 
 int fa_inst_map__init(struct fa_inst_map *m)
 {
-	*m = (struct fa_inst_map){ .lines = fa_u64_map__new(), };
-	return m->lines ? 0 : -ENOMEM;
+	*m = (struct fa_inst_map){ .max_size = 0, };
+	return fa_keymap__init(&m->lines);
 }
 
 void fa_inst_map__exit(struct fa_inst_map *m)
 {
-	fa_map__free_values(m->lines);
-	m->lines = NULL;
+	fa_keymap__free_values(&m->lines);
 }
 
 static void fa_inst_line__add(struct fa_inst_line *l, const struct fa_inst_ref *ref)
@@ -63,14 +61,14 @@ void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, cons
 	u64 first = base >> FA_LINE_SHIFT, last = (base + (size ?: 1) - 1) >> FA_LINE_SHIFT;
 
 	m->max_size = max(m->max_size, size);
-	if (hashmap__size(m->lines) + (last - first + 1) > FA_INST_MAP_MAX) {
+	if (fa_keymap__size(&m->lines) + (last - first + 1) > FA_INST_MAP_MAX) {
 		m->dropped++;
 		return;
 	}
 	for (u64 line = first; line <= last; line++) {
-		struct fa_inst_line *l = fa_u64_map__findnew(m->lines,
-							     fa_inst_line__key(space, line),
-							     sizeof(*l));
+		struct fa_inst_line *l = fa_keymap__findnew(&m->lines,
+							   fa_inst_line__key(space, line),
+							   sizeof(*l));
 
 		if (!l) {
 			m->dropped++;
@@ -87,8 +85,8 @@ static const struct fa_inst_ref *fa_inst_map__lookup(struct fa_inst_map *m, u32 
 	const struct fa_inst_ref *best = NULL;
 	struct fa_inst_line *l;
 
-	/* the map's keys are pointers to the key in the value */
-	if (!hashmap__find(m->lines, &key, &l))
+	l = fa_keymap__find(&m->lines, key);
+	if (!l)
 		return NULL;
 	for (int i = 0; i < FA_LINE_WAYS; i++) {
 		const struct fa_inst_ref *r = &l->refs[i];

@@ -10,8 +10,7 @@
 #define __PERF_AFFINITY_INSTANCES_H
 
 #include <linux/types.h>
-
-struct hashmap;
+#include "key.h"
 
 #define FA_INST_MAP_MAX		(1 << 18)	/* cache lines of instances kept: 16 MB of them */
 
@@ -22,7 +21,7 @@ struct hashmap;
  * @max_size: The size of the largest instance added
  */
 struct fa_inst_map {
-	struct hashmap	*lines;
+	struct fa_keymap	 lines;
 	u64		 dropped;
 	u32		 max_size;
 };

@@ -11,36 +11,41 @@
 #include <linux/zalloc.h>
 #include "key.h"
 #include "type-int.h"
-#include "../hashmap.h"
 
 int fa_replay__init(struct fa_replay *r, size_t max)
 {
-	r->instances = fa_u64_map__new();
 	r->chunk = FA_REPLAY_CHUNK;
 	r->max = max_t(size_t, roundup(max, FA_REPLAY_CHUNK), FA_REPLAY_CHUNK);
 	r->seed = 1;
-	return r->instances ? 0 : -ENOMEM;
+	return fa_keymap__init(&r->instances);
 }
 
 void fa_replay__exit(struct fa_replay *r)
 {
-	fa_map__free_values(r->instances);
+	fa_keymap__free_values(&r->instances);
 	zfree(&r->events);
 	zfree(&r->bases);
 }
 
+/* An instance of the replay sample and its index in fa_replay::bases */
+struct fa_replay_inst {
+	u64	key;
+	u32	index;
+};
+
 static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u32 *index)
 {
-	u64 *entry;
+	struct fa_replay_inst *entry;
 
 	if (r->nr_bases && r->last_instance == s->instance) {
 		*index = r->last_index;
 		return 0;
 	}
-	if (hashmap__find(r->instances, &s->instance, &entry)) {
+	entry = fa_keymap__find(&r->instances, s->instance);
+	if (entry) {
 		r->last_instance = s->instance;
-		r->last_index = entry[1];
-		*index = entry[1];
+		r->last_index = entry->index;
+		*index = entry->index;
 		return 0;
 	}
 	if (!(r->nr_bases & (r->nr_bases - 1))) {
@@ -51,15 +56,10 @@ static int fa_replay__instance(struct fa_replay *r, const struct fa_sample *s, u
 			return -ENOMEM;
 		r->bases = bases;
 	}
-	entry = malloc(2 * sizeof(u64));
+	entry = fa_keymap__findnew(&r->instances, s->instance, sizeof(*entry));
 	if (!entry)
 		return -ENOMEM;
-	entry[0] = s->instance;
-	entry[1] = r->nr_bases;
-	if (hashmap__add(r->instances, entry, entry)) {
-		free(entry);
-		return -ENOMEM;
-	}
+	entry->index = r->nr_bases;
 	r->bases[r->nr_bases] = s->base;
 	r->last_instance = s->instance;
 	r->last_index = r->nr_bases;

@@ -155,7 +155,7 @@ struct fa_replay {
 	size_t		 target;	/* where the chunk being kept goes, or SIZE_MAX */
 	u64		 nr_chunks_seen;
 	u64		*bases;		/* instance base addresses */
-	struct hashmap	*instances;	/* instance key -> index */
+	struct fa_keymap	 instances;	/* instance key -> struct fa_replay_inst */
 	u64		 last_instance;	/* the instance of the last event kept */
 	u32		 last_index;
 	u32		 nr_bases;
@@ -193,7 +193,7 @@ struct fa_counts {
 /* Co-access within the windows of a scope (window.c) */
 struct fa_windows {
 	struct fa_matrix	 co;		/* symmetric, i < j */
-	struct hashmap		*map;		/* scope key -> struct fa_window */
+	struct fa_keymap		 map;		/* scope key -> struct fa_window */
 	struct fa_window	*cache[FA_CACHE_SIZE];	/* accesses of a few CPUs interleave */
 	u64			 nr;		/* tumbling windows ended, for the cost */
 	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */
@@ -203,7 +203,7 @@ struct fa_windows {
 struct fa_transfers {
 	struct fa_matrix	 pairs;		/* write i on a, then access j on b != a */
 	struct fa_matrix	 fs;		/* of those, i != j on one real line */
-	struct hashmap		*insts;		/* instance -> struct fa_inst */
+	struct fa_keymap		 insts;		/* instance -> struct fa_inst */
 	struct fa_inst		*cache[FA_CACHE_SIZE];
 	u64			 nr_instances;
 	u64			 misaligned;	/* instances not on a line boundary */

@@ -10,12 +10,10 @@
 #include "fields.h"
 #include "key.h"
 #include "type-int.h"
-#include "../hashmap.h"
 
 int fa_windows__init(struct fa_windows *win)
 {
-	win->map = fa_u64_map__new();
-	if (!win->map || fa_matrix__init(&win->co))
+	if (fa_keymap__init(&win->map) || fa_matrix__init(&win->co))
 		return -ENOMEM;
 	return 0;
 }
@@ -23,7 +21,7 @@ int fa_windows__init(struct fa_windows *win)
 void fa_windows__exit(struct fa_windows *win)
 {
 	fa_matrix__exit(&win->co);
-	fa_map__free_values(win->map);
+	fa_keymap__free_values(&win->map);
 }
 
 /* A tumbling window ends: count the units it touched in every instance. */
@@ -82,7 +80,7 @@ int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 	int seen[FA_MAX_WINDOW], nr_seen = 0;
 
 	if (!w || w->key != key) {
-		w = fa_u64_map__findnew(t->win.map, key, sizeof(*w));
+		w = fa_keymap__findnew(&t->win.map, key, sizeof(*w));
 		if (!w)
 			return -ENOMEM;
 		*slot = w;
@@ -121,11 +119,10 @@ int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 /* End the windows still open at the end of the recording. */
 void fa_type__end_windows(struct fa_type *t)
 {
-	struct hashmap_entry *cur;
-	size_t bkt;
+	struct fa_keymap_slot *slot;
 
-	hashmap__for_each_entry(t->win.map, cur, bkt)
-		fa_type__end_set(t, cur->pvalue);
+	fa_keymap__for_each(&t->win.map, slot)
+		fa_type__end_set(t, slot->value);
 }
 
 /* Typical time between two accesses of a scope: density of the samples. */

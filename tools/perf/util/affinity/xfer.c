@@ -19,24 +19,20 @@
 
 int fa_transfers__init(struct fa_transfers *x)
 {
-	x->insts = fa_u64_map__new();
-	if (!x->insts || fa_matrix__init(&x->pairs) || fa_matrix__init(&x->fs))
+	if (fa_keymap__init(&x->insts) || fa_matrix__init(&x->pairs) || fa_matrix__init(&x->fs))
 		return -ENOMEM;
 	return 0;
 }
 
 void fa_transfers__exit(struct fa_transfers *x)
 {
+	struct fa_keymap_slot *slot;
+
 	fa_matrix__exit(&x->pairs);
 	fa_matrix__exit(&x->fs);
-	if (x->insts) {
-		struct hashmap_entry *cur;
-		size_t bkt;
-
-		hashmap__for_each_entry(x->insts, cur, bkt)
-			free(((struct fa_inst *)cur->pvalue)->fields);
-	}
-	fa_map__free_values(x->insts);
+	fa_keymap__for_each(&x->insts, slot)
+		free(((struct fa_inst *)slot->value)->fields);
+	fa_keymap__free_values(&x->insts);
 	zfree(&x->retired);
 }
 
@@ -154,22 +150,30 @@ static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const s
 	return 0;
 }
 
+struct fa_sweep {
+	struct fa_type	*t;
+	u64		 now;
+};
+
+static bool fa_inst__keep(void *value, void *ctx)
+{
+	struct fa_sweep *sw = ctx;
+	struct fa_inst *inst = value;
+
+	if (sw->now - inst->last_time <= sw->t->cfg.xfer_ns)
+		return true;
+	fa_type__retire_fields(sw->t, inst);
+	free(inst);
+	return false;
+}
+
 /* Forget instances not accessed for longer than a transfer can take. */
 static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 {
-	struct hashmap_entry *cur, *tmp;
-	size_t bkt;
+	struct fa_sweep sw = { .t = t, .now = now, };
 
 	memset(t->xfer.cache, 0, sizeof(t->xfer.cache));
-	hashmap__for_each_entry_safe(t->xfer.insts, cur, tmp, bkt) {
-		struct fa_inst *inst = cur->pvalue;
-
-		if (now - inst->last_time > t->cfg.xfer_ns) {
-			hashmap__delete(t->xfer.insts, cur->pkey, NULL, NULL);
-			fa_type__retire_fields(t, inst);
-			free(inst);
-		}
-	}
+	fa_keymap__filter(&t->xfer.insts, fa_inst__keep, &sw);
 }
 
 static bool fa_write__seen(struct fa_write *w, u32 consumer)
@@ -250,12 +254,12 @@ int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_inst *inst, **slot;
 
-	if (hashmap__size(t->xfer.insts) >= FA_INST_SWEEP)
+	if (fa_keymap__size(&t->xfer.insts) >= FA_INST_SWEEP)
 		fa_type__sweep_insts(t, s->time);
 	slot = &t->xfer.cache[fa_cache__slot(s->instance)];
 	inst = *slot;
 	if (!inst || inst->key != s->instance) {
-		inst = fa_u64_map__findnew(t->xfer.insts, s->instance, sizeof(*inst));
+		inst = fa_keymap__findnew(&t->xfer.insts, s->instance, sizeof(*inst));
 		if (!inst)
 			return -ENOMEM;
 		*slot = inst;
@@ -307,16 +311,15 @@ static void fa_type__count_inst_field(struct fa_type *t, const struct fa_inst_fi
 /* Count who shared each field of the instances, now that the code is known */
 void fa_type__inst_fields_flush(struct fa_type *t)
 {
-	struct hashmap_entry *cur;
-	size_t bkt;
+	struct fa_keymap_slot *slot;
 
 	for (int f = 0; f < t->st->nr_fields; f++) {
 		t->counts.stats[f].inst_seen = 0;
 		t->counts.stats[f].inst_shared = 0;
 		t->counts.stats[f].inst_writers = 0;
 	}
-	hashmap__for_each_entry(t->xfer.insts, cur, bkt) {
-		const struct fa_inst *inst = cur->pvalue;
+	fa_keymap__for_each(&t->xfer.insts, slot) {
+		const struct fa_inst *inst = slot->value;
 
 		for (int i = 0; i < inst->nr_fields; i++)
 			fa_type__count_inst_field(t, &inst->fields[i]);
