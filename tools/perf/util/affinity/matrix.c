@@ -17,14 +17,31 @@ int fa_matrix__init(struct fa_matrix *m)
 {
 	m->total = 0;
 	m->nr = 0;
+	m->n = 0;
+	m->dense = NULL;
 	m->mask = FA_MATRIX_MIN - 1;
 	m->cells = calloc(FA_MATRIX_MIN, sizeof(*m->cells));
 	return m->cells ? 0 : -ENOMEM;
 }
 
+/* A matrix of the @n fields of a type: an array when that is small */
+int fa_matrix__init_n(struct fa_matrix *m, u32 n)
+{
+	if (!n || n > FA_MATRIX_DENSE)
+		return fa_matrix__init(m);
+	m->total = 0;
+	m->nr = 0;
+	m->n = n;
+	m->cells = NULL;
+	m->mask = 0;
+	m->dense = calloc((size_t)n * n, sizeof(*m->dense));
+	return m->dense ? 0 : -ENOMEM;
+}
+
 void fa_matrix__exit(struct fa_matrix *m)
 {
 	zfree(&m->cells);
+	zfree(&m->dense);
 	m->nr = 0;
 }
 
@@ -65,6 +82,17 @@ int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w)
 
 	if (w <= 0)
 		return 0;
+	if (m->dense) {
+		double *d;
+
+		if (i >= m->n || j >= m->n)
+			return -EINVAL;
+		d = &m->dense[(size_t)i * m->n + j];
+		m->total += w;
+		m->nr += *d == 0;
+		*d += w;
+		return 0;
+	}
 	m->total += w;
 	c = fa_matrix__slot(m, i, j);
 	if (c->w != 0) {
@@ -85,6 +113,8 @@ int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w)
 
 double fa_matrix__get(const struct fa_matrix *m, u32 i, u32 j)
 {
+	if (m->dense)
+		return i < m->n && j < m->n ? m->dense[(size_t)i * m->n + j] : 0;
 	return m->cells ? fa_matrix__slot(m, i, j)->w : 0;
 }
 
@@ -125,6 +155,10 @@ int fa_matrix__cells(const struct fa_matrix *m, struct fa_cell **cells)
 	for (size_t k = 0; m->cells && k <= m->mask; k++) {
 		if (m->cells[k].w != 0)
 			(*cells)[n++] = m->cells[k];
+	}
+	for (size_t k = 0; m->dense && k < (size_t)m->n * m->n; k++) {
+		if (m->dense[k] != 0)
+			(*cells)[n++] = (struct fa_cell){ k / m->n, k % m->n, m->dense[k], };
 	}
 	qsort(*cells, n, sizeof(**cells), fa_cell__cmp_weight);
 	return n;

@@ -5,7 +5,8 @@
  * fa_matrix__get_sym().
  *
  * Every access adds to several cells: an open addressing hash table of the
- * cells themselves, probed linearly, keeps that to one cache miss.
+ * cells themselves, probed linearly, keeps that to one cache miss; the
+ * matrices of types of up to FA_MATRIX_DENSE fields are plain arrays.
  */
 #ifndef __PERF_AFFINITY_MATRIX_H
 #define __PERF_AFFINITY_MATRIX_H
@@ -18,14 +19,19 @@ struct fa_cell {
 	double	w;
 };
 
+#define FA_MATRIX_DENSE	64
+
 struct fa_matrix {
 	struct fa_cell	*cells;		/* w == 0: a free slot */
+	double		*dense;		/* or n x n weights */
+	u32		 n;
 	size_t		 nr;
 	size_t		 mask;		/* slots - 1, a power of two */
 	double		 total;
 };
 
 int fa_matrix__init(struct fa_matrix *m);
+int fa_matrix__init_n(struct fa_matrix *m, u32 n);
 void fa_matrix__exit(struct fa_matrix *m);
 int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w);
 double fa_matrix__get(const struct fa_matrix *m, u32 i, u32 j);

@@ -95,12 +95,12 @@ void fa_cost_sets__exit(struct fa_cost_sets *cs);
 void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *units, int nr,
 			  int nr_w, u64 count, double weight);
 
-int fa_windows__init(struct fa_windows *win);
+int fa_windows__init(struct fa_windows *win, int nr_fields);
 void fa_windows__exit(struct fa_windows *win);
 int fa_type__window(struct fa_type *t, const struct fa_sample *s);
 void fa_type__end_windows(struct fa_type *t);
 
-int fa_transfers__init(struct fa_transfers *x);
+int fa_transfers__init(struct fa_transfers *x, int nr_fields);
 void fa_transfers__exit(struct fa_transfers *x);
 int fa_type__transfers(struct fa_type *t, const struct fa_sample *s);
 void fa_type__inst_fields_flush(struct fa_type *t);

@@ -44,7 +44,8 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	if (!t->cfg.nr_owners)
 		t->cfg.nr_owners = t->cfg.nr_cpus;
 	if (fa_counts__init(&t->counts, st->nr_fields, t->cfg.nr_owners) ||
-	    fa_windows__init(&t->win) || fa_transfers__init(&t->xfer) ||
+	    fa_windows__init(&t->win, st->nr_fields) ||
+	    fa_transfers__init(&t->xfer, st->nr_fields) ||
 	    fa_cost_sets__init(&t->sets) || fa_code_ctx__init(&t->code) ||
 	    fa_replay__init(&t->replay, cfg->replay_max))
 		goto out_delete;

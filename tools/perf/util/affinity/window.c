@@ -11,9 +11,9 @@
 #include "key.h"
 #include "type-int.h"
 
-int fa_windows__init(struct fa_windows *win)
+int fa_windows__init(struct fa_windows *win, int nr_fields)
 {
-	if (fa_keymap__init(&win->map) || fa_matrix__init(&win->co))
+	if (fa_keymap__init(&win->map) || fa_matrix__init_n(&win->co, nr_fields))
 		return -ENOMEM;
 	return 0;
 }

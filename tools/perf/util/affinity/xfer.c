@@ -17,9 +17,10 @@
 #include "type-int.h"
 #include "../hashmap.h"
 
-int fa_transfers__init(struct fa_transfers *x)
+int fa_transfers__init(struct fa_transfers *x, int nr_fields)
 {
-	if (fa_keymap__init(&x->insts) || fa_matrix__init(&x->pairs) || fa_matrix__init(&x->fs))
+	if (fa_keymap__init(&x->insts) || fa_matrix__init_n(&x->pairs, nr_fields) ||
+	    fa_matrix__init_n(&x->fs, nr_fields))
 		return -ENOMEM;
 	return 0;
 }
