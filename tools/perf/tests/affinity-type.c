@@ -271,6 +271,33 @@ static int test__affinity_keymap(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+static int test__affinity_sweep(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(4);
+	struct fa_struct *st;
+
+	T("type", t);
+	/* 70,000 instances, each accessed every 0.7 ms: all live (1 ms) */
+	for (u32 k = 0; k < 300000; k++) {
+		u64 base = BASE + (u64)(k % 70000) * 64;
+		struct fa_sample s = {
+			.time = 10ULL * k, .instance = base, .base = base, .weight = 1,
+			.field = k % 4, .op = FA_OP_LOAD,
+		};
+
+		T("add", !fa_type__add(t, &s));
+	}
+	pr_debug("%" PRIu64 " sweeps, %zu instances\n", t->xfer.nr_sweeps,
+		 fa_keymap__size(&t->xfer.insts));
+	T("one sweep, not one per access", t->xfer.nr_sweeps == 1);
+	T("none forgotten", fa_keymap__size(&t->xfer.insts) == 70000 && !t->xfer.nr_retired);
+	st = t->st;
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -279,6 +306,7 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
+	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	{	.name = NULL, }
 };
 

@@ -207,6 +207,8 @@ struct fa_transfers {
 	struct fa_inst		*cache[FA_CACHE_SIZE];
 	u64			 nr_instances;
 	u64			 misaligned;	/* instances not on a line boundary */
+	size_t			 sweep_at;	/* forget old instances when this many */
+	u64			 nr_sweeps;
 	/* who accessed the fields of the instances swept from @insts */
 	struct fa_inst_field	*retired;
 	size_t			 nr_retired;

@@ -19,6 +19,7 @@
 
 int fa_transfers__init(struct fa_transfers *x, int nr_fields)
 {
+	x->sweep_at = FA_INST_SWEEP;
 	if (fa_keymap__init(&x->insts) || fa_matrix__init_n(&x->pairs, nr_fields) ||
 	    fa_matrix__init_n(&x->fs, nr_fields))
 		return -ENOMEM;
@@ -168,13 +169,19 @@ static bool fa_inst__keep(void *value, void *ctx)
 	return false;
 }
 
-/* Forget instances not accessed for longer than a transfer can take. */
+/*
+ * Forget instances not accessed for longer than a transfer can take.  The
+ * next sweep is when the map has doubled: with more instances live than
+ * FA_INST_SWEEP, a sweep at every access would walk them all every time.
+ */
 static void fa_type__sweep_insts(struct fa_type *t, u64 now)
 {
 	struct fa_sweep sw = { .t = t, .now = now, };
 
 	memset(t->xfer.cache, 0, sizeof(t->xfer.cache));
 	fa_keymap__filter(&t->xfer.insts, fa_inst__keep, &sw);
+	t->xfer.nr_sweeps++;
+	t->xfer.sweep_at = max_t(size_t, FA_INST_SWEEP, 2 * fa_keymap__size(&t->xfer.insts));
 }
 
 static bool fa_write__seen(struct fa_write *w, u32 consumer)
@@ -255,7 +262,7 @@ int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_inst *inst, **slot;
 
-	if (fa_keymap__size(&t->xfer.insts) >= FA_INST_SWEEP)
+	if (fa_keymap__size(&t->xfer.insts) >= t->xfer.sweep_at)
 		fa_type__sweep_insts(t, s->time);
 	slot = &t->xfer.cache[fa_cache__slot(s->instance)];
 	inst = *slot;
