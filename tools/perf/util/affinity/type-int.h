@@ -69,11 +69,9 @@ struct fa_inst_field {
 	struct fa_if_owner	owners[FA_IF_OWNERS];
 };
 
+/* An instance as fa_type__accumulate() sees it */
 struct fa_inst {
-	u64			key;
 	u64			base;
-	u64			last_time;
-	bool			seen;
 	int			nr_writes;
 	struct fa_write		writes[FA_INST_WRITES];
 	int			nr_cpus;
@@ -81,6 +79,20 @@ struct fa_inst {
 	u64			fetched[FA_INST_CPUS];	/* when the CPU last touched it */
 	struct fa_inst_field	*fields;	/* of the fields accessed */
 	int			nr_fields;
+};
+
+/*
+ * An instance a type has seen lately (fa_type__instance()), and what its
+ * accesses built, apart: with a worker thread, the main thread writes the
+ * identity at every access and the worker the rest.  One allocation, not
+ * to follow a pointer at every access; padded, as it is only 16 bytes
+ * aligned.
+ */
+struct fa_inst_id {
+	u64			key;
+	u64			last_time;
+	u8			apart[FA_APART - 2 * sizeof(u64)];
+	struct fa_inst		inst;
 };
 
 /* Units of a set: a window's, or an access's and those written before it */
@@ -102,7 +114,7 @@ void fa_type__end_windows(struct fa_type *t);
 
 int fa_transfers__init(struct fa_transfers *x, int nr_fields);
 void fa_transfers__exit(struct fa_transfers *x);
-int fa_type__transfers(struct fa_type *t, const struct fa_sample *s);
+int fa_type__transfers(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s);
 void fa_type__inst_fields_flush(struct fa_type *t);
 
 int fa_code_ctx__init(struct fa_code_ctx *code);

@@ -4,6 +4,8 @@
  * to every concern in turn, in time order.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "access.h"
@@ -34,10 +36,12 @@ int fa_scope__parse(const char *key)
 
 struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 {
-	struct fa_type *t = zalloc(sizeof(*t));
+	struct fa_type *t;
 
-	if (!t)
+	/* its members apart, on lines of their own (FA_APART) */
+	if (posix_memalign((void **)&t, FA_APART, sizeof(*t)))
 		return NULL;
+	memset(t, 0, sizeof(*t));
 	t->st = st;
 	t->cfg = *cfg;
 	t->cfg.window = clamp(t->cfg.window, 2, FA_MAX_WINDOW);
@@ -69,6 +73,29 @@ void fa_type__delete(struct fa_type *t)
 	free(t);
 }
 
+/* An access to a field the type has, by an owner it can tell */
+int fa_type__check(const struct fa_type *t, const struct fa_sample *s)
+{
+	if (s->field < 0 || s->field >= t->st->nr_fields || s->owner >= (u32)t->cfg.nr_owners)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Account an access to @inst (fa_type__instance()): what only the accesses
+ * in their order tell, which a worker thread can do while the next
+ * samples are attributed.
+ */
+int fa_type__accumulate(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
+{
+	fa_type__count(t, s);
+	fa_type__add_thread(t, s->tid, false);
+	if (fa_type__transfers(t, inst, s) || fa_type__window(t, s) ||
+	    fa_replay__add(&t->replay, s))
+		return -ENOMEM;
+	return 0;
+}
+
 /**
  * fa_type__add - Account one access to a field of the type
  *
@@ -76,13 +103,13 @@ void fa_type__delete(struct fa_type *t)
  */
 int fa_type__add(struct fa_type *t, const struct fa_sample *s)
 {
-	if (s->field < 0 || s->field >= t->st->nr_fields || s->owner >= (u32)t->cfg.nr_owners)
-		return -EINVAL;
-	fa_type__count(t, s);
-	fa_type__add_thread(t, s->tid, false);
-	if (fa_type__transfers(t, s) || fa_type__window(t, s) || fa_replay__add(&t->replay, s))
-		return -ENOMEM;
-	return 0;
+	struct fa_inst *inst;
+	int err = fa_type__check(t, s);
+
+	if (err)
+		return err;
+	inst = fa_type__instance(t, s);
+	return inst ? fa_type__accumulate(t, inst, s) : -ENOMEM;
 }
 
 /* The accumulation ends: the analyses only read the type from now on */

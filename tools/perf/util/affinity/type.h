@@ -22,11 +22,13 @@
 #define __PERF_AFFINITY_TYPE_H
 
 #include <stdbool.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include "key.h"
 #include "matrix.h"
 
 struct fa_inst;
+struct fa_inst_id;
 struct mem_info;
 struct fa_inst_field;
 struct fa_owners;
@@ -199,16 +201,26 @@ struct fa_windows {
 	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */
 };
 
-/* Lines moving between owners, per instance (xfer.c) */
+/*
+ * Apart: what the main thread writes and what a worker thread writes
+ * (worker.h), not to move cache lines between them at every access.
+ * Twice the line, as CPUs fetch lines in pairs.
+ */
+#define FA_APART	128
+
+/*
+ * Lines moving between owners, per instance (xfer.c).  With a worker, the
+ * instances are the main thread's, the rest the worker's.
+ */
 struct fa_transfers {
-	struct fa_matrix	 pairs;		/* write i on a, then access j on b != a */
-	struct fa_matrix	 fs;		/* of those, i != j on one real line */
-	struct fa_keymap		 insts;		/* instance -> struct fa_inst */
-	struct fa_inst		*cache[FA_CACHE_SIZE];
+	struct fa_keymap	 insts;		/* instance -> struct fa_inst_id */
+	struct fa_inst_id	*cache[FA_CACHE_SIZE];
 	u64			 nr_instances;
 	u64			 misaligned;	/* instances not on a line boundary */
 	size_t			 sweep_at;	/* forget old instances when this many */
 	u64			 nr_sweeps;
+	struct fa_matrix	 pairs __aligned(FA_APART); /* write i on a, access j on b != a */
+	struct fa_matrix	 fs;		/* of those, i != j on one real line */
 	/* who accessed the fields of the instances swept from @insts */
 	struct fa_inst_field	*retired;
 	size_t			 nr_retired;
@@ -247,11 +259,15 @@ struct fa_site {
 	u64		 stores;
 };
 
-/* One object per struct type, one member per concern */
+/*
+ * One object per struct type, one member per concern; aligned to FA_APART
+ * (fa_type__new()): only the instances of @xfer are the main thread's with
+ * a worker, it reads @st and @cfg, written by neither.
+ */
 struct fa_type {
 	struct fa_struct	*st;
 	struct fa_config	 cfg;
-	struct fa_counts	 counts;
+	struct fa_counts	 counts __aligned(FA_APART);
 	struct fa_windows	 win;
 	struct fa_transfers	 xfer;
 	struct fa_cost_sets	 sets;
@@ -289,6 +305,10 @@ u64 fa_type__loads(const struct fa_type *t);
 u64 fa_type__stores(const struct fa_type *t);
 void fa_type__delete(struct fa_type *t);
 int fa_type__add(struct fa_type *t, const struct fa_sample *s);
+int fa_type__check(const struct fa_type *t, const struct fa_sample *s);
+bool fa_type__sweep_due(const struct fa_type *t);
+struct fa_inst *fa_type__instance(struct fa_type *t, const struct fa_sample *s);
+int fa_type__accumulate(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s);
 void fa_type__add_thread(struct fa_type *t, u32 tid, bool several);
 bool fa_type__shared(const struct fa_type *t);
 void fa_type__flush(struct fa_type *t);

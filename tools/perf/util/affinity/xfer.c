@@ -32,8 +32,11 @@ void fa_transfers__exit(struct fa_transfers *x)
 
 	fa_matrix__exit(&x->pairs);
 	fa_matrix__exit(&x->fs);
-	fa_keymap__for_each(&x->insts, slot)
-		free(((struct fa_inst *)slot->value)->fields);
+	fa_keymap__for_each(&x->insts, slot) {
+		struct fa_inst_id *id = slot->value;
+
+		free(id->inst.fields);
+	}
 	fa_keymap__free_values(&x->insts);
 	zfree(&x->retired);
 }
@@ -160,12 +163,12 @@ struct fa_sweep {
 static bool fa_inst__keep(void *value, void *ctx)
 {
 	struct fa_sweep *sw = ctx;
-	struct fa_inst *inst = value;
+	struct fa_inst_id *id = value;
 
-	if (sw->now - inst->last_time <= sw->t->cfg.xfer_ns)
+	if (sw->now - id->last_time <= sw->t->cfg.xfer_ns)
 		return true;
-	fa_type__retire_fields(sw->t, inst);
-	free(inst);
+	fa_type__retire_fields(sw->t, &id->inst);
+	free(id);
 	return false;
 }
 
@@ -254,32 +257,64 @@ static int fa_write__other(const struct fa_write *w, u32 cpu)
 	return -1;
 }
 
+static struct fa_inst_id *fa_type__new_instance(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_inst_id *id = zalloc(sizeof(*id));
+
+	if (!id)
+		return NULL;
+	id->key = s->instance;
+	if (fa_keymap__add(&t->xfer.insts, id->key, id)) {
+		free(id);
+		return NULL;
+	}
+	id->inst.base = s->base;
+	t->xfer.nr_instances++;
+	if (s->base % t->cfg.line_size)
+		t->xfer.misaligned++;
+	return id;
+}
+
+/* Whether the next fa_type__instance() forgets old instances (see fa_worker__add()) */
+bool fa_type__sweep_due(const struct fa_type *t)
+{
+	return fa_keymap__size(&t->xfer.insts) >= t->xfer.sweep_at;
+}
+
+/**
+ * fa_type__instance - The instance of an access, new ones counted
+ *
+ * Its last access is now: instances not accessed for longer than a transfer
+ * can take are forgotten, and count as new when seen again.
+ *
+ * Return: the instance, NULL when out of memory.
+ */
+struct fa_inst *fa_type__instance(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_inst_id *id, **slot;
+
+	if (fa_type__sweep_due(t))
+		fa_type__sweep_insts(t, s->time);
+	slot = &t->xfer.cache[fa_cache__slot(s->instance)];
+	id = *slot;
+	if (!id || id->key != s->instance) {
+		id = fa_keymap__find(&t->xfer.insts, s->instance);
+		if (!id)
+			id = fa_type__new_instance(t, s);
+		if (!id)
+			return NULL;
+		*slot = id;
+	}
+	id->last_time = s->time;
+	return &id->inst;
+}
+
 /*
  * Pairs for the report: this access after writes to other fields of the
  * instance on other CPUs, and those of them on the same real cache line.
  */
-int fa_type__transfers(struct fa_type *t, const struct fa_sample *s)
+int fa_type__transfers(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
 {
-	struct fa_inst *inst, **slot;
-
-	if (fa_keymap__size(&t->xfer.insts) >= t->xfer.sweep_at)
-		fa_type__sweep_insts(t, s->time);
-	slot = &t->xfer.cache[fa_cache__slot(s->instance)];
-	inst = *slot;
-	if (!inst || inst->key != s->instance) {
-		inst = fa_keymap__findnew(&t->xfer.insts, s->instance, sizeof(*inst));
-		if (!inst)
-			return -ENOMEM;
-		*slot = inst;
-	}
-	if (!inst->seen) {
-		inst->seen = true;
-		inst->base = s->base;
-		t->xfer.nr_instances++;
-		if (s->base % t->cfg.line_size)
-			t->xfer.misaligned++;
-	}
-	inst->last_time = s->time;
 	for (int i = 0; i < inst->nr_writes; i++) {
 		struct fa_write *w = &inst->writes[i];
 		int k = fa_write__other(w, s->owner);
@@ -327,7 +362,7 @@ void fa_type__inst_fields_flush(struct fa_type *t)
 		t->counts.stats[f].inst_writers = 0;
 	}
 	fa_keymap__for_each(&t->xfer.insts, slot) {
-		const struct fa_inst *inst = slot->value;
+		const struct fa_inst *inst = &((struct fa_inst_id *)slot->value)->inst;
 
 		for (int i = 0; i < inst->nr_fields; i++)
 			fa_type__count_inst_field(t, &inst->fields[i]);
