@@ -46,6 +46,7 @@
 #include "util/affinity/resolve.h"
 #include "util/affinity/stats.h"
 #include "util/affinity/type.h"
+#include "util/affinity/worker.h"
 #include "util/annotate.h"
 #include "util/cacheline.h"
 #include "util/data.h"
@@ -130,6 +131,7 @@ struct perf_affinity {
 	bool			 dump_raw;
 	bool			 no_skid;
 	bool			 line_size_guessed;
+	bool			 worker;
 };
 
 static const char * const affinity_subcommands[] = {
@@ -1139,6 +1141,7 @@ static void perf_affinity__defaults(struct perf_affinity *aff)
 	aff->ropts.xfer_cost = FA_XFER_COST;
 	aff->cfg.line_size = FA_LINE_UNSET;
 	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
+	aff->worker = true;
 }
 
 /* Once per command, before the first session: symbols get room for annotations */
@@ -1186,10 +1189,16 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 static int perf_affinity__process(struct perf_affinity *aff, struct perf_session *session)
 {
 	const char *path = session->data->path;
-	int err, old_verbose;
+	int err, wait_err, old_verbose;
 
 	old_verbose = perf_affinity__quiet();
+	if (aff->worker && fa_worker__wanted())
+		aff->attr.worker = fa_worker__new();
 	err = perf_session__process_events(session);
+	/* the types are the main thread's again */
+	wait_err = fa_worker__delete(aff->attr.worker);
+	aff->attr.worker = NULL;
+	err = err ?: wait_err;
 	verbose = old_verbose;
 	if (err == -ERANGE) {
 		report_error(false, "%s: a sample of CPU %u, but the header says %d CPUs: corrupt?\n",
@@ -1275,6 +1284,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
 	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
 		    "never attribute a software sample to the instruction before its IP"),
+	OPT_BOOLEAN(0, "worker", &aff->worker,
+		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
@@ -1394,7 +1405,7 @@ static int perf_affinity__layout(int argc, const char **argv)
  */
 
 /* The options of the analysis that check and diff share with report, and the end */
-#define AFFINITY_NR_ANALYSIS_OPTIONS	11
+#define AFFINITY_NR_ANALYSIS_OPTIONS	12
 
 static void perf_affinity__analysis_options(struct perf_affinity *aff, struct option *opts)
 {
@@ -1415,6 +1426,8 @@ static void perf_affinity__analysis_options(struct perf_affinity *aff, struct op
 		     "look for files with symbols relative to this directory",
 		     symbol__config_symfs),
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
+	OPT_BOOLEAN(0, "worker", &aff->worker,
+		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};

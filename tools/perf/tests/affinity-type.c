@@ -14,6 +14,9 @@
 #include "affinity/instances.h"
 #include "affinity/key.h"
 #include "affinity/matrix.h"
+#include "affinity/type-int.h"
+#include "affinity/worker.h"
+#include "hashmap.h"
 #include "debug.h"
 #include "tests.h"
 
@@ -271,6 +274,114 @@ static int test__affinity_keymap(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* An access of the stream both types get: instances come and go */
+static struct fa_sample worker__sample(u32 k)
+{
+	u64 base = BASE + (u64)(k * 7919 % 80000) * 256;
+
+	return (struct fa_sample){
+		.time = 1000 + 20ULL * k, .instance = base, .base = base + (k % 3 ? 0 : 8),
+		.weight = 1 + k % 5, .cpu = k % 4, .owner = k % 4, .tid = 100 + k % 4,
+		.field = k * 31 % 16, .op = k % 7 ? FA_OP_LOAD : FA_OP_STORE,
+	};
+}
+
+static bool matrices__same(const struct fa_matrix *a, const struct fa_matrix *b)
+{
+	struct fa_cell *ca = NULL, *cb = NULL;
+	int na = fa_matrix__cells(a, &ca), nb = fa_matrix__cells(b, &cb);
+	bool same = na >= 0 && na == nb && !memcmp(ca, cb, na * sizeof(*ca)) &&
+		    a->total == b->total;
+
+	free(ca);
+	free(cb);
+	return same;
+}
+
+static bool sites__same(const struct fa_type *a, const struct fa_type *b, int field)
+{
+	struct fa_site *sa = NULL, *sb = NULL;
+	int na = fa_type__sites(a, field, &sa), nb = fa_type__sites(b, field, &sb);
+	bool same = na > 0 && na == nb;
+
+	for (int i = 0; same && i < na; i++) {
+		same = !strcmp(sa[i].sym, sb[i].sym) && sa[i].loads == sb[i].loads &&
+		       sa[i].stores == sb[i].stores;
+	}
+	free(sa);
+	free(sb);
+	return same;
+}
+
+static bool types__same(const struct fa_type *a, const struct fa_type *b)
+{
+	const struct fa_replay *ra = &a->replay, *rb = &b->replay;
+
+	for (int f = 0; f < a->st->nr_fields; f++) {
+		const struct fa_field_stats *fa = &a->counts.stats[f], *fb = &b->counts.stats[f];
+
+		if (fa->loads != fb->loads || fa->stores != fb->stores || fa->weight != fb->weight ||
+		    !sites__same(a, b, f))
+			return false;
+	}
+	return a->counts.nr_accesses == b->counts.nr_accesses &&
+	       matrices__same(&a->win.co, &b->win.co) && a->win.nr == b->win.nr &&
+	       matrices__same(&a->xfer.pairs, &b->xfer.pairs) &&
+	       matrices__same(&a->xfer.fs, &b->xfer.fs) &&
+	       a->xfer.nr_instances == b->xfer.nr_instances &&
+	       a->xfer.misaligned == b->xfer.misaligned &&
+	       a->xfer.nr_retired == b->xfer.nr_retired &&
+	       a->xfer.nr_inst_fields == b->xfer.nr_inst_fields &&
+	       hashmap__size(a->sets.windows) == hashmap__size(b->sets.windows) &&
+	       hashmap__size(a->sets.moves) == hashmap__size(b->sets.moves) &&
+	       ra->nr == rb->nr && ra->nr_bases == rb->nr_bases &&
+	       !memcmp(ra->events, rb->events, min(ra->nr, ra->max) * sizeof(*ra->events));
+}
+
+static int test__affinity_worker(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	static const char * const syms[] = { "rq_lock", "update_curr", "pick_next" };
+	struct fa_type *queued = longs_type__new(16), *now = longs_type__new(16);
+	struct fa_worker *w = fa_worker__new();
+	struct fa_struct *st;
+	struct fa_sample bad;
+
+	T("types", queued && now);
+	T("a worker", w);
+	/* 80,000 instances, each accessed every 1.6 ms, forgotten after 1 ms */
+	for (u32 k = 0; k < 400000; k++) {
+		struct fa_sample s = worker__sample(k);
+		const char *sym = syms[k % ARRAY_SIZE(syms)];
+
+		T("queued", !fa_worker__add(w, queued, sym, &s));
+		T("accumulated", !fa_worker__add(NULL, now, sym, &s));
+	}
+	bad = worker__sample(1);
+	bad.field = 16;
+	T("a field past the struct: now", fa_worker__add(w, queued, NULL, &bad) == -EINVAL);
+	T("all done", !fa_worker__drain(w));
+	T("instances were forgotten", now->xfer.nr_retired > 0);
+	T("instances counted again when seen again", now->xfer.nr_instances > 80000);
+	T("the same as without the worker", types__same(queued, now));
+	for (u32 k = 400000; k < 401000; k++) {
+		struct fa_sample s = worker__sample(k);
+
+		T("queued after a drain", !fa_worker__add(w, queued, NULL, &s));
+		T("accumulated", !fa_worker__add(NULL, now, NULL, &s));
+	}
+	T("stopped", !fa_worker__delete(w));
+	T("the same still", types__same(queued, now));
+	T("no worker to stop", !fa_worker__delete(NULL));
+	st = queued->st;
+	fa_type__delete(queued);
+	fa_struct__delete(st);
+	st = now->st;
+	fa_type__delete(now);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 				int subtest __maybe_unused)
 {
@@ -306,6 +417,7 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
+	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	{	.name = NULL, }
 };

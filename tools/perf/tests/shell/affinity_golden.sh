@@ -55,5 +55,25 @@ else
 	fail "perf affinity report --json -: $(head -1 "${result}")"
 fi
 
+# the worker thread (on by default with 2+ CPUs) must not change a byte
+if [ -z "${AFFINITY_GOLDEN_UPDATE}" ]; then
+	echo "stdio and JSON without the worker thread, and on one CPU"
+	if perf affinity report -i "${perfdata}" --stdio --emit-c --no-worker > "${result}" 2>&1; then
+		compare stdio
+	else
+		fail "perf affinity report --no-worker: $(head -1 "${result}")"
+	fi
+	if perf affinity report -i "${perfdata}" --json - --no-worker > "${result}" 2>&1; then
+		compare json
+	else
+		fail "perf affinity report --json - --no-worker: $(head -1 "${result}")"
+	fi
+	if taskset -c 0 perf affinity report -i "${perfdata}" --stdio --emit-c > "${result}" 2>&1; then
+		compare stdio
+	else
+		fail "taskset -c 0 perf affinity report: $(head -1 "${result}")"
+	fi
+fi
+
 cleanup
 exit $err

@@ -17,6 +17,7 @@
 #include "key.h"
 #include "tls.h"
 #include "tls-reg.h"
+#include "worker.h"
 #include "../addr_location.h"
 #include "../annotate.h"
 #include "../annotate-data.h"
@@ -708,9 +709,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	a->stats.resolved++;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	if (fa_type__add_site(te->t, field, o->sym ? o->sym->name : "[unknown]", acc->op))
-		return -ENOMEM;
-	return fa_type__add(te->t, &s);
+	return fa_worker__add(a->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
 }
 
 /* Failures an instance's address can make up for: the address is a real one */

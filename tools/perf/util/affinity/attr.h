@@ -38,6 +38,7 @@ struct fa_origin;
 struct fa_memo;
 struct fa_site;
 struct fa_struct;
+struct fa_worker;
 struct hashmap;
 struct machine;
 struct strlist;
@@ -161,6 +162,7 @@ struct fa_attr {
 	struct fa_inst_map	  instances;	/* the instances identified, by address */
 	struct fa_arrays	  arrays;	/* array variables of scalars */
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
+	struct fa_worker	 *worker;	/* accumulates the types, NULL: fa_attr__add() */
 	bool			  code_context;
 };
 

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A worker thread that accumulates the attributed accesses into their
+ * struct types (fa_type__accumulate()) while the main thread reads,
+ * resolves, decodes and attributes the next samples: a single producer,
+ * single consumer ring, so the types see the accesses in the order the
+ * main thread attributed them and the report is the same with or without
+ * the worker.
+ */
+#ifndef __PERF_AFFINITY_WORKER_H
+#define __PERF_AFFINITY_WORKER_H
+
+#include <stdbool.h>
+
+struct fa_sample;
+struct fa_type;
+struct fa_worker;
+
+struct fa_worker *fa_worker__new(void);
+int fa_worker__add(struct fa_worker *w, struct fa_type *t, const char *sym,
+		   const struct fa_sample *s);
+int fa_worker__drain(struct fa_worker *w);
+int fa_worker__delete(struct fa_worker *w);
+bool fa_worker__wanted(void);
+
+#endif /* __PERF_AFFINITY_WORKER_H */
