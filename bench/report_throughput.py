@@ -11,12 +11,17 @@ affinity attributes them to struct fields, then runs in every round, in
 an order that rotates from round to round:
 
     perf affinity report --stdio -i F
+    perf affinity report --stdio --no-worker -i F
     perf c2c report --stdio -i F
     perf mem report --stdio -i F
 
-with stdout to /dev/null, measuring the wall time and the peak RSS of each
-(wait4()).  Prints the medians and, for each round, the ratios to perf c2c
-report measured in that round, whose medians are the ratio columns.
+with stdout to /dev/null, measuring the wall time, the CPU time (user and
+system, of all threads) and the peak RSS of each (wait4()).  Prints the
+medians and, for each round, the ratios to perf c2c report measured in
+that round, whose medians are the ratio columns.  perf affinity report
+accumulates the struct types in a second thread when it may run on two
+CPUs (--no-worker: in one thread); perf c2c and perf mem use one.  The
+report with and without the worker must be byte for byte the same.
 
 With -b BASE, another build of perf (the one before a change), 'BASE
 affinity report' runs in every round too, as "base", and its stdout must
@@ -33,13 +38,14 @@ import time
 
 TOOLS = [
     ("affinity", ["affinity", "report", "--stdio"]),
+    ("affinity --no-worker", ["affinity", "report", "--stdio", "--no-worker"]),
     ("c2c", ["c2c", "report", "--stdio"]),
     ("mem", ["mem", "report", "--stdio"]),
 ]
 
 
 def run(cmd):
-    """Wall seconds and peak RSS (KiB) of cmd, stdout discarded."""
+    """Wall seconds, peak RSS (KiB) and CPU seconds of cmd, stdout discarded."""
     start = time.monotonic()
     with open(os.devnull, "w") as null:
         proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
@@ -50,7 +56,7 @@ def run(cmd):
     if proc.returncode:
         sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), proc.returncode,
                                           err.decode(errors="replace")[-2000:]))
-    return wall, usage.ru_maxrss
+    return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def synth(perf, n, path):
@@ -70,13 +76,24 @@ def attributed(perf, path):
     return int(acc.group(1)) if acc else 0, int(res.group(1)) if res else 0
 
 
+def report(perf, path, extra=()):
+    return subprocess.run([perf, "affinity", "report", "--stdio", "-i", path] + list(extra),
+                          check=True, capture_output=True).stdout
+
+
 def same(perf, base, path):
     """The reports of the two perfs must be byte for byte the same."""
-    outs = [subprocess.run([p, "affinity", "report", "--stdio", "-i", path], check=True,
-                           capture_output=True).stdout for p in (perf, base)]
+    outs = [report(p, path) for p in (perf, base)]
     if outs[0] != outs[1]:
         sys.exit("%s and %s report %s differently" % (perf, base, path))
     print("# %s: the same report from both perfs (%d bytes)" % (path, len(outs[0])))
+
+
+def same_alone(perf, path):
+    """The report with the worker thread must be the one without."""
+    if report(perf, path) != report(perf, path, ["--no-worker"]):
+        sys.exit("%s reports %s differently with --no-worker" % (perf, path))
+    print("# %s: the same report with and without the worker thread" % path)
 
 
 def main():
@@ -103,11 +120,13 @@ def main():
               (files[n], acc, res, 100.0 * res / acc if acc else 0))
         if not res or res < acc // 2:
             sys.exit("perf affinity attributes too little of %s: no benchmark" % files[n])
+        same_alone(perf, files[n])
         if args.base:
             same(perf, args.base, files[n])
 
     wall = {(n, t): [] for n in args.samples for t, _ in tools}
     rss = {(n, t): [] for n in args.samples for t, _ in tools}
+    cpu = {(n, t): [] for n in args.samples for t, _ in tools}
     ratio_t = {(n, t): [] for n in args.samples for t, _ in tools}
     ratio_m = {(n, t): [] for n in args.samples for t, _ in tools}
     for r in range(args.rounds):
@@ -119,6 +138,7 @@ def main():
                 this[name] = run(argv + ["-i", files[n]])
                 wall[n, name].append(this[name][0])
                 rss[n, name].append(this[name][1])
+                cpu[n, name].append(this[name][2])
             for name, _ in tools:
                 ratio_t[n, name].append(this["c2c"][0] / this[name][0])
                 ratio_m[n, name].append(this[name][1] / this["c2c"][1])
@@ -129,16 +149,17 @@ def main():
     med = statistics.median
     print("\n%d rounds, medians; ratios are to perf c2c report in the same round\n" %
           args.rounds)
-    print("| samples | report          | wall (s) | samples/s | throughput vs c2c "
-          "| peak RSS (MB) | RSS vs c2c |")
-    print("|--------:|-----------------|---------:|----------:|------------------:"
-          "|--------------:|-----------:|")
+    print("| samples | report                    | wall (s) | CPU (s) | samples/s "
+          "| throughput vs c2c | peak RSS (MB) | RSS vs c2c |")
+    print("|--------:|---------------------------|---------:|--------:|----------:"
+          "|------------------:|--------------:|-----------:|")
     for n in args.samples:
         for name, _ in tools:
             w = med(wall[n, name])
-            print("| %7s | perf %-10s | %8.2f | %9.0f | %17.2fx | %13.0f | %10.2fx |" %
-                  ("%dM" % (n // 1000000) if n % 1000000 == 0 else str(n), name, w, n / w,
-                   med(ratio_t[n, name]), med(rss[n, name]) / 1024, med(ratio_m[n, name])))
+            print("| %7s | perf %-20s | %8.2f | %7.2f | %9.0f | %17.2fx | %13.0f | %10.2fx |" %
+                  ("%dM" % (n // 1000000) if n % 1000000 == 0 else str(n), name, w,
+                   med(cpu[n, name]), n / w, med(ratio_t[n, name]), med(rss[n, name]) / 1024,
+                   med(ratio_m[n, name])))
 
 
 if __name__ == "__main__":
