@@ -7,7 +7,7 @@ set -u
 
 # Descriptions (substrings, as 'perf test' matches them) of the project's
 # tests.  Every perf affinity test is described "perf affinity ...".
-TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|Disassembler fuses|perf data-type profiling|corrupt perf.data|perf session releases|perf affinity}"
+TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|Disassembler fuses|perf data-type profiling|corrupt perf.data|perf session releases|perf report -D names|perf affinity}"
 
 log="$BUILD/test.log"
 cd "$TREE/tools/perf" || exit 1	# so that perf test finds ./tests/shell
