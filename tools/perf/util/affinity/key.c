@@ -19,10 +19,12 @@ static bool u64_key__equal(long a, long b, void *ctx __maybe_unused)
 	return *(const u64 *)a == *(const u64 *)b;
 }
 
+#ifdef REFCNT_CHECKING
 unsigned long fa_dso__id(const struct dso *dso)
 {
 	return dso ? (unsigned long)RC_CHK_ACCESS(dso) : 0;
 }
+#endif
 
 static size_t dso_key__hash(long key, void *ctx __maybe_unused)
 {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include <internal/rc_check.h>
 
 struct dso;
 struct hashmap;
@@ -34,9 +35,17 @@ static inline size_t fa_cache__slot(u64 key)
 
 /*
  * One DSO however it is referenced: with REFCNT_CHECKING (sanitizer builds)
- * every dso__get() returns another pointer to the same DSO.
+ * every dso__get() returns another pointer to the same DSO.  Without, the
+ * pointer is the DSO, and every sample compares a few: no call for that.
  */
+#ifdef REFCNT_CHECKING
 unsigned long fa_dso__id(const struct dso *dso);
+#else
+static inline unsigned long fa_dso__id(const struct dso *dso)
+{
+	return (unsigned long)dso;
+}
+#endif
 
 /*
  * The maps every sample looks up (instances, windows, unit sets): open
