@@ -157,7 +157,7 @@ struct fa_replay {
 	size_t		 target;	/* where the chunk being kept goes, or SIZE_MAX */
 	u64		 nr_chunks_seen;
 	u64		*bases;		/* instance base addresses */
-	struct fa_keymap	 instances;	/* instance key -> struct fa_replay_inst */
+	struct fa_keymap instances;	/* instance key -> struct fa_replay_inst */
 	u64		 last_instance;	/* the instance of the last event kept */
 	u32		 last_index;
 	u32		 nr_bases;
@@ -195,7 +195,7 @@ struct fa_counts {
 /* Co-access within the windows of a scope (window.c) */
 struct fa_windows {
 	struct fa_matrix	 co;		/* symmetric, i < j */
-	struct fa_keymap		 map;		/* scope key -> struct fa_window */
+	struct fa_keymap	 map;		/* scope key -> struct fa_window */
 	struct fa_window	*cache[FA_CACHE_SIZE];	/* accesses of a few CPUs interleave */
 	u64			 nr;		/* tumbling windows ended, for the cost */
 	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */

@@ -15,7 +15,6 @@
 #include "fields.h"
 #include "key.h"
 #include "type-int.h"
-#include "../hashmap.h"
 
 int fa_transfers__init(struct fa_transfers *x, int nr_fields)
 {
