@@ -235,10 +235,70 @@ static int test__insn_access_other(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+#define R(r)	(1ULL << PERF_REG_X86_##r)
+
+/* The registers instructions without a memory operand write, as a walk back needs them */
+static const struct {
+	const char	*text;
+	u8		 code[6];
+	u8		 len;
+	u64		 written;
+} written_cases[] = {
+#define W(t, b, w) { t, b, sizeof((u8[])b), w }
+W("push %rbx", B(0x53), R(SP)),
+W("pop %r12", B(0x41, 0x5c), R(SP) | R(R12)),
+W("mov $0x5,%eax", B(0xb8, 0x05, 0x00, 0x00, 0x00), R(AX)),
+W("mov $0x1,%ah", B(0xb4, 0x01), R(AX)),
+W("nop", B(0x90), 0),
+W("xchg %rax,%rcx", B(0x48, 0x91), R(AX) | R(CX)),
+W("cltq", B(0x48, 0x98), R(AX)),
+W("cqto", B(0x48, 0x99), R(DX)),
+W("add $0x12345,%eax", B(0x05, 0x45, 0x23, 0x01, 0x00), R(AX)),
+W("cmp $0x12345,%eax", B(0x3d, 0x45, 0x23, 0x01, 0x00), 0),
+W("add $0x10,%eax", B(0x83, 0xc0, 0x10), R(AX)),
+W("cmp $0x10,%eax", B(0x83, 0xf8, 0x10), 0),
+W("mov %al,%ah", B(0x88, 0xc4), R(AX)),
+W("add %cl,%bh", B(0x00, 0xcf), R(BX)),
+W("mov $0x7,%r9d", B(0x41, 0xb9, 0x07, 0x00, 0x00, 0x00), R(R9)),
+W("neg %rsi", B(0x48, 0xf7, 0xde), R(SI)),
+W("imul %rcx", B(0x48, 0xf7, 0xe9), R(AX) | R(DX)),
+W("inc %r8", B(0x49, 0xff, 0xc0), R(R8)),
+W("cmovne %rdx,%rdi", B(0x48, 0x0f, 0x45, 0xfa), R(DI)),
+W("sete %cl", B(0x0f, 0x94, 0xc1), R(CX)),
+W("pxor %xmm0,%xmm1", B(0x66, 0x0f, 0xef, 0xc8), 0),
+W("movd %xmm0,%eax", B(0x66, 0x0f, 0x7e, 0xc0), ~0ULL),
+W("bswap %r11", B(0x49, 0x0f, 0xcb), R(R11)),
+W("leave", B(0xc9), R(SP) | R(BP)),
+W("xadd %rax,%rbx", B(0x48, 0x0f, 0xc1, 0xc3), R(AX) | R(BX)),
+W("rdtsc", B(0x0f, 0x31), ~0ULL),
+#undef W
+};
+
+static int test__insn_access_written(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct insn_access_insn insn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(written_cases); i++) {
+		if (insn_access__decode(&insn, "x86", written_cases[i].code, written_cases[i].len,
+					IP, true) || insn.result == INSN_ACCESS__UNSUPPORTED)
+			return TEST_SKIP;
+		pr_debug("%-24s writes %#" PRIx64 "\n", written_cases[i].text, insn.written_regs);
+		if (insn.length != written_cases[i].len ||
+		    insn.written_regs != written_cases[i].written) {
+			pr_debug("FAILED: %s, wanted %#" PRIx64 "\n", written_cases[i].text,
+				 written_cases[i].written);
+			return TEST_FAIL;
+		}
+	}
+	return TEST_OK;
+}
+
 static struct test_case tests__insn_access[] = {
 	TEST_CASE("x86 memory operands, sizes and addresses", insn_access_x86),
 	TEST_CASE("The address a lea computes, the register others write", insn_access_lea),
 	TEST_CASE("Strings, missing registers, other architectures", insn_access_other),
+	TEST_CASE("The registers register-only instructions write", insn_access_written),
 	{	.name = NULL, }
 };
 

@@ -158,14 +158,20 @@ static void x86_insn__address(struct x86_insn *x, struct insn_mem_operand *op)
 }
 
 /*
- * The register a ModRM.reg destination of @size bytes writes: without REX,
- * byte registers 4-7 are ah, ch, dh and bh.
+ * The register @r of a form of @byte size: without REX, byte
+ * registers 4-7 are ah, ch, dh and bh.
  */
+static u64 x86_insn__gpr(struct x86_insn *x, int r, bool byte)
+{
+	if (byte && !x->insn.rex_prefix.nbytes && r >= 4 && r < 8)
+		return GPR(r - 4);
+	return GPR(r);
+}
+
+/* The register a ModRM.reg destination of @size bytes writes */
 static u64 dst_reg(struct x86_insn *x, u16 size)
 {
-	if (size == 1 && !x->insn.rex_prefix.nbytes && x->reg >= 4 && x->reg < 8)
-		return GPR(x->reg - 4);
-	return GPR(x->reg);
+	return x86_insn__gpr(x, x->reg, size == 1);
 }
 
 static void form(struct x86_form *f, u8 op, u16 size, u64 written)
@@ -624,12 +630,52 @@ static void x86_insn__branch(struct x86_insn *x, struct insn_access_insn *ia, u6
 	ia->target = ip + x->insn.length + (s64)x->insn.immediate.value;
 }
 
+/* The registers an instruction without a ModRM byte writes: UNKNOWN_REGS if not known */
+static u64 x86_insn__other_written(struct x86_insn *x)
+{
+	int r = (x->opc & 7) | (x->rex_b ? 8 : 0);
+	u8 o = x->opc;
+
+	if (x->map == 1 && o >= 0xc8 && o <= 0xcf)	/* bswap */
+		return GPR(r);
+	if (x->map != 0)
+		return UNKNOWN_REGS;
+	if (o < 0x40 && (o & 7) >= 4 && (o & 7) <= 5)	/* alu al/eax, imm; cmp writes none */
+		return o >= 0x38 ? 0 : RAX;
+	switch (o) {
+	case 0x50 ... 0x57: case 0x68: case 0x6a: case 0x9c: case 0x9d:
+		return RSP;			/* push, pushf, popf */
+	case 0x58 ... 0x5f:			/* pop */
+		return RSP | GPR(r);
+	case 0xc8: case 0xc9:			/* enter, leave */
+		return RSP | GPR(5);
+	case 0x90:				/* nop, or xchg %r8,%rax */
+		return x->rex_b ? RAX | GPR(8) : 0;
+	case 0x91 ... 0x97:			/* xchg reg,%rax */
+		return RAX | GPR(r);
+	case 0x98:				/* cbw, cwde, cdqe */
+		return RAX;
+	case 0x99:				/* cwd, cdq, cqo */
+		return RDX;
+	case 0xa8: case 0xa9:			/* test al/eax, imm */
+	case 0xf5: case 0xf8 ... 0xfd:		/* cmc, clc, stc, cli, sti, cld, std */
+		return 0;
+	case 0xb0 ... 0xb7:			/* mov imm8: ah..bh without REX */
+		return x86_insn__gpr(x, r, true);
+	case 0xb8 ... 0xbf:			/* mov imm */
+		return GPR(r);
+	default:
+		return UNKNOWN_REGS;
+	}
+}
+
 /* Instructions without a ModRM memory operand. */
 static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64 ip)
 {
 	u8 o = x->opc;
 
 	ia->result = INSN_ACCESS__NO_MEM;
+	ia->written_regs = x86_insn__other_written(x);
 	if (x->map == 1) {
 		if (o >= 0x80 && o <= 0x8f)		/* jcc rel32 */
 			x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_JUMP);
@@ -688,35 +734,102 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 		ia->result = INSN_ACCESS__OK;
 }
 
-/*
- * The register a register-only form of the common integer instructions
- * writes (mov, movzx, the ALU ops): UNKNOWN_REGS for the others
- */
-static u64 x86_insn__reg_written(struct x86_insn *x)
+/* SSE register forms that write a general purpose register */
+static bool x86_insn__simd_to_gpr(struct x86_insn *x)
+{
+	switch (x->opc) {
+	case 0x2c: case 0x2d:	/* cvt(t)ss2si, cvt(t)sd2si */
+	case 0x50: case 0xd7:	/* movmskps/pd, pmovmskb */
+	case 0xc5:		/* pextrw */
+		return true;
+	case 0x7e:		/* movd/movq to a GPR; F3 is movq xmm, xmm */
+		return x->pfx != PFX_F3;
+	case 0x78:		/* vmread without a prefix */
+		return !x->vex && !x->pfx;
+	default:
+		return false;
+	}
+}
+
+/* The registers register-only forms of map 1 (0f xx) write */
+static u64 x86_insn__reg_written_map1(struct x86_insn *x)
 {
 	u8 o = x->opc;
 
+	if (!x->evex && ((o >= 0x10 && o <= 0x17) || (o >= 0x28 && o <= 0x2f) ||
+			 (o >= 0x50 && o <= 0x7f) || (o >= 0xc2 && o <= 0xc6) || o >= 0xd0))
+		return x86_insn__simd_to_gpr(x) ? UNKNOWN_REGS : 0;
 	if (x->vex || x->evex)
 		return UNKNOWN_REGS;
-	if (x->map == 1 && (o == 0xb6 || o == 0xb7 || o == 0xbe || o == 0xbf))
+	switch (o) {
+	case 0x1f:				/* nop */
+		return 0;
+	case 0x40 ... 0x4f:			/* cmovcc */
+	case 0xaf: case 0xb6: case 0xb7: case 0xb8:	/* imul, movzx, popcnt */
+	case 0xbc: case 0xbd: case 0xbe: case 0xbf:	/* bsf, bsr, movsx */
 		return GPR(x->reg);
-	if (x->map != 0)
+	case 0x90 ... 0x9f:			/* setcc */
+		return x86_insn__gpr(x, x->rm, true);
+	case 0xa3:				/* bt */
+		return 0;
+	case 0xa4: case 0xa5: case 0xab: case 0xac: case 0xad: case 0xb3: case 0xbb:
+		return GPR(x->rm);		/* shld, shrd, bts, btr, btc */
+	case 0xba:				/* bt* imm */
+		return (x->reg & 7) == 4 ? 0 : GPR(x->rm);
+	case 0xb0: case 0xb1:			/* cmpxchg */
+		return RAX | x86_insn__gpr(x, x->rm, o == 0xb0);
+	case 0xc0: case 0xc1:			/* xadd */
+		return x86_insn__gpr(x, x->reg, o == 0xc0) | x86_insn__gpr(x, x->rm, o == 0xc0);
+	default:
+		return UNKNOWN_REGS;
+	}
+}
+
+/*
+ * The registers a register-only form of the common integer instructions
+ * writes (mov, movzx, the ALU ops, shifts, SSE moves): UNKNOWN_REGS for
+ * the others
+ */
+static u64 x86_insn__reg_written(struct x86_insn *x)
+{
+	bool byte = !(x->opc & 1);
+	u8 o = x->opc;
+
+	if (x->map == 1)
+		return x86_insn__reg_written_map1(x);
+	if (x->map != 0 || x->vex || x->evex)
 		return UNKNOWN_REGS;
 	if (o < 0x40 && (o & 7) <= 3) {
 		/* add, or, adc, sbb, and, sub, xor, cmp: cmp (0x38-0x3b) writes none */
 		if (o >= 0x38)
 			return 0;
-		return o & 2 ? GPR(x->reg) : GPR(x->rm);
+		return x86_insn__gpr(x, o & 2 ? x->reg : x->rm, byte);
 	}
 	switch (o) {
-	case 0x63: case 0x8a: case 0x8b:
+	case 0x63: case 0x69: case 0x6b:	/* movsxd, imul reg, reg, imm */
 		return GPR(x->reg);
+	case 0x8a: case 0x8b:
+		return x86_insn__gpr(x, x->reg, byte);
 	case 0x88: case 0x89:
-		return GPR(x->rm);
-	case 0x84: case 0x85:
+		return x86_insn__gpr(x, x->rm, byte);
+	case 0x84: case 0x85:			/* test */
 		return 0;
-	case 0x81: case 0x83: case 0xc1: case 0xd1: case 0xd3:
-		return (o == 0x81 || o == 0x83) && (x->reg & 7) == 7 ? 0 : GPR(x->rm);
+	case 0x80: case 0x81: case 0x83:	/* alu imm: cmp writes none */
+		return (x->reg & 7) == 7 ? 0 : x86_insn__gpr(x, x->rm, o == 0x80);
+	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:	/* shifts */
+		return x86_insn__gpr(x, x->rm, byte);
+	case 0x86: case 0x87:			/* xchg reg, reg */
+		return x86_insn__gpr(x, x->reg, byte) | x86_insn__gpr(x, x->rm, byte);
+	case 0xc6: case 0xc7:			/* mov imm */
+		return (x->reg & 7) ? UNKNOWN_REGS : x86_insn__gpr(x, x->rm, byte);
+	case 0xf6: case 0xf7:			/* test, not, neg, mul, imul, div, idiv */
+		if ((x->reg & 7) < 2)
+			return 0;
+		if ((x->reg & 7) < 4)
+			return x86_insn__gpr(x, x->rm, byte);
+		return byte ? RAX : RAX | RDX;
+	case 0xfe: case 0xff:			/* inc, dec; calls and jumps branch */
+		return (x->reg & 7) < 2 ? x86_insn__gpr(x, x->rm, byte) : UNKNOWN_REGS;
 	default:
 		return UNKNOWN_REGS;
 	}
