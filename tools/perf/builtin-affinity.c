@@ -394,15 +394,17 @@ static void fa_access__fprintf(const struct fa_access *acc, const char *sep, con
 	timestamp__scnprintf_usec(o->time, ts, sizeof(ts));
 	flags[0] = '\0';
 	if (acc->flags & FA_ACC_SKID)
-		n += scnprintf(flags + n, sizeof(flags) - n, "%sskid", n ? "," : "");
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sskid", n ? "|" : "");
+	if (acc->flags & FA_ACC_BLOCK)
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sblock", n ? "|" : "");
 	if (acc->flags & FA_ACC_SEG)
-		n += scnprintf(flags + n, sizeof(flags) - n, "%sseg", n ? "," : "");
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sseg", n ? "|" : "");
 	if (acc->flags & FA_ACC_LOCK)
-		n += scnprintf(flags + n, sizeof(flags) - n, "%slock", n ? "," : "");
+		n += scnprintf(flags + n, sizeof(flags) - n, "%slock", n ? "|" : "");
 	if (acc->flags & FA_ACC_STRING)
-		n += scnprintf(flags + n, sizeof(flags) - n, "%sstr", n ? "," : "");
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sstr", n ? "|" : "");
 	if (acc->flags & FA_ACC_KERNEL)
-		n += scnprintf(flags + n, sizeof(flags) - n, "%sk", n ? "," : "");
+		n += scnprintf(flags + n, sizeof(flags) - n, "%sk", n ? "|" : "");
 	if (!n)
 		scnprintf(flags, sizeof(flags), "-");
 
@@ -1283,7 +1285,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		     symbol__config_symfs),
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
 	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
-		    "never attribute a software sample to the instruction before its IP"),
+		    "decode a software sample's instruction only, not its block before it"),
 	OPT_BOOLEAN(0, "worker", &aff->worker,
 		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),

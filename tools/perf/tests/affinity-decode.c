@@ -279,12 +279,82 @@ static int test__affinity_skid(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The accesses a walk back from @off of @code finds: how many, and how far back */
+static int walk(const u8 *code, u32 len, u32 off, u16 *back, u8 *nr, u8 *lost)
+{
+	struct fa_block_insn found[FA_BLOCK_MAX_ACC];
+	unsigned long starts[1] = { 0 }, targets[1] = { 0 };
+	struct fa_code fn = {
+		.len = len, .code = (u8 *)code, .starts = starts, .targets = targets,
+	};
+	int stop;
+
+	fa_code__sweep(&fn, "x86", /*is64=*/true);
+	stop = fa_code__walk(&fn, off, "x86", /*is64=*/true, found, nr, lost);
+	for (int i = 0; i < *nr; i++)
+		back[i] = found[i].back;
+	return stop;
+}
+
+static int test__affinity_block(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0x48, 0x8b, 0x0f,		/* 00 loop: mov (%rdi),%rcx */
+		0x48, 0x83, 0xc0, 0x01,		/* 03 add $0x1,%rax */
+		0x48, 0x01, 0xca,		/* 07 add %rcx,%rdx */
+		0x48, 0x39, 0xc6,		/* 0a cmp %rax,%rsi */
+		0x75, 0xf1,			/* 0d jne loop */
+		0x90,				/* 0f nop */
+		0x48, 0x8b, 0x47, 0x08,		/* 10 mov 0x8(%rdi),%rax */
+		0x48, 0x89, 0xc7,		/* 14 mov %rax,%rdi */
+		0x48, 0x8b, 0x4e, 0x10,		/* 17 mov 0x10(%rsi),%rcx */
+		0x90,				/* 1b nop */
+		0x48, 0x8b, 0x07,		/* 1c mov (%rdi),%rax */
+		0x48, 0x8b, 0x0e,		/* 1f l2: mov (%rsi),%rcx */
+		0x48, 0x01, 0xc1,		/* 22 add %rax,%rcx */
+		0xeb, 0xf8,			/* 25 jmp l2 */
+		0x48, 0x8b, 0x07,		/* 27 mov (%rdi),%rax */
+		0xe8, 0xed, 0xff, 0xff, 0xff,	/* 2a call 0x1c */
+		0x90,				/* 2f nop */
+	};
+	struct insn_access_insn probe;
+	u16 back[FA_BLOCK_MAX_ACC];
+	u8 nr, lost;
+	int stop;
+
+	insn_access__decode(&probe, "x86", code, sizeof(code), 0, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	/* a sample at the loop's branch: its load, back to the loop's start */
+	stop = walk(code, sizeof(code), 0x0d, back, &nr, &lost);
+	TEST_ASSERT_VAL("the loop's load", nr == 1 && back[0] == 0x0d && !lost);
+	TEST_ASSERT_VAL("stops at the loop's start", stop == FA_WALK_ENTRY);
+	/* a register written since the access: its address is gone */
+	stop = walk(code, sizeof(code), 0x1b, back, &nr, &lost);
+	TEST_ASSERT_VAL("rsi kept, rdi redefined", nr == 1 && back[0] == 4 && lost == 1);
+	TEST_ASSERT_VAL("stops at the branch", stop == FA_WALK_BRANCH);
+	/* a jump target inside the range: what is before it may not have run */
+	stop = walk(code, sizeof(code), 0x22, back, &nr, &lost);
+	TEST_ASSERT_VAL("only from the jump target", nr == 1 && back[0] == 3 && !lost);
+	TEST_ASSERT_VAL("stops at the jump target", stop == FA_WALK_ENTRY);
+	/* right after a call: the callee ran in between */
+	stop = walk(code, sizeof(code), 0x2f, back, &nr, &lost);
+	TEST_ASSERT_VAL("nothing before a call", nr == 0 && stop == FA_WALK_CALL);
+	/* the sampled IP is the jump target itself */
+	stop = walk(code, sizeof(code), 0x1f, back, &nr, &lost);
+	TEST_ASSERT_VAL("nothing before a jump target", nr == 0 && stop == FA_WALK_ENTRY);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("PEBS-shaped samples keep address, data source and weight",
 		  affinity_decode_mem),
 	TEST_CASE("Field labelled tracepoint lines", affinity_tp_line),
 	TEST_CASE("A sample at a spill slot is the stall of the load before",
 		  affinity_skid),
+	TEST_CASE("A sample's block gives the accesses its registers still address",
+		  affinity_block),
 	{	.name = NULL, }
 };
 

@@ -31,6 +31,7 @@ enum fa_op {
 #define FA_ACC_STRING	(1 << 3)	/* one element of a string operation */
 #define FA_ACC_KERNEL	(1 << 4)	/* kernel mode */
 #define FA_ACC_FRAME	(1 << 5)	/* based on the stack or frame pointer */
+#define FA_ACC_BLOCK	(1 << 6)	/* further back in the sampled basic block */
 
 struct evsel;
 struct map;
@@ -42,6 +43,7 @@ struct thread;
  * CPU, in which thread and by which code, resolved once by the decoder
  * @time: Sample time
  * @period: Sample period: how many accesses (or ns) each stands for
+ * @nr_accesses: Accesses decoded from the sample: they share @period
  * @cpu: CPU
  * @pid: Process
  * @tid: Thread
@@ -55,6 +57,7 @@ struct thread;
 struct fa_origin {
 	u64		 time;
 	u64		 period;
+	u32		 nr_accesses;
 	u32		 cpu;
 	u32		 pid;
 	u32		 tid;
@@ -69,7 +72,7 @@ struct fa_origin {
 /**
  * struct fa_access - A memory access: all attribution needs to know
  * @ip: Address of the accessing instruction (the one before the sampled
- *      IP when FA_ACC_SKID)
+ *      IP when FA_ACC_SKID, one further back in its block when FA_ACC_BLOCK)
  * @addr: Data address (0 for tracepoints that do not give one)
  * @weight: Access cost when recorded (load latency), else 0
  * @data_src: union perf_mem_data_src, PERF_MEM_* NA when not recorded

@@ -679,7 +679,9 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 {
 	const struct fa_origin *o = acc->origin;
 	struct fa_sample s = {
-		.time = o->time, .base = base, .instance = instance, .weight = o->period,
+		.time = o->time, .base = base, .instance = instance,
+		/* the accesses of one sample share its time */
+		.weight = (double)o->period / (o->nr_accesses ?: 1),
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
 	};

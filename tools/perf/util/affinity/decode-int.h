@@ -3,15 +3,30 @@
 #ifndef __PERF_AFFINITY_DECODE_INT_H
 #define __PERF_AFFINITY_DECODE_INT_H
 
+#include <stdbool.h>
 #include <linux/types.h>
+#include "../insn-access.h"
 
 struct addr_location;
 struct evsel;
 struct fa_access;
+struct fa_code;
 struct fa_decoder;
-struct insn_access_insn;
 struct perf_sample;
 
+/*
+ * An instruction before the sampled one in its basic block, that accesses
+ * memory at an address the sampled registers still give
+ */
+struct fa_block_insn {
+	u16			 back;		/* its distance to the sampled IP */
+	bool			 adjacent;	/* the instruction right before */
+	struct insn_access_insn	 insn;
+};
+
+void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64);
+int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64,
+		  struct fa_block_insn *found, u8 *nr, u8 *lost);
 int fa_decoder__sw_init(struct fa_decoder *dec);
 void fa_decoder__sw_exit(struct fa_decoder *dec);
 const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,

@@ -6,18 +6,25 @@
  * the next instruction to execute and the sampled registers are its inputs,
  * so the effective address of its memory operand is exact.
  *
- * When that instruction has no memory operand, or only one that is always
- * in the cache (a local, a spill slot), the interrupt was most likely held
- * off by the one before it (a cache miss, a locked operation waiting for
- * its cache line).  Its access is used instead, flagged as
- * such, when its address can still be computed from the registers and
- * nothing else can jump to the sampled IP.
+ * The registers are also the state after every instruction of the sampled
+ * basic block before the IP: an access earlier in the block whose address
+ * registers no instruction since has written has a known address, and it
+ * executed.  So the block is walked back from the IP (fa_decoder__walk())
+ * to the nearest jump target, call, branch or the function's start, and
+ * every such access is taken.  Where the interrupt lands after the access
+ * that held it off (on Intel often the next instruction, on AMD often the
+ * loop's closing branch), this finds it all the same.
+ *
+ * When the sampled instruction has no memory operand, or only one that is
+ * always in the cache (a local, a spill slot), the time was spent on an
+ * access before it: its own is left out when the block gave one.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 #include "access.h"
 #include "decode.h"
@@ -37,12 +44,6 @@
 #define FA_INSN_READ		16
 #define FA_INSN_MAX_LEN		15
 
-/* The instruction before: the one a sample at the next may have waited for */
-enum fa_before {
-	FA_BEFORE_UNKNOWN,	/* not looked up yet */
-	FA_BEFORE_NONE,		/* none that can be: a jump target, a branch... */
-	FA_BEFORE_FOUND,	/* decoded in fa_insn::before */
-};
 
 /* Whether the access's base register holds an address relative to the thread pointer */
 enum fa_tp_state {
@@ -55,12 +56,14 @@ struct fa_insn {
 	struct fa_dso_key	 key;
 	bool			 readable;
 	bool			 changed;	/* not the binary recorded */
-	u8			 before_state;	/* enum fa_before */
-	u8			 before_len;	/* its distance to the instruction */
+	bool			 walked;	/* @block is known */
+	u8			 walk_stop;	/* enum fa_walk_stop */
+	u8			 nr_block;
+	u8			 block_lost;	/* accesses whose registers changed since */
 	u8			 tp_state;	/* enum fa_tp_state */
 	struct fa_tls_reg	 tp;		/* of the access's base register */
 	struct insn_access_insn	 insn;
-	struct insn_access_insn	 before;	/* the instruction before it */
+	struct fa_block_insn	*block;		/* nearest first */
 };
 
 /* Whether the file a DSO's code is read from is the binary recorded */
@@ -128,6 +131,7 @@ void fa_decoder__sw_exit(struct fa_decoder *dec)
 			struct fa_insn *fi = cur->pvalue;
 
 			dso__put(fi->key.dso);
+			free(fi->block);
 			free(fi);
 		}
 		hashmap__free(dec->insns);
@@ -173,7 +177,6 @@ static struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map
 		return NULL;
 	fi->key.dso = dso__get(key.dso);
 	fi->key.offset = key.offset;
-	fi->before_state = FA_BEFORE_UNKNOWN;
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, code, sizeof(code));
 	fi->changed = n > 0 && fa_decoder__changed(dec, key.dso);
 	if (n > 0 && !fi->changed) {
@@ -207,7 +210,7 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 }
 
 /* Sweep a function from its start, noting instruction starts and jump targets. */
-static void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
+void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 {
 	struct insn_access_insn insn;
 	u32 off = 0;
@@ -286,36 +289,105 @@ static int fa_code__prev_insn(const struct fa_code *fn, u32 off)
 	return -1;
 }
 
-/* Find the instruction before @fi whose completion the sample waited for. */
-static bool fa_decoder__before(struct fa_decoder *dec, struct addr_location *al,
-			       struct fa_insn *fi)
+/*
+ * One step back from the instruction at @off: the instruction before it in
+ * its basic block, or why there is none
+ */
+static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arch, bool is64,
+			      struct insn_access_insn *insn, u32 *prev_off)
 {
-	const struct fa_code *fn;
 	int prev;
-	u32 off;
 
-	if (fi->before_state != FA_BEFORE_UNKNOWN)
-		return fi->before_state == FA_BEFORE_FOUND;
-	fi->before_state = FA_BEFORE_NONE;
-
-	if (!al->sym || fi->key.offset <= al->sym->start || fi->key.offset >= al->sym->end)
-		return false;
-	fn = fa_decoder__code(dec, al->map, al->sym);
-	if (!fn || fn->indirect)
-		return false;
-	off = fi->key.offset - fn->key.offset;
-	if (off >= fn->len || !test_bit(off, fn->starts) || test_bit(off, fn->targets))
-		return false;
+	if (test_bit(off, fn->targets))
+		return FA_WALK_ENTRY;
 	prev = fa_code__prev_insn(fn, off);
 	if (prev < 0)
-		return false;
-	insn_access__decode(&fi->before, dec->arch, fn->code + prev, off - prev,
-			    fn->key.offset + prev, fa_decoder__is64(dec, fn->key.dso));
-	if (fi->before.length != off - prev || !insn_access__survives(&fi->before))
-		return false;
-	fi->before_len = off - prev;
-	fi->before_state = FA_BEFORE_FOUND;
-	return true;
+		return off ? FA_WALK_UNKNOWN : FA_WALK_START;
+	insn_access__decode(insn, arch, fn->code + prev, off - prev, fn->key.offset + prev,
+			    is64);
+	if (insn->length != off - prev)
+		return FA_WALK_UNKNOWN;
+	if (insn->branch == INSN_ACCESS_BR_CALL)
+		return FA_WALK_CALL;
+	if (insn->branch)
+		return FA_WALK_BRANCH;
+	if (insn->written_regs == ~0ULL)
+		return FA_WALK_UNKNOWN;
+	*prev_off = prev;
+	return FA_WALK_MAX;
+}
+
+/**
+ * fa_code__walk - Walk back from the instruction at @off through its basic block
+ * @fn: The function, swept
+ * @off: The sampled instruction's offset in @fn
+ * @found: Room for FA_BLOCK_MAX_ACC: the accesses whose address registers no
+ *         instruction between them and @off writes, nearest first
+ * @nr: Their number
+ * @lost: Accesses skipped because such an instruction writes them
+ *
+ * The sampled registers give the addresses of @found.  The walk stops at the
+ * block's start (a jump target, the function's start), after a call or a
+ * branch, at an instruction whose effect on the registers is not known, and
+ * in functions with indirect jumps, whose targets are not known.
+ *
+ * Return: enum fa_walk_stop, why it stopped.
+ */
+int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64,
+		  struct fa_block_insn *found, u8 *nr, u8 *lost)
+{
+	struct insn_access_insn insn;
+	u32 at = off, prev;
+	u64 written = 0;
+	int stop, steps = 0;
+
+	*nr = *lost = 0;
+	if (off >= fn->len || !test_bit(off, fn->starts))
+		return FA_WALK_UNKNOWN;
+	if (fn->indirect)
+		return FA_WALK_INDIRECT;
+	for (;;) {
+		if (*nr == FA_BLOCK_MAX_ACC || steps++ == FA_BLOCK_MAX_INSNS)
+			return FA_WALK_LIMIT;
+		stop = fa_code__step_back(fn, at, arch, is64, &insn, &prev);
+		if (stop != FA_WALK_MAX)
+			return stop;
+		written |= insn.written_regs;
+		at = prev;
+		if (insn.result != INSN_ACCESS__OK)
+			continue;
+		if (insn.addr_regs & written) {
+			(*lost)++;
+			continue;
+		}
+		found[(*nr)++] = (struct fa_block_insn){
+			.back = off - at, .adjacent = steps == 1, .insn = insn,
+		};
+	}
+}
+
+/* The accesses of the sampled instruction @fi's block before it, walked once */
+static void fa_decoder__walk(struct fa_decoder *dec, struct addr_location *al,
+			     struct fa_insn *fi)
+{
+	struct fa_block_insn found[FA_BLOCK_MAX_ACC];
+	const struct fa_code *fn;
+
+	fi->walked = true;
+	fi->walk_stop = FA_WALK_NO_CODE;
+	if (!al->sym || fi->key.offset < al->sym->start || fi->key.offset >= al->sym->end)
+		return;
+	fn = fa_decoder__code(dec, al->map, al->sym);
+	if (!fn || !fn->len)
+		return;
+	fi->walk_stop = fa_code__walk(fn, fi->key.offset - fn->key.offset, dec->arch,
+				      fa_decoder__is64(dec, fn->key.dso), found, &fi->nr_block,
+				      &fi->block_lost);
+	if (fi->nr_block) {
+		fi->block = memdup(found, fi->nr_block * sizeof(found[0]));
+		if (!fi->block)
+			fi->nr_block = 0;
+	}
 }
 
 /* What the base register of the access at @off of @fn holds: a walk up to it */
@@ -396,23 +468,29 @@ static int fa_drop__insn_result(u8 result)
 	}
 }
 
+/*
+ * The accesses of @insn at @ip into @acc, each a copy of @tmpl: the number
+ * made, -EINVAL if a register an address needs was not sampled
+ */
 static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
-				struct regs_dump *regs, bool skid, struct fa_access *acc)
+				struct regs_dump *regs, u16 flags, const struct fa_access *tmpl,
+				struct fa_access *acc)
 {
+	int n = min(insn->nr_ops, (u8)2);
+
 	/* The access directions are the same bits. */
 	BUILD_BUG_ON((int)FA_OP_LOAD != (int)INSN_ACCESS_OP_LOAD ||
 		     (int)FA_OP_STORE != (int)INSN_ACCESS_OP_STORE ||
 		     (int)FA_OP_PREFETCH != (int)INSN_ACCESS_OP_PREFETCH ||
 		     (int)FA_OP_UNKNOWN != (int)INSN_ACCESS_OP_UNKNOWN);
 
-	for (int i = 0; i < insn->nr_ops && i < FA_DECODE_MAX_ACC; i++) {
+	for (int i = 0; i < n; i++) {
 		const struct insn_mem_operand *op = &insn->ops[i];
 		u64 addr;
 
 		if (insn_access__addr(insn, op, ip, regs, &addr))
 			return -EINVAL;
-		if (i)
-			acc[i] = acc[0];
+		acc[i] = *tmpl;
 		acc[i].ip = ip;
 		acc[i].addr = addr;
 		acc[i].index_off = 0;
@@ -425,8 +503,7 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 		}
 		acc[i].size = op->size;
 		acc[i].op = op->op;
-		if (skid)
-			acc[i].flags |= FA_ACC_SKID;
+		acc[i].flags |= flags;
 		if (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS))
 			acc[i].flags |= FA_ACC_SEG;
 		if (op->flags & INSN_ACCESS_F_LOCK)
@@ -436,7 +513,7 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 		if (op->flags & INSN_ACCESS_F_FRAME)
 			acc[i].flags |= FA_ACC_FRAME;
 	}
-	return min(insn->nr_ops, (u8)FA_DECODE_MAX_ACC);
+	return n;
 }
 
 /* The red zone below the stack pointer, and how far up frames are looked for */
@@ -511,7 +588,42 @@ bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch)
 	       insn_access__is_tcb(insn) || insn_access__is_local(insn, arch);
 }
 
-/* A software sample: decode the instruction at its IP with its registers. */
+/*
+ * The accesses of the sampled instruction @fi and of the first @nr_block
+ * of its block before it, into @acc: the number made, -EINVAL if none
+ * could be for a register that was not sampled
+ */
+static int fa_decoder__block(struct fa_decoder *dec, struct fa_insn *fi, int nr_block, u64 ip,
+			     struct regs_dump *regs, struct fa_access *acc)
+{
+	const struct fa_access tmpl = acc[0];
+	bool own = fi->insn.result == INSN_ACCESS__OK;
+	int n = 0, m, err = 0;
+
+	/* a sample at a local is the time of an access before it, if any */
+	if (own && nr_block && fa_insn__waits(&fi->insn, dec->arch))
+		own = false;
+	if (own) {
+		m = fa_access__from_insn(&fi->insn, ip, regs, 0, &tmpl, acc);
+		if (m < 0)
+			err = m;
+		else
+			n = m;
+	}
+	for (int i = 0; i < nr_block && n + 2 <= FA_DECODE_MAX_ACC; i++) {
+		const struct fa_block_insn *b = &fi->block[i];
+
+		m = fa_access__from_insn(&b->insn, ip - b->back, regs,
+					 b->adjacent ? FA_ACC_SKID : FA_ACC_BLOCK, &tmpl, acc + n);
+		if (m < 0)
+			err = m;
+		else
+			n += m;
+	}
+	return n ?: err;
+}
+
+/* A software sample: decode its instruction and its block before it with its registers. */
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc)
 {
@@ -519,7 +631,6 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 	const struct insn_access_insn *insn;
 	struct fa_insn *fi;
 	u64 ip = sample->ip;
-	bool skid = false;
 	int n, reason;
 
 	if (!dec->arch || strcmp(dec->arch, "x86")) {
@@ -540,31 +651,35 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 				    map__dso(al->map));
 		return 0;
 	}
-	insn = &fi->insn;
-	if (fa_insn__waits(insn, dec->arch)) {
-		if (!dec->no_skid && fa_decoder__before(dec, al, fi)) {
-			insn = &fi->before;
-			ip -= fi->before_len;
-			skid = true;
-		}
+	if (!dec->no_skid) {
+		if (!fi->walked)
+			fa_decoder__walk(dec, al, fi);
+		dec->stats.walk_stop[fi->walk_stop]++;
+		dec->stats.block_lost += fi->block_lost;
 	}
-	if (insn->result == INSN_ACCESS__NO_MEM && !skid && !al->sym) {
+	insn = &fi->insn;
+	n = fa_decoder__block(dec, fi, dec->no_skid ? 0 : fi->nr_block, ip, regs, acc);
+	if (n > 0) {
+		const struct insn_access_insn *first = &fi->insn;
+		u64 first_ip = acc[0].ip;
+
+		if (first_ip != ip)
+			first = &fi->block[0].insn;
+		if (!(acc[0].flags & (FA_ACC_SEG | FA_ACC_FRAME)))
+			acc[0].tp = fa_decoder__thread_ptr(dec, al, fi, first, first_ip, regs);
+		fa_access__mark_stack(acc, n, regs, dec->arch);
+		return n;
+	}
+	if (n < 0) {
+		reason = FA_DROP_NO_REG;
+		goto out_drop;
+	}
+	if (insn->result == INSN_ACCESS__NO_MEM && !al->sym) {
 		/* the access is likely the instruction before, which needs the symbol */
 		fa_decoder__drop_at(dec, FA_DROP_NO_SYM, map__dso(al->map));
 		return 0;
 	}
-	if (insn->result != INSN_ACCESS__OK) {
-		reason = fa_drop__insn_result(insn->result);
-		goto out_drop;
-	}
-	n = fa_access__from_insn(insn, ip, regs, skid, acc);
-	if (n > 0) {
-		if (!(acc[0].flags & (FA_ACC_SEG | FA_ACC_FRAME)))
-			acc[0].tp = fa_decoder__thread_ptr(dec, al, fi, insn, ip, regs);
-		fa_access__mark_stack(acc, n, regs, dec->arch);
-		return n;
-	}
-	reason = FA_DROP_NO_REG;
+	reason = fa_drop__insn_result(insn->result);
 out_drop:
 	fa_decoder__drop(dec, reason);
 	return 0;

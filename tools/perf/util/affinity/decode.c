@@ -46,6 +46,27 @@ const char *fa_drop__key(enum fa_drop reason)
 	return fa_label__key(fa_drop_labels, FA_DROP_MAX, reason);
 }
 
+static const struct fa_label fa_walk_stop_labels[FA_WALK_MAX] = {
+	[FA_WALK_ENTRY]		= { "entry", "at a jump target" },
+	[FA_WALK_CALL]		= { "call", "at a call" },
+	[FA_WALK_BRANCH]	= { "branch", "at a jump or return" },
+	[FA_WALK_START]		= { "start", "at the function's start" },
+	[FA_WALK_INDIRECT]	= { "indirect", "in a function with indirect jumps" },
+	[FA_WALK_UNKNOWN]	= { "unknown", "at an instruction not understood" },
+	[FA_WALK_LIMIT]		= { "limit", "at the walk's limit" },
+	[FA_WALK_NO_CODE]	= { "no_code", "no code to walk" },
+};
+
+const char *fa_walk_stop__name(enum fa_walk_stop stop)
+{
+	return fa_label__text(fa_walk_stop_labels, FA_WALK_MAX, stop);
+}
+
+const char *fa_walk_stop__key(enum fa_walk_stop stop)
+{
+	return fa_label__key(fa_walk_stop_labels, FA_WALK_MAX, stop);
+}
+
 int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine)
 {
 	memset(dec, 0, sizeof(*dec));
@@ -201,6 +222,8 @@ static void fa_decoder__count(struct fa_decoder *dec, struct fa_access *acc, int
 	for (int i = 0; i < n; i++) {
 		if (acc[i].flags & FA_ACC_SKID)
 			dec->stats.skid++;
+		if (acc[i].flags & FA_ACC_BLOCK)
+			dec->stats.block++;
 		if (acc[i].flags & FA_ACC_SEG)
 			dec->stats.seg++;
 		if (acc[i].flags & FA_ACC_STRING)
@@ -259,6 +282,7 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		n = 0;
 		break;
 	}
+	origin->nr_accesses = n;
 	dec->stats.accesses[source] += n;
 	fa_decoder__count(dec, acc, n);
 	return n;

@@ -44,12 +44,37 @@ enum fa_drop {
 	FA_DROP_NONE = FA_DROP_MAX,	/* the sample gave accesses */
 };
 
+/*
+ * Why the walk back from a software sample's IP through its basic block
+ * stopped: the accesses before that point may not have executed, or not
+ * with the sampled registers' values
+ */
+enum fa_walk_stop {
+	FA_WALK_ENTRY,		/* a jump goes there: the block may be entered there */
+	FA_WALK_CALL,		/* after a call: the callee ran in between */
+	FA_WALK_BRANCH,		/* after a jump or return: another block */
+	FA_WALK_START,		/* the function's first instruction */
+	FA_WALK_INDIRECT,	/* the function has indirect jumps: entries unknown */
+	FA_WALK_UNKNOWN,	/* an instruction whose written registers are unknown */
+	FA_WALK_LIMIT,		/* FA_BLOCK_MAX_ACC accesses or FA_BLOCK_MAX_INSNS */
+	FA_WALK_NO_CODE,	/* no symbol or code to walk */
+	FA_WALK_MAX,
+};
+
+/* Accesses taken from a sample's block before its IP, instructions walked at most */
+#define FA_BLOCK_MAX_ACC	8
+#define FA_BLOCK_MAX_INSNS	64
+
 /**
  * struct fa_decode_stats - What decoding made of the samples
  * @samples: Samples per source
  * @accesses: Access records made per source
  * @dropped: Samples that gave no access, per reason
  * @skid: Accesses of the instruction before the sampled IP
+ * @block: Accesses of instructions further back in the sample's basic block
+ * @block_lost: Accesses in the block whose address registers were written
+ *              before the IP: not recoverable
+ * @walk_stop: Software samples by where the walk back through the block stopped
  * @seg: fs:/gs: relative accesses (TLS, per-CPU)
  * @string: Elements of string operations
  * @unknown_op: Accesses in an unknown direction
@@ -65,6 +90,9 @@ struct fa_decode_stats {
 	u64	accesses[FA_SRC_MAX];
 	u64	dropped[FA_DROP_MAX];
 	u64	skid;
+	u64	block;
+	u64	block_lost;
+	u64	walk_stop[FA_WALK_MAX];
 	u64	seg;
 	u64	string;
 	u64	unknown_op;
@@ -83,7 +111,8 @@ struct fa_drop_dso {
 	u64		 count;
 };
 
-#define FA_DECODE_MAX_ACC	2	/* accesses one sample can give (movs) */
+/* Accesses one sample can give: its instruction's (movs) and its block's */
+#define FA_DECODE_MAX_ACC	(2 + FA_BLOCK_MAX_ACC)
 /*
  * Bytes of a function read, to find the instruction before a sample and
  * the fields of the code context: longer functions are cut (and counted)
@@ -149,6 +178,8 @@ const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
 				       struct symbol *sym);
 const char *fa_drop__name(enum fa_drop reason);
 const char *fa_drop__key(enum fa_drop reason);
+const char *fa_walk_stop__name(enum fa_walk_stop stop);
+const char *fa_walk_stop__key(enum fa_walk_stop stop);
 u64 fa_decode_stats__samples(const struct fa_decode_stats *st);
 int fa_tp_line__parse(const char *line, char *type, size_t type_sz,
 		      char *field, size_t field_sz, u64 *instance, u8 *op);

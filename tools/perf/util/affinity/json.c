@@ -215,6 +215,12 @@ static void fa_json__decode_stats(struct fa_json *j, const struct fa_decode_stat
 		fa_json__u64(j, fa_drop__key(i), st->dropped[i]);
 	fa_json__end_object(j);
 	fa_json__u64(j, "skid", st->skid);
+	fa_json__u64(j, "block", st->block);
+	fa_json__u64(j, "block_lost", st->block_lost);
+	fa_json__begin_object(j, "walk_stop", /*flat=*/false);
+	for (int i = 0; i < FA_WALK_MAX; i++)
+		fa_json__u64(j, fa_walk_stop__key(i), st->walk_stop[i]);
+	fa_json__end_object(j);
 	fa_json__u64(j, "seg", st->seg);
 	fa_json__u64(j, "string", st->string);
 	fa_json__u64(j, "unknown_op", st->unknown_op);

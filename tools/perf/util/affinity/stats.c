@@ -47,6 +47,8 @@ size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "Allocation / free events", st->allocs + st->frees);
 	printed += fa_stat_line(fp, "Accesses", accesses);
 	printed += fa_stat_line(fp, "  by the instruction before the IP", st->skid);
+	printed += fa_stat_line(fp, "  further back in the sampled block", st->block);
+	printed += fa_stat_line(fp, "  in the block, registers changed since", st->block_lost);
 	printed += fa_stat_line(fp, "  fs:/gs: relative (TLS, per-CPU)", st->seg);
 	printed += fa_stat_line(fp, "  string operation elements", st->string);
 	printed += fa_stat_line(fp, "  direction unknown", st->unknown_op);
@@ -57,6 +59,12 @@ size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 			continue;
 		scnprintf(label, sizeof(label), "  %s", fa_drop__name(i));
 		printed += fa_stat_line(fp, label, st->dropped[i]);
+	}
+	if (st->samples[FA_SRC_SW])
+		printed += fprintf(fp, "Walks back through the sampled block, stopped\n");
+	for (int i = 0; i < FA_WALK_MAX && st->samples[FA_SRC_SW]; i++) {
+		scnprintf(label, sizeof(label), "  %s", fa_walk_stop__name(i));
+		printed += fa_stat_line(fp, label, st->walk_stop[i]);
 	}
 	if (st->code_cut)
 		printed += fa_stat_line(fp, "Functions cut at 64 KiB", st->code_cut);

@@ -85,7 +85,8 @@ int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 			return -ENOMEM;
 		*slot = w;
 	}
-	if (w->n && s->time >= w->last_time) {
+	/* the accesses of one sample share its time: a gap is between samples */
+	if (w->n && s->time > w->last_time) {
 		u64 gap = s->time - w->last_time;
 
 		t->win.gap_hist[gap ? 63 - __builtin_clzll(gap) : 0]++;
