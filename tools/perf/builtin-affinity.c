@@ -375,6 +375,8 @@ static void fa_attr_last__fprintf(const struct fa_attr_last *last, const char *s
 			last->te->st->fields[last->field].name, last->base);
 	else if (last->arr)
 		fprintf(fp, "%s%s[%u]", sep ?: " ", last->arr->name, last->index);
+	else if (last->pending)
+		fprintf(fp, "%s%s", sep ?: " # ", "waits for an instance at its address");
 	else
 		fprintf(fp, "%s%s", sep ?: " # ", fa_attr_fail__name(last->reason));
 }
@@ -1197,6 +1199,7 @@ static int perf_affinity__process(struct perf_affinity *aff, struct perf_session
 	if (aff->worker && fa_worker__wanted())
 		aff->attr.worker = fa_worker__new();
 	err = perf_session__process_events(session);
+	err = err ?: fa_attr__flush_pending(&aff->attr);
 	/* the types are the main thread's again */
 	wait_err = fa_worker__delete(aff->attr.worker);
 	aff->attr.worker = NULL;

@@ -180,6 +180,7 @@ void fa_attr__exit(struct fa_attr *a)
 	}
 	fa_owners__exit(&a->owners);
 	fa_inst_map__exit(&a->instances);
+	fa_pending__exit(&a->pending);
 	fa_arrays__exit(&a->arrays);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
@@ -733,31 +734,94 @@ static bool fa_attr_fail__by_instance(int reason)
 	}
 }
 
+/* A waiting access that no instance came for fails for its reason */
+static void fa_attr__fail_pending(struct fa_attr *a, struct fa_pending_access *pa)
+{
+	fa_attr__fail_at(a, pa->reason, &pa->origin);
+	fa_pending_access__exit(pa);
+}
+
 /*
  * An access its instruction gave no struct for ('lock cmpxchg (%r8)' with
  * %r8 the address of a field, code without debug info): to the field of the
- * instance other accesses identified at its address, if any; else it fails
- * for @reason.
+ * instance other accesses identified at its address, if any; else it
+ * waits for one (pending.h), and fails for @reason if none comes.
  */
 static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, int reason)
 {
+	struct fa_pending_access evicted;
 	struct fa_type_entry *te = NULL;
-	int field = -1;
+	int field = -1, err;
 	u64 base = 0;
 
-	if (fa_attr_fail__by_instance(reason) && fa_access__has_addr(acc))
-		te = (struct fa_type_entry *)fa_inst_map__find(&a->instances,
-							       fa_access__space(acc), acc->addr,
-							       &base);
-	if (te)
-		field = fa_struct__find_leaf(te->st, acc->addr - base);
-	if (field < 0) {
+	if (!fa_attr_fail__by_instance(reason) || !fa_access__has_addr(acc)) {
 		fa_attr__fail_at(a, reason, acc->origin);
 		return 0;
 	}
-	a->stats.by_instance++;
-	return fa_attr__account(a, te, acc, base,
-				fa_instance__key(base, fa_access__space(acc)), field);
+	te = (struct fa_type_entry *)fa_inst_map__find(&a->instances, fa_access__space(acc),
+						       acc->addr, &base);
+	if (te)
+		field = fa_struct__find_leaf(te->st, acc->addr - base);
+	if (field >= 0) {
+		a->stats.by_instance++;
+		return fa_attr__account(a, te, acc, base,
+					fa_instance__key(base, fa_access__space(acc)), field);
+	}
+	if (te) {
+		fa_attr__fail_at(a, reason, acc->origin);
+		return 0;
+	}
+	a->last.reason = reason;
+	a->last.pending = true;
+	err = fa_pending__push(&a->pending, acc, a->cur_func, fa_access__space(acc), reason,
+			       &evicted);
+	if (err > 0)
+		fa_attr__fail_pending(a, &evicted);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * A new instance of @te at @base: the accesses that waited for it are
+ * attributed to it, in the order they came
+ */
+static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u32 space,
+				 u64 base)
+{
+	struct fa_func *cur_func = a->cur_func;
+	struct fa_attr_last last = a->last;
+	struct fa_pending_access pa;
+	u32 from = 0;
+	int err = 0;
+
+	while (!err && fa_pending__take(&a->pending, space, base, base + te->size, &from, &pa)) {
+		int field = fa_struct__find_leaf(te->st, pa.acc.addr - base);
+
+		if (field < 0) {
+			fa_attr__fail_pending(a, &pa);
+			continue;
+		}
+		a->cur_func = pa.func;
+		a->stats.by_instance++;
+		a->stats.by_later++;
+		err = fa_attr__account(a, te, &pa.acc, base, fa_instance__key(base, space), field);
+		fa_pending_access__exit(&pa);
+	}
+	a->cur_func = cur_func;
+	a->last = last;
+	return err;
+}
+
+/**
+ * fa_attr__flush_pending - The recording ended: the accesses still waiting
+ * for their instance fail
+ */
+int fa_attr__flush_pending(struct fa_attr *a)
+{
+	struct fa_pending_access pa;
+
+	while (fa_pending__pop(&a->pending, &pa))
+		fa_attr__fail_pending(a, &pa);
+	return 0;
 }
 
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
@@ -912,6 +976,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		acc = &tls;
 	a->last.te = NULL;
 	a->last.arr = NULL;
+	a->last.pending = false;
 	if (o->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc);
 	if (!o->map || !o->sym)
@@ -984,8 +1049,11 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	err = fa_attr__account(a, te, acc, base,
 			       fa_instance__key(base, fa_access__space(acc)), field);
 	/* an instance the type had not seen (or not lately): where it is */
-	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
+	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc)) {
 		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);
+		if (a->pending.nr)
+			err = fa_attr__take_pending(a, te, fa_access__space(acc), base);
+	}
 	return err;
 }
 

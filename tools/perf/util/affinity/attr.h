@@ -28,6 +28,7 @@
 #include "instances.h"
 #include "matrix.h"
 #include "owner.h"
+#include "pending.h"
 #include "type.h"
 
 struct dso;
@@ -69,6 +70,8 @@ enum fa_attr_fail {
  * @by_address: Of those, by the data address (global or static variable)
  * @by_instance: Of those, by the address of an instance other accesses
  *               identified, where the instruction gave no struct
+ * @by_later: Of those, to an instance identified after the access came
+ *            (it waited, see pending.h)
  * @by_enclosing: Of those, to the instance a struct the instruction gave is
  *                embedded in (&rq->__lock passed to a spin lock function)
  * @agree: Attributed both ways, to the same field
@@ -80,6 +83,7 @@ struct fa_attr_stats {
 	u64	resolved;
 	u64	by_address;
 	u64	by_instance;
+	u64	by_later;
 	u64	by_enclosing;
 	u64	by_tls;		/* of a thread-local variable of struct type */
 	u64	tls;		/* %fs: relative in user space */
@@ -120,6 +124,7 @@ struct fa_attr_last {
 	int				 field;
 	u64				 base;
 	int				 reason;
+	bool				 pending;	/* waits for its instance */
 	const struct fa_array		*arr;	/* or element @index of an array */
 	u32				 index;
 };
@@ -160,6 +165,7 @@ struct fa_attr {
 	int			  next_range;
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
 	struct fa_inst_map	  instances;	/* the instances identified, by address */
+	struct fa_pending	  pending;	/* accesses waiting for their instance */
 	struct fa_arrays	  arrays;	/* array variables of scalars */
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
 	struct fa_worker	 *worker;	/* accumulates the types, NULL: fa_attr__add() */
@@ -173,6 +179,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
 int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
 int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec);
 void fa_attr__flush_ranges(struct fa_attr *a);
+int fa_attr__flush_pending(struct fa_attr *a);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
 #else
@@ -190,6 +197,11 @@ static inline void fa_attr__exit(struct fa_attr *a __maybe_unused)
 
 static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 {
+}
+
+static inline int fa_attr__flush_pending(struct fa_attr *a __maybe_unused)
+{
+	return 0;
 }
 
 static inline int fa_attr__add(struct fa_attr *a __maybe_unused,

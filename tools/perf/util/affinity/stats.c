@@ -119,6 +119,7 @@ size_t fa_attr_stats__fprintf(const struct fa_attr_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "Attributed to a struct field", st->resolved);
 	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
 	printed += fa_stat_line(fp, "  by the address of an instance", st->by_instance);
+	printed += fa_stat_line(fp, "    identified after the access", st->by_later);
 	printed += fa_stat_line(fp, "  in the instance it is embedded in", st->by_enclosing);
 	printed += fa_stat_line(fp, "  by a thread-local variable", st->by_tls);
 	printed += fa_stat_line(fp, "  both ways, same field", st->agree);
