@@ -265,6 +265,42 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * One function, two roles (the perf c2c talk's lock and reader threads):
+ * it stores f0 and loads f1-f3 on both CPUs, as its code says, but CPU 0's
+ * samples only store f0 and CPU 1's only load f1-f3.  The code must not make
+ * CPU 1 a writer of the lock nor CPU 0 a reader of f1: the lock is write-hot,
+ * not shared-written, and goes to a line of its own.
+ */
+static int test__affinity_code_roles(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(8);
+	unsigned long cpus = 3;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 200; i++) {
+		planted_access(t, time += 1000000, 0, 0, FA_OP_RMW);
+		planted_access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
+	}
+	for (int f = 0; f <= 3; f++)
+		T("code", !fa_type__add_code_access(t, f, false, 200, &cpus));
+	T("code", !fa_type__add_code_access(t, 0, true, 200, &cpus));
+	T("analysis", !analysis__run(&a, t));
+	T("the lock is written on CPU 0 only", test_bit(0, a.classes.fields[0].writers) &&
+	  !test_bit(1, a.classes.fields[0].writers));
+	T("f1 is read on CPU 1 only", test_bit(1, a.classes.fields[1].readers) &&
+	  !test_bit(0, a.classes.fields[1].readers));
+	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	for (int f = 1; f <= 3; f++)
+		T("the lock is not on the readers' line",
+		  fa_layout__line(&a.suggested, t->st, 0) != fa_layout__line(&a.suggested, t->st, f));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -353,6 +389,7 @@ static struct test_case tests__affinity_engine[] = {
 		  affinity_isolate_writer),
 	TEST_CASE("Fields seen only in the sampled code keep their CPUs and class",
 		  affinity_code_classes),
+	TEST_CASE("The code widens what goes together, not who writes", affinity_code_roles),
 	TEST_CASE("One thread on two CPUs shares no cache line", affinity_one_thread),
 	TEST_CASE("A per-CPU field its own CPU writes is write-hot", affinity_per_cpu),
 	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),

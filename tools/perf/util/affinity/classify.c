@@ -120,6 +120,32 @@ static double fa_type__code_scale(const struct fa_type *t)
 	return code > 0 ? sampled / code : 0;
 }
 
+/*
+ * The owners the code of @fi ran in, @cs, as its readers and writers: of a
+ * field its samples saw, only those they saw accessing it, as writers when
+ * the code stores to it; of a field they never saw, all.  Whether it has
+ * a writer by the code.
+ */
+static bool fa_field_info__code_owners(struct fa_field_info *fi, const struct fa_code_stats *cs,
+				       int nr_owners)
+{
+	bool seen = !bitmap_empty(fi->readers, nr_owners) ||
+		    !bitmap_empty(fi->writers, nr_owners);
+	bool any = false;
+
+	for (int i = 0; i < (int)BITS_TO_LONGS(nr_owners); i++) {
+		unsigned long w = cs->writers[i];
+
+		if (seen)
+			w &= fi->readers[i] | fi->writers[i];
+		else
+			fi->readers[i] |= cs->readers[i];
+		fi->writers[i] |= w;
+		any |= w != 0;
+	}
+	return any;
+}
+
 /* What the samples of field @f say, and what its code adds (see classify.h) */
 static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *t, int f,
 				double code_scale)
@@ -127,6 +153,7 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	const struct fa_field_stats *fs = &t->counts.stats[f];
 	const struct fa_code_stats *cs = t->code.stats ? &t->code.stats[f] : NULL;
 	int nr_owners = t->cfg.nr_owners;
+	bool written;
 
 	fi->weight = fs->weight;
 	fi->accesses = fs->loads + fs->stores + fs->rmws + fs->other;
@@ -141,12 +168,16 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	if (!cs || !cs->readers)
 		return;
 	fi->by_code = true;
-	bitmap_or(fi->readers, fi->readers, cs->readers, nr_owners);
-	bitmap_or(fi->writers, fi->writers, cs->writers, nr_owners);
 	fi->weight = max(fi->weight, cs->weight * code_scale);
+	/*
+	 * The code says what is hot and what goes together; who reads and
+	 * writes a sampled field, its samples say: one function may take a
+	 * lock in one thread and read the fields next to it in another.
+	 */
+	written = fa_field_info__code_owners(fi, cs, nr_owners);
 	if (fi->accesses < FA_MIN_SAMPLES) {
 		fi->accesses = FA_MIN_SAMPLES;
-		fi->writes = bitmap_empty(cs->writers, nr_owners) ? 0 : FA_MIN_SAMPLES;
+		fi->writes = written ? FA_MIN_SAMPLES : 0;
 		fi->class_by_code = true;
 	}
 	/*
@@ -154,7 +185,7 @@ static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *
 	 * a plain store next to them: a field that much of its sampled code
 	 * stores to is written, whatever its own samples say.
 	 */
-	if (cs->store_weight >= cs->weight * FA_WRITE_SHARE) {
+	if (written && cs->store_weight >= cs->weight * FA_WRITE_SHARE) {
 		u64 writes = fi->accesses * FA_WRITE_SHARE + 1;
 
 		if (writes > fi->writes) {

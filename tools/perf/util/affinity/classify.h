@@ -22,11 +22,16 @@
  *
  * Sparse samples miss fields the sampled code accesses every time it runs:
  * with the code context (fa_type::code_stats) a field is also as hot as the
- * share of the code's samples it stands for, its CPUs include those the
- * code ran on, and with fewer than FA_MIN_SAMPLES samples of its own, it is
- * written when the code stores to it.  A field that the functions with
- * FA_WRITE_SHARE of the code's weight store to is written in any case:
- * time based samples seldom land on a store (fa_field_info__init()).
+ * share of the code's samples it stands for.  Who reads and writes a field
+ * its samples saw comes from them: one function may serve several roles,
+ * taking a lock in one thread and reading the fields next to it in
+ * another.  Of such a field, an owner that the code storing to it ran in,
+ * and whose samples accessed it, writes it; a field never sampled has the
+ * owners of its code.  With fewer than FA_MIN_SAMPLES samples of its own,
+ * a field is written when it has a writer so.  A field that
+ * the functions with FA_WRITE_SHARE of the code's weight store to is
+ * written in any case, if there is one: time based samples seldom land on
+ * a store (fa_field_info__init()).
  */
 #ifndef __PERF_AFFINITY_CLASSIFY_H
 #define __PERF_AFFINITY_CLASSIFY_H
