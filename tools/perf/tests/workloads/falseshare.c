@@ -13,7 +13,13 @@
  *   lwtstate, read under a reference, shares line 1 with it.  Every CPU takes
  *   a reference, reads the fields and drops the reference.
  *
- *   perf test -w lockshare|refshare [<msecs> [addr] [global] [migrate]]
+ * roleshare: the perf c2c talk's program: a lock thread and a reader thread
+ *   run one function, whose argument picks the role, on a global struct
+ *   whose lock word and lock-protected counter share a cache line with the
+ *   fields the reader reads.  The sampled code is the same for both roles:
+ *   only the samples tell the writer from the reader.
+ *
+ *   perf test -w lockshare|refshare|roleshare [<msecs> [addr] [global] [migrate]]
  *
  * 'addr' prints the addresses of the object's fields and of the functions
  * that access it, the ground truth for tests.  'global' uses a static
@@ -101,8 +107,16 @@ static const struct field_addr refshare_fields[] = {
 	{ NULL, 0, 0 },
 };
 
+struct roleshare_buf {
+	long		lock0;
+	long		held;
+	long		reader1;
+	long		reader2;
+};
+
 static int done;
 static unsigned long sink;
+static struct roleshare_buf roleshare_global __aligned(64);
 static struct lockshare_rq lockshare_global __aligned(64);
 static struct refshare_dst refshare_global __aligned(64);
 
@@ -179,6 +193,36 @@ static noinline void *refshare_worker(void *arg)
 }
 
 /* The @idx-th CPU this process may run on (modulo their number), or -1 */
+/* One function, both roles: the lock taker's or the reader's */
+static noinline unsigned long roleshare_loop(struct roleshare_buf *buf, bool locker)
+{
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(done)) {
+		if (locker) {
+			while (__atomic_exchange_n(&buf->lock0, 1, __ATOMIC_ACQUIRE))
+				;
+			WRITE_ONCE(buf->held, buf->held + 1);
+			__atomic_store_n(&buf->lock0, 0, __ATOMIC_RELEASE);
+		} else {
+			sum += READ_ONCE(buf->reader1) + READ_ONCE(buf->reader2);
+		}
+	}
+	return sum;
+}
+
+static noinline void *roleshare_locker(void *arg)
+{
+	WRITE_ONCE(sink, roleshare_loop(arg, true));
+	return NULL;
+}
+
+static noinline void *roleshare_reader(void *arg)
+{
+	WRITE_ONCE(sink, roleshare_loop(arg, false));
+	return NULL;
+}
+
 static int worker__cpu(int idx)
 {
 	cpu_set_t allowed;
@@ -339,5 +383,16 @@ static int refshare(int argc, const char **argv)
 	return err;
 }
 
+static int roleshare(int argc, const char **argv)
+{
+	void *(*fn[NR_WORKERS])(void *) = { roleshare_locker, roleshare_reader };
+
+	if (has_arg(argc, argv, "addr"))
+		printf("roleshare_buf %p %zu\n", (void *)&roleshare_global,
+		       sizeof(roleshare_global));
+	return run_workers(argc, argv, fn, &roleshare_global);
+}
+
 DEFINE_WORKLOAD(lockshare);
 DEFINE_WORKLOAD(refshare);
+DEFINE_WORKLOAD(roleshare);
