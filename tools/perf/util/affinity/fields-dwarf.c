@@ -641,17 +641,49 @@ static enum fa_die_found fa_die__at_offset(Dwarf *dbg, u64 offset,
 	return FA_DIE_RECORD;
 }
 
+/* The name of a typedef at the top of @record's compilation unit that names it */
+static const char *fa_die__typedef_of(Dwarf_Die *record)
+{
+	Dwarf_Off off = dwarf_dieoffset(record);
+	Dwarf_Die cu, child, type;
+	Dwarf_Attribute attr;
+
+	if (!dwarf_diecu(record, &cu, NULL, NULL) || dwarf_child(&cu, &child))
+		return NULL;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_typedef &&
+		    dwarf_attr_integrate(&child, DW_AT_type, &attr) &&
+		    dwarf_formref_die(&attr, &type) && dwarf_dieoffset(&type) == off)
+			return dwarf_diename(&child);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
 /*
- * How the C definition of a type found by a typedef name starts: the
- * record's own name, or the typedef for an anonymous record.
+ * How the C definition of a type starts: the record's own name, or the
+ * typedef for an anonymous record, when it was found by a typedef name;
+ * and the typedef name that the definition declares too, if any, so that
+ * --emit-c replaces 'typedef struct x {...} y;' as well as 'struct x {...};'
+ * (where a separate 'typedef struct x y;' then declares y again, as C11
+ * allows).
  */
 static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char *type_name)
 {
 	const char *name = dwarf_diename(record);
 	const char *kw = dwarf_tag(record) == DW_TAG_union_type ? "union" :
 			 dwarf_tag(record) == DW_TAG_class_type ? "class" : "struct";
+	bool by_typedef = !strchr(type_name, ' ') && !strstr(type_name, "::") &&
+			  (!name || strcmp(name, type_name));
+	const char *td = by_typedef ? type_name : NULL;
 
-	if (strchr(type_name, ' ') || strstr(type_name, "::") || (name && !strcmp(name, type_name)))
+	if (!td && name && dwarf_tag(record) != DW_TAG_class_type)
+		td = fa_die__typedef_of(record);
+	if (td) {
+		st->c_typedef = strdup(td);
+		if (!st->c_typedef)
+			return -ENOMEM;
+	}
+	if (!by_typedef)
 		return 0;
 	if (name ? asprintf(&st->c_open, "%s %s {", kw, name) < 0 :
 		   asprintf(&st->c_open, "typedef %s {", kw) < 0) {

@@ -53,6 +53,7 @@ void fa_struct__delete(struct fa_struct *st)
 	zfree(&st->leaves);
 	zfree(&st->name);
 	zfree(&st->c_open);
+	zfree(&st->c_typedef);
 	free(st);
 }
 

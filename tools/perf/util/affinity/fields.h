@@ -154,6 +154,8 @@ struct fa_struct {
 	 * anonymous record, "struct foo {" for a typedef of struct foo
 	 */
 	char		*c_open;
+	/* --emit-c: the typedef name its definition declares too, or NULL */
+	char		*c_typedef;
 	u32		 size;
 	u32		 align;
 	bool		 packed;

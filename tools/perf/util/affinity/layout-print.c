@@ -563,14 +563,17 @@ static size_t fa_layout__fprintf_line(const struct fa_layout *l, const struct fa
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp)
 {
-	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
 	bool groups = kernel && l->size > l->line_size;
-	size_t printed = st->c_open ? fprintf(fp, "%s\n", st->c_open) :
-				      fprintf(fp, "%s {\n", st->name);
+	const char *open = st->c_open;
+	size_t printed;
 	struct fa_layout_walk w;
 	char attr[64] = "";
 	int line = -1;
 
+	if (open && strstarts(open, "typedef "))
+		open += strlen("typedef ");
+	printed = fprintf(fp, "%s%s%s\n", st->c_typedef ? "typedef " : "", open ?: st->name,
+			  open ? "" : " {");
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
 		const struct fa_field *f = &st->fields[w.field];
@@ -602,8 +605,7 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	attr[0] = '\0';
 	if (l->align >= l->line_size)
 		fa_align__scnprintf(attr, sizeof(attr), l->align, l->line_size, kernel);
-	printed += fprintf(fp, "}%s%s%s;\n", attr, typedef_anon ? " " : "",
-			   typedef_anon ? st->name : "");
+	printed += fprintf(fp, "}%s%s%s;\n", attr, st->c_typedef ? " " : "", st->c_typedef ?: "");
 	if (groups)
 		printed += fa_layout__fprintf_groups_check(l, st, c, fp);
 	return printed;
