@@ -700,6 +700,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 		if (!te->t)
 			return -ENOMEM;
 	}
+	te->nr_accounted++;
 	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, o->tid) : (int)o->cpu;
 	if (owner < 0)
 		return owner;
@@ -1048,6 +1049,9 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	nr_instances = te->t ? te->t->xfer.nr_instances : 0;
 	err = fa_attr__account(a, te, acc, base,
 			       fa_instance__key(base, fa_access__space(acc)), field);
+	/* in a variable its type's alignment aligns, unlike memory malloc() returns */
+	if (by_address && !enclosed)
+		te->nr_in_vars++;
 	/* an instance the type had not seen (or not lately): where it is */
 	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc)) {
 		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);

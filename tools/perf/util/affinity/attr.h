@@ -107,6 +107,8 @@ struct fa_type_entry {
 	bool			 kernel;	/* of vmlinux or a module: C in its macros */
 	struct fa_type		*t;	/* created on its first access */
 	struct fa_type_entry	*same_name;	/* another size of the name */
+	u64			 nr_accounted;	/* accesses attributed to it */
+	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
 };
 
 /* Where accesses could not be attributed: a function and the reason */

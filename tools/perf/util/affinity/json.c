@@ -781,6 +781,10 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__bool(j, "changed", an->changed);
 	fa_json__bool(j, "kept_current", an->kept);
 	fa_json__bool(j, "aligned_instances", an->spread);
+	if (an->spread)
+		fa_json__string(j, "align_by", fa_align_by__key(fa_type_entry__align_by(te, an)));
+	else
+		fa_json__null(j, "align_by");
 	fa_json__bool(j, "per_visit", an->per_visit);
 	fa_json__double(j, "visit_lines_current", an->lines_at[0]);
 	fa_json__double(j, "visit_lines_suggested", an->lines_at[1]);

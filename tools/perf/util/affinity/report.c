@@ -363,6 +363,75 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	return printed;
 }
 
+static const struct fa_label fa_align_by_labels[FA_ALIGN_BY_MAX] = {
+	[FA_ALIGN_BY_TYPE]	= { "type", "align the struct" },
+	[FA_ALIGN_BY_ALLOC]	= { "allocation", "allocate the instances aligned" },
+	[FA_ALIGN_BY_BOTH]	= { "type_and_allocation", "align the struct and allocate aligned" },
+};
+
+const char *fa_align_by__key(int by)
+{
+	return fa_label__key(fa_align_by_labels, FA_ALIGN_BY_MAX, by);
+}
+
+/**
+ * fa_type_entry__align_by - How the instances of @te get lines of their own
+ *
+ * The type's alignment aligns variables (and the elements of arrays of
+ * them), not the memory malloc() returns: instances most of whose
+ * accesses were not to a variable of the type need an aligned allocation,
+ * and a type whose size is not a multiple of the line its alignment too.
+ */
+int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an)
+{
+	if (te->nr_in_vars * 2 > te->nr_accounted)
+		return FA_ALIGN_BY_TYPE;
+	if (an->current.size % an->current.line_size == 0)
+		return FA_ALIGN_BY_ALLOC;
+	return FA_ALIGN_BY_BOTH;
+}
+
+/* Why the instances are to be aligned: what the replay saw, in its numbers */
+static size_t fa_report__spread_why(FILE *fp, const struct fa_type_entry *te,
+				    const struct fa_analysis *an)
+{
+	const struct fa_cost *r = an->replay;
+
+	if (r[0].xfers_per_kacc > 0)
+		return fprintf(fp, "instances share lines that other %s write (%.1f -> %.1f transfers per 1k accesses)",
+			       te->t->cfg.by_thread ? "threads" : "CPUs", r[0].xfers_per_kacc,
+			       r[1].xfers_per_kacc);
+	return fprintf(fp, "instances straddle cache lines (%.2f -> %.2f lines per window), no line another %s writes was seen",
+		       r[0].lines_per_window, r[1].lines_per_window,
+		       te->t->cfg.by_thread ? "thread" : "CPU");
+}
+
+/* What gives the instances lines of their own, where they are */
+static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
+				   const struct fa_analysis *an)
+{
+	const char *alloc = te->kernel ? "a kmem_cache with SLAB_HWCACHE_ALIGN" :
+			    "aligned_alloc() or posix_memalign()";
+	u32 line = an->suggested.line_size;
+	u64 nr = te->t->xfer.nr_instances, mis = te->t->xfer.misaligned;
+
+	switch (fa_type_entry__align_by(te, an)) {
+	case FA_ALIGN_BY_TYPE:
+		return fprintf(fp, "align the struct to the %u byte cache line", line);
+	case FA_ALIGN_BY_ALLOC:
+		return fprintf(fp, "allocate the instances at %u byte boundaries (%s): the struct %s, but %" PRIu64 " of %" PRIu64 " instances recorded do not start a cache line, %s",
+			       line, alloc,
+			       an->current.align >= line ? "is aligned to the line already" :
+			       "size is a multiple of the line", mis, nr,
+			       te->kernel ? "their cache does not align them" :
+			       "malloc() does not align to the type");
+	default:
+		return fprintf(fp, "align the struct to the %u byte cache line and allocate the instances at %u byte boundaries (%s): %s",
+			       line, line, alloc, te->kernel ? "their cache does not align them" :
+			       "malloc() does not align to the type");
+	}
+}
+
 static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				 const struct fa_report_opts *o)
 {
@@ -380,12 +449,13 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	}
 	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n",
 			   (int)an->suggested.size - (int)an->current.size);
-	if (an->spread)
-		printed += fprintf(fp, "  aligned to the %u byte cache line: instances share lines that other %s write;\n  %+" PRId64 " bytes for the %" PRIu64 " instances seen\n",
-				   an->suggested.line_size,
-				   te->t->cfg.by_thread ? "threads" : "CPUs",
+	if (an->spread) {
+		printed += fprintf(fp, "  aligned to the %u byte cache line: ", an->suggested.line_size);
+		printed += fa_report__spread_why(fp, te, an);
+		printed += fprintf(fp, ";\n  %+" PRId64 " bytes for the %" PRIu64 " instances seen\n",
 				   ((s64)an->suggested.size - an->current.size) *
 				   (s64)te->t->xfer.nr_instances, te->t->xfer.nr_instances);
+	}
 	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
@@ -543,8 +613,9 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 		return fa_report__split(fp, te, an);
 
 	if (an->spread && an->advice == FA_ADVICE_NONE) {
-		printed = fprintf(fp, "\n  Advice: align the struct to the %u byte cache line, its instances share lines with other data (",
-				  an->suggested.line_size);
+		printed = fprintf(fp, "\n  Advice: ");
+		printed += fa_report__align_how(fp, te, an);
+		printed += fprintf(fp, " (");
 		printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 		return printed + fprintf(fp, ")\n");
 	}
@@ -560,9 +631,11 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 	printed += fprintf(fp, ")\n");
 	if (an->advice == FA_ADVICE_EDIT)
 		printed += fa_report__edits(fp, &an->edits, te->st);
-	if (an->spread)
-		printed += fprintf(fp, "    and align the struct to the %u byte cache line (its instances share lines with other data)\n",
-				   an->suggested.line_size);
+	if (an->spread) {
+		printed += fprintf(fp, "    and ");
+		printed += fa_report__align_how(fp, te, an);
+		printed += fprintf(fp, "\n");
+	}
 	return printed;
 }
 

@@ -42,6 +42,16 @@ struct fa_report_opts {
 	struct fa_keep_opts keep;	/* --keep, --keep-order */
 };
 
+/* How the instances of a type get cache lines of their own */
+enum fa_align_by {
+	FA_ALIGN_BY_TYPE,	/* variables: the type's alignment aligns them */
+	FA_ALIGN_BY_ALLOC,	/* heap: their size is right, their addresses are not */
+	FA_ALIGN_BY_BOTH,	/* heap: pad the type to the line, allocate aligned */
+	FA_ALIGN_BY_MAX,
+};
+
+int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an);
+const char *fa_align_by__key(int by);
 size_t fa_report__banner(FILE *fp, const char *title);
 size_t fa_report__arrays(FILE *fp, const struct fa_attr *a);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
