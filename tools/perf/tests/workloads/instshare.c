@@ -15,7 +15,14 @@
  *   struct rq / idle_cpu() case).  One thread, no sharing: the cost is the
  *   lines touched per instance visited.  The fix is to group the five.
  *
+ * heapslots: per-thread statistics of a cache line's size in a malloc()ed
+ *   array whose start is 48 bytes past a line, as malloc() may place it:
+ *   each thread's hot counters straddle a line with its neighbour's.  The
+ *   type's size is right, the addresses are not: the fix is an aligned
+ *   allocation, which 'aligned' makes (the control: nothing to fix).
+ *
  *   perf test -w slotshare [<msecs> [addr] [ro]]
+ *   perf test -w heapslots [<msecs> [addr] [aligned]]
  *   perf test -w rqscan [<msecs> [addr]]
  *
  * 'addr' prints the addresses of the first instances and of the functions
@@ -50,6 +57,15 @@ struct runq {
 	char		cold3[120];
 	int		ttwu_pending;
 	char		cold4[132];
+};
+
+/* A thread's counters, a cache line of them */
+struct heap_stats {
+	unsigned long	ops;
+	unsigned long	bytes;
+	unsigned long	errors;
+	unsigned long	last;
+	unsigned long	cold[4];
 };
 
 /* the array starts a line, so that the slots share one in every build */
@@ -136,6 +152,57 @@ static int slotshare(int argc, const char **argv)
 }
 
 /* How busy the busiest run queue is: five fields of every one */
+static noinline void heap_account(struct heap_stats *st, unsigned long bytes)
+{
+	WRITE_ONCE(st->ops, st->ops + 1);
+	WRITE_ONCE(st->bytes, st->bytes + bytes);
+	if (!(bytes & 255))
+		WRITE_ONCE(st->errors, st->errors + 1);
+	WRITE_ONCE(st->last, bytes);
+}
+
+static noinline void *heap_worker(void *arg)
+{
+	struct heap_stats *st = arg;
+	unsigned long n = 0;
+
+	while (!READ_ONCE(done))
+		heap_account(st, ++n & 1023);
+	return NULL;
+}
+
+static int heapslots(int argc, const char **argv)
+{
+	int msecs = msecs_arg(argc, argv);
+	size_t size = (NR_SLOTS + 1) * sizeof(struct heap_stats);
+	char *mem = aligned_alloc(64, size);
+	struct heap_stats *st;
+	pthread_t th[NR_SLOTS];
+	int i, n = 0;
+
+	if (msecs <= 0 || !mem) {
+		free(mem);
+		return -1;
+	}
+	memset(mem, 0, size);
+	/* 48 bytes past a line, as malloc() may return it, or on one */
+	st = (void *)(mem + (has_arg(argc, argv, "aligned") ? 0 : 48));
+	if (has_arg(argc, argv, "addr")) {
+		printf("heap_stats %p %zu\n", (void *)st, sizeof(*st));
+		fflush(stdout);
+	}
+	for (i = 0; i < NR_SLOTS; i++) {
+		if (pthread_create(&th[i], NULL, heap_worker, &st[i]) == 0)
+			n++;
+	}
+	sleep_ms(msecs);
+	WRITE_ONCE(done, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	free(mem);
+	return n == NR_SLOTS ? 0 : -1;
+}
+
 static noinline unsigned long rq_balance(const struct runq *rq, int nr)
 {
 	unsigned long busiest = 0;
@@ -191,4 +258,5 @@ static int rqscan(int argc, const char **argv)
 }
 
 DEFINE_WORKLOAD(slotshare);
+DEFINE_WORKLOAD(heapslots);
 DEFINE_WORKLOAD(rqscan);
