@@ -11,8 +11,9 @@ comes from a header named by -DLAYOUT):
   2. record it with 'perf affinity record' and ask
      'perf affinity report --stdio -T TYPE --emit-c' for a layout;
   3. write the suggested struct, as printed, to a header and build the
-     program with it; build it with the known fix (a header written by
-     hand) too;
+     program with it (and with -DALIGNED_ALLOC where the advice is an
+     aligned allocation, which the program then makes); build it with the
+     known fix (a header written by hand, or the allocation) too;
   4. time the three builds, ROUNDS rounds whose order rotates, and print
      the medians and the speedups over the original.
 
@@ -33,27 +34,40 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAYOUTS = os.path.join(HERE, "layouts")
 
-# name, source, struct, layout as written, known fix, program arguments
-# to record, to time; control: True when there is nothing to fix
+# name, source, the type as C names it, layout as written, known fix,
+# program arguments to record, to time; control: True when there is nothing
+# to fix; the known fix's -D options (an aligned allocation)
 WORKLOADS = [
-    ("slots", "slots.c", "slot_stats", "slots.h", "slots-fix.h",
-     ["50000000"], ["200000000"], False),
-    ("slots-ro", "slots.c", "slot_stats", "slots.h", None,
-     ["50000000", "ro"], None, True),
-    ("rqscan", "rqscan.c", "runq", "rqscan.h", "rqscan-fix.h",
-     ["300"], ["200"], False),
-    ("lockmig", "lockmig.c", "lockshare_rq", "lockmig.h", "lockmig-fix.h",
-     ["100000000"], ["50000000"], False),
+    ("slots", "slots.c", "struct slot_stats", "slots.h", "slots-fix.h",
+     ["50000000"], ["200000000"], False, []),
+    ("slots-ro", "slots.c", "struct slot_stats", "slots.h", None,
+     ["50000000", "ro"], None, True, []),
+    ("rqscan", "rqscan.c", "struct runq", "rqscan.h", "rqscan-fix.h",
+     ["300"], ["200"], False, []),
+    ("lockmig", "lockmig.c", "struct lockshare_rq", "lockmig.h", "lockmig-fix.h",
+     ["100000000"], ["50000000"], False, []),
+    ("roles", "roles.c", "role_buf", "roles.h", "roles-fix.h",
+     ["300000000"], ["1000000000"], False, []),
+    ("heap", "heap.c", "struct heap_stats", "heap.h", "heap.h",
+     ["100000000"], ["200000000"], False, ["-DALIGNED_ALLOC"]),
 ]
+
+# -T for a typedef'd struct: the report names it by its tag or its typedef,
+# as the variable or the pointer the code uses does
+TYPES = {"role_buf": "struct _role_buf,role_buf"}
+
+# The advice of an aligned allocation: applied as the program takes it
+ALLOC_ADVICE = "Advice: allocate the instances at 64 byte boundaries"
+ALLOC_DEFS = ["-DALIGNED_ALLOC"]
 
 
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
 
 
-def build(src, header, out):
-    sh(["gcc", "-O2", "-g", "-pthread", '-DLAYOUT="%s"' % header,
-        os.path.join(LAYOUTS, src), "-o", out])
+def build(src, header, out, defs=()):
+    sh(["gcc", "-O2", "-g", "-pthread", '-DLAYOUT="%s"' % header] + list(defs) +
+       [os.path.join(LAYOUTS, src), "-o", out])
 
 
 # a member's name: before its array size, attributes and the semicolon
@@ -71,7 +85,7 @@ def check_applies(c, orig_h):
 
 def suggestion(report):
     """The struct of the report's 'As C:' block, or None: keep the layout."""
-    m = re.search(r"^  As C:\n\n(struct .*?^}[^\n]*;\n)", report, re.S | re.M)
+    m = re.search(r"^  As C:\n\n((?:typedef )?struct .*?^}[^\n]*;\n)", report, re.S | re.M)
     return m.group(1) if m else None
 
 
@@ -81,10 +95,10 @@ def lines_of(header, typ, fields, d):
     with open(src, "w") as f:
         f.write('#include <stdio.h>\n#include <stddef.h>\n#include "%s"\n' % header)
         f.write("int main(void)\n{\n")
-        f.write('\tprintf("%%zu %%zu\\n", sizeof(struct %s), _Alignof(struct %s));\n'
+        f.write('\tprintf("%%zu %%zu\\n", sizeof(%s), _Alignof(%s));\n'
                 % (typ, typ))
         for name in fields:
-            f.write('\tprintf("%s %%zu\\n", offsetof(struct %s, %s) / 64);\n'
+            f.write('\tprintf("%s %%zu\\n", offsetof(%s, %s) / 64);\n'
                     % (name, typ, name))
         f.write("\treturn 0;\n}\n")
     sh(["gcc", "-o", src[:-2], src])
@@ -119,7 +133,7 @@ def main():
     perf = os.path.abspath(args.perf)
     os.makedirs(args.dir, exist_ok=True)
     ok = True
-    for name, src, typ, orig_h, fix_h, rec_args, time_args, control in WORKLOADS:
+    for name, src, typ, orig_h, fix_h, rec_args, time_args, control, fix_defs in WORKLOADS:
         if args.workload and name not in args.workload:
             continue
         d = os.path.join(os.path.abspath(args.dir), name)
@@ -128,7 +142,8 @@ def main():
         build(src, os.path.join(LAYOUTS, orig_h), orig)
         data = os.path.join(d, "perf.data")
         sh([perf, "affinity", "record", "-o", data, "--", orig] + rec_args)
-        report = sh([perf, "affinity", "report", "-i", data, "--stdio", "-T", typ,
+        report = sh([perf, "affinity", "report", "-i", data, "--stdio", "-T",
+                     TYPES.get(typ, typ),
                      "--emit-c"]).stdout
         with open(os.path.join(d, "report.txt"), "w") as f:
             f.write(report)
@@ -152,12 +167,15 @@ def main():
         builds = [("original", orig),
                   ("hand fix", os.path.join(d, "fix")),
                   ("suggested", os.path.join(d, "suggested"))]
-        build(src, os.path.join(LAYOUTS, fix_h), builds[1][1])
-        build(src, sug_h, builds[2][1])
-        fields = members(c)
-        same = same_lines(os.path.join(LAYOUTS, fix_h), sug_h, typ, fields, d)
+        alloc = ALLOC_ADVICE in report
+        build(src, os.path.join(LAYOUTS, fix_h), builds[1][1], fix_defs)
+        build(src, sug_h, builds[2][1], ALLOC_DEFS if alloc else [])
+        fields = [f for f in members(c) if f != typ]
+        same = same_lines(os.path.join(LAYOUTS, fix_h), sug_h, typ, fields, d) and \
+            (ALLOC_DEFS if alloc else []) == fix_defs
         print("%-10s the suggestion %s the hand fix's fields on each line, its size and "
-              "alignment" % (name, "has" if same else "does NOT have"))
+              "alignment%s" % (name, "has" if same else "does NOT have",
+                               ", and an aligned allocation" if alloc else ""))
         times = {b: [] for b, _ in builds}
         for r in range(args.rounds):
             for k in range(len(builds)):
