@@ -476,7 +476,7 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 				struct regs_dump *regs, u16 flags, const struct fa_access *tmpl,
 				struct fa_access *acc)
 {
-	int n = min(insn->nr_ops, (u8)2);
+	int n = insn->nr_ops;	/* at most INSN_ACCESS_MAX_OPS: @acc has room */
 
 	/* The access directions are the same bits. */
 	BUILD_BUG_ON((int)FA_OP_LOAD != (int)INSN_ACCESS_OP_LOAD ||
@@ -610,7 +610,7 @@ static int fa_decoder__block(struct fa_decoder *dec, struct fa_insn *fi, int nr_
 		else
 			n = m;
 	}
-	for (int i = 0; i < nr_block && n + 2 <= FA_DECODE_MAX_ACC; i++) {
+	for (int i = 0; i < nr_block && n + INSN_ACCESS_MAX_OPS <= FA_DECODE_MAX_ACC; i++) {
 		const struct fa_block_insn *b = &fi->block[i];
 
 		m = fa_access__from_insn(&b->insn, ip - b->back, regs,
