@@ -53,8 +53,8 @@ int insn_access__decode(struct insn_access_insn *insn, const char *arch,
  * @insn: The decoded instruction
  * @op: One of @insn's operands
  * @ip: Address of the instruction
- * @regs: Registers sampled before the instruction executed (or after it,
- *        when insn_access__survives() says that gives the same result)
+ * @regs: Registers sampled before the instruction executed, or after it
+ *        when neither it nor any instruction since wrote its @addr_regs
  * @addr: Result; fs:/gs: relative operands give the offset into the segment
  *
  * Return: 0 on success, -EINVAL if a register it needs was not sampled.
@@ -76,21 +76,4 @@ int insn_access__addr(const struct insn_access_insn *insn, const struct insn_mem
 	if (insn->addr_bytes == 4)
 		*addr &= 0xffffffffULL;
 	return 0;
-}
-
-/*
- * Whether the registers after @insn executed still give its addresses: it
- * must not branch, advance a string pointer, or write a register its
- * addresses use.  Used to attribute a sample to the instruction before the
- * sampled one, the one whose completion the sampling interrupt waited for.
- */
-bool insn_access__survives(const struct insn_access_insn *insn)
-{
-	if (insn->result != INSN_ACCESS__OK || insn->branch || insn->written_regs == ~0ULL)
-		return false;
-	for (int i = 0; i < insn->nr_ops; i++) {
-		if (insn->ops[i].flags & INSN_ACCESS_F_STRING)
-			return false;
-	}
-	return !(insn->addr_regs & insn->written_regs);
 }

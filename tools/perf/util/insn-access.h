@@ -108,7 +108,6 @@ int insn_access__decode(struct insn_access_insn *insn, const char *arch,
 			const u8 *code, size_t len, u64 ip, bool is64bit);
 int insn_access__addr(const struct insn_access_insn *insn, const struct insn_mem_operand *op,
 		      u64 ip, struct regs_dump *regs, u64 *addr);
-bool insn_access__survives(const struct insn_access_insn *insn);
 const char *insn_access__strerror(enum insn_access_result result);
 
 #ifdef HAVE_AUXTRACE_SUPPORT
