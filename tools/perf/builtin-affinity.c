@@ -738,11 +738,29 @@ static void perf_affinity__embedder(struct fa_attr *a, int i, struct fa_analysis
 	}
 }
 
+/* Every member --keep and --keep-order name is in a reported type */
+static int perf_affinity__check_keep(struct perf_affinity *aff)
+{
+	struct fa_attr *a = &aff->attr;
+	const struct fa_struct **sts = calloc(a->nr_types ?: 1, sizeof(*sts));
+	int nr = 0, err;
+
+	if (!sts)
+		return -ENOMEM;
+	for (int i = 0; i < a->nr_types; i++) {
+		if (a->types[i]->t)
+			sts[nr++] = a->types[i]->st;
+	}
+	err = fa_keep_opts__check_names(&aff->ropts.keep, sts, nr);
+	free(sts);
+	return err;
+}
+
 static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis *an, u64 *total)
 {
 	struct fa_attr *a = &aff->attr;
 	struct ui_progress prog;
-	int err = 0, matched = 0;
+	int err = 0;
 
 	*total = 0;
 	if (aff->method != FA_METHOD_WINDOW)
@@ -758,14 +776,13 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 			err = fa_analysis__run(&an[i], a->types[i]->t, aff->method,
 					       aff->ropts.xfer_cost, &aff->ropts.keep);
 			*total += a->types[i]->t->counts.nr_accesses;
-			matched += err ? 0 : an[i].keep.matched;
 			perf_affinity__embedder(a, i, &an[i]);
 		}
 		ui_progress__update(&prog, 1);
 	}
 	ui_progress__finish();
-	if (!err && !matched && (aff->ropts.keep.keep || aff->ropts.keep.keep_order))
-		pr_warning("--keep, --keep-order: no struct type has these members\n");
+	if (!err && (aff->ropts.keep.keep || aff->ropts.keep.keep_order))
+		err = perf_affinity__check_keep(aff);
 	return err;
 }
 

@@ -109,6 +109,26 @@ only=$(value "Attributed to struct fields")
 other=$(value "Of other types than -T's")
 [ $((only + ${other:-0})) -eq "${stats_attr}" ] ||
 	fail "-T lockshare_rq: ${only} + ${other:-0} of other types != ${stats_attr} attributed"
+
+echo "--keep and --keep-order name what is wrong"
+if perf affinity report -i "${perfdata}" --stdio --keep nosuchfield > "${result}" \
+	2> "${errout}"; then
+	fail "--keep nosuchfield: exit 0"
+fi
+[ "$(wc -l < "${errout}")" -eq 1 ] &&
+	grep -q "^--keep nosuchfield: no member 'nosuchfield' in any reported type" "${errout}" ||
+	fail "--keep nosuchfield: not named in one line: $(head -3 "${errout}")"
+if perf affinity report -i "${perfdata}" --stdio --keep-order lock-nosuch > "${result}" \
+	2> "${errout}"; then
+	fail "--keep-order lock-nosuch: exit 0"
+fi
+grep -q "^--keep-order lock-nosuch: no member 'nosuch' in any reported type" "${errout}" ||
+	fail "--keep-order lock-nosuch: not named: $(head -3 "${errout}")"
+perf affinity report -i "${perfdata}" --stdio -T lockshare_rq --keep-order clock-lock \
+	> "${result}" 2> "${errout}" || fail "--keep-order clock-lock exited with $?"
+grep -q "^--keep-order clock-lock: clock comes after lock in struct lockshare_rq: taken as lock-clock" \
+	"${errout}" || fail "--keep-order clock-lock: no note: $(head -3 "${errout}")"
+
 perf record -q -e cpu-clock -o "${perfdata}" -- perf test -w noploop 1 > /dev/null 2>&1
 if perf affinity report -i "${perfdata}" --stdio > "${result}" 2> "${errout}"; then
 	fail "a recording without memory access samples: exit 0"

@@ -223,3 +223,80 @@ int fa_keep_opts__check(const struct fa_keep_opts *o)
 		return -EINVAL;
 	return 0;
 }
+
+/* Whether a struct of @sts has a field named @name (@len bytes of it) */
+static const struct fa_struct *fa_keep__owner(const struct fa_struct * const *sts, int nr,
+					      const char *name, size_t len)
+{
+	for (int i = 0; i < nr; i++) {
+		if (sts[i] && fa_keep__unit(sts[i], name, len) >= 0)
+			return sts[i];
+	}
+	return NULL;
+}
+
+/* The offset of the field named @name (@len bytes of it) in @st */
+static u32 fa_keep__offset(const struct fa_struct *st, const char *name, size_t len)
+{
+	for (int f = 0; f < st->nr_fields; f++) {
+		if (strlen(st->fields[f].name) == len && !strncmp(st->fields[f].name, name, len))
+			return st->fields[f].offset;
+	}
+	return 0;
+}
+
+/* Each name of one item of --keep or --keep-order in a struct of @sts; a note if reversed */
+static int fa_keep__check_item(const char *opt, const char *s, size_t len,
+			       const struct fa_struct * const *sts, int nr)
+{
+	const char *dash = memchr(s, '-', len);
+	size_t from_len = dash ? (size_t)(dash - s) : len;
+	const char *to = dash ? dash + 1 : NULL;
+	size_t to_len = dash ? s + len - to : 0;
+	const struct fa_struct *st;
+
+	if (from_len && !fa_keep__owner(sts, nr, s, from_len)) {
+		pr_err("%s %.*s: no member '%.*s' in any reported type\n", opt, (int)len, s,
+		       (int)from_len, s);
+		return -EINVAL;
+	}
+	if (to_len && !fa_keep__owner(sts, nr, to, to_len)) {
+		pr_err("%s %.*s: no member '%.*s' in any reported type\n", opt, (int)len, s,
+		       (int)to_len, to);
+		return -EINVAL;
+	}
+	if (!from_len || !to_len)
+		return 0;
+	st = fa_keep__owner(sts, nr, s, from_len);
+	if (fa_keep__unit(st, to, to_len) >= 0 &&
+	    fa_keep__offset(st, s, from_len) > fa_keep__offset(st, to, to_len))
+		pr_warning("%s %.*s: %.*s comes after %.*s in %s: taken as %.*s-%.*s\n", opt,
+			   (int)len, s, (int)from_len, s, (int)to_len, to, st->name, (int)to_len,
+			   to, (int)from_len, s);
+	return 0;
+}
+
+/**
+ * fa_keep_opts__check_names - Whether every member --keep and --keep-order
+ * name is in a struct of @sts (the types reported): -EINVAL, said, if not
+ *
+ * A range whose ends are the wrong way round is taken the right way, with a
+ * note.
+ */
+int fa_keep_opts__check_names(const struct fa_keep_opts *o, const struct fa_struct * const *sts,
+			      int nr)
+{
+	static const char * const opts[] = { "--keep", "--keep-order", };
+	const char *lists[] = { o->keep, o->keep_order, };
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		for (const char *s = lists[i]; s && *s; ) {
+			size_t len = strcspn(s, ",");
+
+			if (fa_keep__check_item(opts[i], s, len, sts, nr))
+				return -EINVAL;
+			s += len + (s[len] == ',');
+		}
+	}
+	return 0;
+}

@@ -51,5 +51,7 @@ void fa_keep__exit(struct fa_keep *k);
 bool fa_keep__allows(const struct fa_keep *k, const struct fa_layout *cur,
 		     const struct fa_layout *l);
 int fa_keep_opts__check(const struct fa_keep_opts *o);
+int fa_keep_opts__check_names(const struct fa_keep_opts *o, const struct fa_struct * const *sts,
+			      int nr);
 
 #endif /* __PERF_AFFINITY_KEEP_H */
