@@ -786,6 +786,14 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	return err;
 }
 
+/* --heatmap: a file named *.html or *.htm gets an HTML page, others SVG */
+static bool perf_affinity__html(const char *name)
+{
+	const char *dot = name ? strrchr(name, '.') : NULL;
+
+	return dot && (!strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm"));
+}
+
 /* --json and --heatmap: '-' is standard output, instead of the stdio report */
 static int perf_affinity__open_output(FILE **fp, const char *name, const char *opt)
 {
@@ -862,7 +870,8 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 
 	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, fh, &aff->ropts))
 		return -ENOMEM;
-	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->ropts))
+	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->ropts,
+						    perf_affinity__html(aff->heatmap_name)))
 		return -ENOMEM;
 	return 0;
 }
@@ -1282,7 +1291,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING(0, "json", &aff->json_name, "file",
 		   "also write the report as JSON to this file ('-': only that, to stdout)"),
 	OPT_STRING(0, "heatmap", &aff->heatmap_name, "file",
-		   "write the co-access matrices as an SVG image to this file"),
+		   "write the co-access matrices as an SVG image (an HTML page: *.html) to this file"),
 	OPT_STRING(0, "percent-limit", &aff->percent_str, "percent",
 		   "hide structs and fields with fewer accesses, in percent (default 1)"),
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,

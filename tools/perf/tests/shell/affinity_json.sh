@@ -40,6 +40,19 @@ else
 		"${json}" "${svg}" || err=1
 fi
 
+echo "--heatmap FILE.html: an HTML page whose body is the SVG image"
+if ! perf affinity report -i "${perfdata}" --heatmap "${svg}.html" -T lockshare_rq \
+		> /dev/null 2>&1; then
+	fail "perf affinity report --heatmap FILE.html"
+elif ! python3 -c '
+import sys, xml.etree.ElementTree as ET
+page = open(sys.argv[1]).read()
+ok = page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+ET.fromstring(page[page.index("<svg"):page.index("</svg>") + 6])	# well formed
+sys.exit(0 if ok and " 1 cache lines" not in page else 1)' "${svg}.html"; then
+	fail "--heatmap FILE.html: not an HTML page around an SVG image"
+fi
+
 echo "--json -: the JSON on standard output, and nothing else"
 if ! perf affinity report -i "${perfdata}" --json - -T lockshare_rq > "${result}" 2> /dev/null; then
 	fail "perf affinity report --json -"

@@ -446,8 +446,10 @@ static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 	char title[256];
 	size_t printed;
 
-	scnprintf(title, sizeof(title), "%s: %u bytes, %u cache lines", p->what, p->l->size,
-		  DIV_ROUND_UP(p->l->size, p->l->line_size));
+	u32 lines = DIV_ROUND_UP(p->l->size, p->l->line_size);
+
+	scnprintf(title, sizeof(title), "%s: %u bytes, %u cache line%s", p->what, p->l->size,
+		  lines, lines == 1 ? "" : "s");
 	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
 	scnprintf(title, sizeof(title), "per %s: %.2f lines + %.2f transfers, cost %.2f",
 		  ht->an->per_visit ? "visit" : "window", p->cost->lines_per_window,
@@ -603,9 +605,13 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 	return printed + fprintf(fp, "</g>\n");
 }
 
-static size_t fa_heatmap__begin(FILE *fp, double width, double height)
+/* An SVG document, or an HTML page whose body is the SVG image */
+static size_t fa_heatmap__begin(FILE *fp, double width, double height, bool html)
 {
-	size_t printed = fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	size_t printed = html ? fprintf(fp, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+					"<title>perf affinity report: co-access heatmap</title>"
+					"</head><body>\n") :
+			 fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 
 	printed += fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\"",
 			   width, height);
@@ -626,10 +632,12 @@ static size_t fa_heatmap__begin(FILE *fp, double width, double height)
  * fa_heatmap__fprintf - Print the co-access matrices of the reported types
  * as one SVG image, one struct type under the other
  * @fh: The struct table: the types in its order
+ * @html: As the body of an HTML page, not an SVG document
  *
  * Return: the number of bytes printed, 0 if memory ran out.
  */
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o)
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o,
+			   bool html)
 {
 	struct fa_hm_type *ht = calloc(fh->nr_shown + 1, sizeof(*ht));
 	struct fa_hist_entry *fe;
@@ -648,7 +656,7 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report
 	}
 	if (err)
 		goto out;
-	printed = fa_heatmap__begin(fp, width, nr ? height : height + 2 * HM_PAD);
+	printed = fa_heatmap__begin(fp, width, nr ? height : height + 2 * HM_PAD, html);
 	for (int i = 0; i < nr; i++) {
 		printed += fa_hm_type__fprintf(fp, &ht[i], y);
 		y += ht[i].height + 2 * HM_PAD;
@@ -656,7 +664,7 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report
 	if (!nr)
 		printed += hm_text(fp, HM_PAD, y + HM_PAD, "",
 				   "no struct type above --percent-limit");
-	printed += fprintf(fp, "</svg>\n");
+	printed += fprintf(fp, "</svg>\n%s", html ? "</body></html>\n" : "");
 out:
 	for (int i = 0; i < nr; i++)
 		fa_hm_type__exit(&ht[i]);

@@ -13,6 +13,7 @@
 struct fa_hists;
 struct fa_report_opts;
 
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o);
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o,
+			   bool html);
 
 #endif /* __PERF_AFFINITY_HEATMAP_H */
