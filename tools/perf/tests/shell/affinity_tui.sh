@@ -86,6 +86,28 @@ if wait_screen "^Field .* Off"; then
 	expect "ENTER details" "key help"
 fi
 
+echo "the field table opens with its first row selected, DOWN selects the next"
+# the table's row drawn in another background than the others: the selected one
+selected_row() {
+	tmux -L "${tmux_sock}" capture-pane -p -e -t affinity | python3 -c '
+import re, sys
+rows = sys.stdin.read().split("\n")
+start = next(i for i, r in enumerate(rows) if re.search(r"Field .* Off", r)) + 1
+for n, r in enumerate(rows[start:start + 20]):
+	bg = re.match(r"((?:\x1b\[[0-9;]*m)*)", r).group(1)
+	if re.search(r"\x1b\[(4[0-8]|10[0-7])[;m]", bg):
+		print(n)
+		break'
+}
+row=$(selected_row)
+[ "${row}" = 0 ] || fail "the field table opens with row '${row}' selected, not the first"
+send Down
+sleep 1
+row=$(selected_row)
+[ "${row}" = 1 ] || fail "one DOWN selects row '${row}', not the second"
+send Up
+sleep 1
+
 echo "ENTER: the false sharing and pairs"
 send Enter
 if wait_screen "False sharing"; then

@@ -438,6 +438,8 @@ static struct hist_browser *fa_tui__hist_browser(struct fa_hists *fh,
 	hb->title = title;
 	hb->c2c_filter = true;
 	hb->nr_non_filtered_entries = fh->nr_shown;
+	/* the first row is selected from the start: no key goes to showing it */
+	hb->b.navkeypressed = true;
 	return hb;
 }
 
