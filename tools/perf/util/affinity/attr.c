@@ -763,6 +763,10 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 						       acc->addr, &base);
 	if (te)
 		field = fa_struct__find_leaf(te->st, acc->addr - base);
+	if (field >= 0 && !fa_attr__wanted(a, te->name)) {
+		fa_attr__fail(a, FA_ATTR_FILTERED);
+		return 0;
+	}
 	if (field >= 0) {
 		a->stats.by_instance++;
 		return fa_attr__account(a, te, acc, base,
@@ -801,6 +805,11 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 			fa_attr__fail_pending(a, &pa);
 			continue;
 		}
+		if (!fa_attr__wanted(a, te->name)) {
+			fa_attr__fail(a, FA_ATTR_FILTERED);
+			fa_pending_access__exit(&pa);
+			continue;
+		}
 		a->cur_func = pa.func;
 		a->stats.by_instance++;
 		a->stats.by_later++;
@@ -810,6 +819,25 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 	a->cur_func = cur_func;
 	a->last = last;
 	return err;
+}
+
+/*
+ * An access to a type -T leaves out: its instance at @base is identified
+ * all the same, so that the accesses attributed by their address go where
+ * they would go without -T (to a type left out too)
+ */
+static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
+			     const struct fa_access *acc, u64 base)
+{
+	u32 space = fa_access__space(acc);
+	u64 found;
+
+	fa_attr__fail(a, FA_ATTR_FILTERED);
+	if (!fa_access__has_addr(acc) || !te->st ||
+	    (fa_inst_map__find(&a->instances, space, acc->addr, &found) == te && found == base))
+		return 0;
+	fa_inst_map__add(&a->instances, space, base, te->size, te);
+	return a->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
 }
 
 /**
@@ -1027,10 +1055,9 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
 										FA_ATTR_NO_SYM));
 	}
-	if (!fa_attr__wanted(a, te->name)) {
-		fa_attr__fail(a, FA_ATTR_FILTERED);
-		return 0;
-	}
+	if (!fa_attr__wanted(a, te->name))
+		return fa_attr__filtered(a, te, acc, acc->addr - offset -
+					 (by_address ? 0 : acc->index_off));
 	/* the instruction's field is memoized with it */
 	if (insn && insn->reason == FA_ATTR_NONE && te == insn->te && offset == insn->offset)
 		field = insn->field;
