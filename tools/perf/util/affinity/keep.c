@@ -10,16 +10,25 @@
 #include "keep.h"
 #include "layout.h"
 
-/* The unit of the field named @name (@len bytes of it), or -1 */
-static int fa_keep__unit(const struct fa_struct *st, const char *name, size_t len)
+/* The field named @name (@len bytes of it), or NULL */
+static const struct fa_field *fa_keep__field(const struct fa_struct *st, const char *name,
+					     size_t len)
 {
 	for (int f = 0; f < st->nr_fields; f++) {
 		const char *n = st->fields[f].name;
 
 		if (strlen(n) == len && !strncmp(n, name, len))
-			return st->fields[f].unit;
+			return &st->fields[f];
 	}
-	return -1;
+	return NULL;
+}
+
+/* The unit of the field named @name (@len bytes of it), or -1 */
+static int fa_keep__unit(const struct fa_struct *st, const char *name, size_t len)
+{
+	const struct fa_field *f = fa_keep__field(st, name, len);
+
+	return f ? f->unit : -1;
 }
 
 /* Position of unit @u in the offset order of @l */
@@ -229,20 +238,10 @@ static const struct fa_struct *fa_keep__owner(const struct fa_struct * const *st
 					      const char *name, size_t len)
 {
 	for (int i = 0; i < nr; i++) {
-		if (sts[i] && fa_keep__unit(sts[i], name, len) >= 0)
+		if (sts[i] && fa_keep__field(sts[i], name, len))
 			return sts[i];
 	}
 	return NULL;
-}
-
-/* The offset of the field named @name (@len bytes of it) in @st */
-static u32 fa_keep__offset(const struct fa_struct *st, const char *name, size_t len)
-{
-	for (int f = 0; f < st->nr_fields; f++) {
-		if (strlen(st->fields[f].name) == len && !strncmp(st->fields[f].name, name, len))
-			return st->fields[f].offset;
-	}
-	return 0;
 }
 
 /* Each name of one item of --keep or --keep-order in a struct of @sts; a note if reversed */
@@ -268,8 +267,8 @@ static int fa_keep__check_item(const char *opt, const char *s, size_t len,
 	if (!from_len || !to_len)
 		return 0;
 	st = fa_keep__owner(sts, nr, s, from_len);
-	if (fa_keep__unit(st, to, to_len) >= 0 &&
-	    fa_keep__offset(st, s, from_len) > fa_keep__offset(st, to, to_len))
+	if (fa_keep__field(st, to, to_len) &&
+	    fa_keep__field(st, s, from_len)->offset > fa_keep__field(st, to, to_len)->offset)
 		pr_warning("%s %.*s: %.*s comes after %.*s in %s: taken as %.*s-%.*s\n", opt,
 			   (int)len, s, (int)from_len, s, (int)to_len, to, st->name, (int)to_len,
 			   to, (int)from_len, s);
