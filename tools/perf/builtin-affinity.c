@@ -1225,7 +1225,8 @@ static int perf_affinity__process(struct perf_affinity *aff, struct perf_session
 	if (aff->worker && fa_worker__wanted())
 		aff->attr.worker = fa_worker__new();
 	err = perf_session__process_events(session);
-	err = err ?: fa_attr__flush_pending(&aff->attr);
+	if (!err)
+		fa_attr__flush_pending(&aff->attr);
 	/* the types are the main thread's again */
 	wait_err = fa_worker__delete(aff->attr.worker);
 	aff->attr.worker = NULL;

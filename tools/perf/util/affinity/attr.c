@@ -821,6 +821,13 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 	return err;
 }
 
+/* An instance of @te at @base was identified: the accesses waiting for it go to it */
+static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te, u32 space, u64 base)
+{
+	fa_inst_map__add(&a->instances, space, base, te->size, te);
+	return a->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
+}
+
 /*
  * An access to a type -T leaves out: its instance at @base is identified
  * all the same, so that the accesses attributed by their address go where
@@ -836,21 +843,19 @@ static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
 	if (!fa_access__has_addr(acc) || !te->st ||
 	    (fa_inst_map__find(&a->instances, space, acc->addr, &found) == te && found == base))
 		return 0;
-	fa_inst_map__add(&a->instances, space, base, te->size, te);
-	return a->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
+	return fa_attr__identified(a, te, space, base);
 }
 
 /**
  * fa_attr__flush_pending - The recording ended: the accesses still waiting
  * for their instance fail
  */
-int fa_attr__flush_pending(struct fa_attr *a)
+void fa_attr__flush_pending(struct fa_attr *a)
 {
 	struct fa_pending_access pa;
 
 	while (fa_pending__pop(&a->pending, &pa))
 		fa_attr__fail_pending(a, &pa);
-	return 0;
 }
 
 static int fa_struct__field_by_name(const struct fa_struct *st, const char *name)
@@ -1080,11 +1085,8 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	if (by_address && !enclosed)
 		te->nr_in_vars++;
 	/* an instance the type had not seen (or not lately): where it is */
-	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc)) {
-		fa_inst_map__add(&a->instances, fa_access__space(acc), base, te->size, te);
-		if (a->pending.nr)
-			err = fa_attr__take_pending(a, te, fa_access__space(acc), base);
-	}
+	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
+		err = fa_attr__identified(a, te, fa_access__space(acc), base);
 	return err;
 }
 

@@ -181,7 +181,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
 int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
 int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec);
 void fa_attr__flush_ranges(struct fa_attr *a);
-int fa_attr__flush_pending(struct fa_attr *a);
+void fa_attr__flush_pending(struct fa_attr *a);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
 #else
@@ -201,9 +201,8 @@ static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 {
 }
 
-static inline int fa_attr__flush_pending(struct fa_attr *a __maybe_unused)
+static inline void fa_attr__flush_pending(struct fa_attr *a __maybe_unused)
 {
-	return 0;
 }
 
 static inline int fa_attr__add(struct fa_attr *a __maybe_unused,
