@@ -19,6 +19,8 @@
 static const struct fa_config test_config = {
 	.line_size = 64, .nr_cpus = 4, .scope = FA_SCOPE_CPU, .window = 4,
 	.xfer_ns = 1000000, .replay_max = 1 << 16,
+	/* planted accesses are a nanosecond apart: blocks of the bootstrap as short */
+	.boot_ns = 64,
 };
 
 /* @st finished, or NULL if adding its fields failed (@err) or finishing it */

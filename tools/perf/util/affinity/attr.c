@@ -70,6 +70,7 @@ struct fa_func {
 	unsigned long		*tids;		/* threads (fa_owners indexes) it was sampled in */
 	u32			 id;		/* 1, 2, ...: the accesses' fa_sample::func */
 	u64			 samples;
+	u32			 by_group[FA_BOOT_GROUPS];	/* @samples (boot.h) */
 	bool			 threads;	/* sampled in several threads */
 	u8			 cpumode;
 	double			 weight;
@@ -1140,6 +1141,7 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->threads = true;
 	fn->weight += o->period;
 	fn->samples++;
+	fn->by_group[fa_boot__group(o->time, a->cfg.boot_ns)]++;
 	return 0;
 }
 
@@ -1370,7 +1372,7 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 				goto out_enomem;
 			if (nr > 1 && fa_type__add_code_fields(te->t, fields, nr, fn->weight))
 				goto out_enomem;
-			if (fa_type__add_code_visit(te->t, fields, nr, fn->samples, fn->weight))
+			if (fa_type__add_code_visit(te->t, fields, nr, fn->by_group, fn->weight))
 				goto out_enomem;
 		}
 	}

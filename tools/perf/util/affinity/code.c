@@ -50,11 +50,11 @@ static u64 fa_code_store__key(u32 func, int field)
 }
 
 /*
- * Code context: a sampled function accesses @fields of the type, @samples
- * times: a visit.  Sparse samples seldom catch two accesses of one visit;
+ * Code context: a sampled function accesses @fields of the type, as often
+ * as it was sampled (@by_group: by group of the bootstrap): a visit.  Sparse samples seldom catch two accesses of one visit;
  * the code says which lines every call of it touches.
  */
-int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 samples,
+int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, const u32 *by_group,
 			    double weight)
 {
 	u16 units[FA_SET_MAX_UNITS];
@@ -71,8 +71,15 @@ int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 sa
 	}
 	if (!n)
 		return 0;
-	fa_cost_sets__record(&t->sets, t->sets.visits, units, n, 0, samples, weight);
-	t->sets.nr_visits += samples;
+	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+		if (!by_group[g])
+			continue;
+		/* the weight goes with the first group: only the counts are resampled */
+		fa_cost_sets__record(&t->sets, t->sets.visits, units, n, 0, g, by_group[g], weight);
+		weight = 0;
+		t->sets.nr_visits += by_group[g];
+		t->sets.visits_by_group.g[g] += by_group[g];
+	}
 	return 0;
 }
 

@@ -44,6 +44,7 @@ static void fa_cost_model__add(struct fa_cost_model *m, struct hashmap *map, siz
 		cs->nr = set->nr;
 		cs->nr_w = set->nr_w;
 		cs->first = *nr_units;
+		cs->group = set->group;
 		memcpy(m->units + *nr_units, set->units, (set->nr + set->nr_w) * sizeof(u16));
 		*nr_units += set->nr + set->nr_w;
 	}
@@ -65,6 +66,7 @@ int fa_cost_model__init(struct fa_cost_model *m, const struct fa_type *t, double
 	m->t = t;
 	m->xfer_cost = xfer_cost;
 	m->nr_windows = visits ? t->sets.nr_visits : t->win.nr;
+	m->nr_by_group = visits ? t->sets.visits_by_group : t->win.nr_by_group;
 	m->sets = calloc(hashmap__size(sets) + hashmap__size(t->sets.moves) + 1, sizeof(*m->sets));
 	m->units = calloc(nr_units + 1, sizeof(*m->units));
 	if (!m->sets || !m->units) {
@@ -167,6 +169,55 @@ double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_
 	if (cost)
 		*cost = c;
 	return c.total;
+}
+
+/* Whether the sets know their groups: the model's costs have intervals */
+bool fa_cost_model__has_groups(const struct fa_cost_model *m)
+{
+	return m->nr_sets && m->sets[0].group && fa_boot_sum__total(&m->nr_by_group) > 0;
+}
+
+/*
+ * The cost of the layout that puts unit u on line @line_of[u], by group of
+ * the bootstrap (boot.h): lines and weighed transfers, over
+ * fa_cost_model::nr_by_group a cost per window (visit)
+ * @lines: Of that, the lines, may be NULL
+ */
+void fa_cost_model__eval_groups_lines(const struct fa_cost_model *m, const u32 *line_of,
+				      struct fa_boot_sum *cost, struct fa_boot_sum *lines)
+{
+	u32 touched[FA_MAX_WINDOW];
+
+	memset(cost, 0, sizeof(*cost));
+	if (lines)
+		memset(lines, 0, sizeof(*lines));
+	if (!fa_cost_model__has_groups(m))
+		return;
+	for (int s = 0; s < m->nr_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+		bool window = s < m->nr_window_sets;
+		double c;
+
+		if (window)
+			c = fa_units__lines(line_of, m->units + set->first, set->nr, touched);
+		else
+			c = fa_cost_set__moves(m, set, line_of) ? m->xfer_cost : 0;
+		for (int g = 0; c && g < FA_BOOT_GROUPS; g++)
+			cost->g[g] += c * set->group[g];
+		for (int g = 0; c && window && lines && g < FA_BOOT_GROUPS; g++)
+			lines->g[g] += c * set->group[g];
+	}
+}
+
+/* fa_cost_model__eval_groups_lines() of layout @l */
+void fa_cost_model__eval_groups(const struct fa_cost_model *m, const struct fa_layout *l,
+				struct fa_boot_sum *cost, struct fa_boot_sum *lines)
+{
+	u32 line_of[l->nr_units + 1];
+
+	for (int u = 0; u < l->nr_units; u++)
+		line_of[u] = l->offset[u] / l->line_size;
+	fa_cost_model__eval_groups_lines(m, line_of, cost, lines);
 }
 
 /**

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "boot.h"
 
 struct fa_classes;
 struct fa_layout;
@@ -46,6 +47,7 @@ struct fa_cost_set {
 	int	nr;		/* units touched */
 	int	nr_w;		/* units written by other CPUs since */
 	int	first;		/* in fa_cost_model::units */
+	const u32 *group;	/* @count by group (boot.h), NULL if not known */
 };
 
 /* The window sets, then the move sets of a type (struct fa_set) */
@@ -56,6 +58,7 @@ struct fa_cost_model {
 	int			 nr_window_sets;
 	u16			*units;
 	u64			 nr_windows;
+	struct fa_boot_sum	 nr_by_group;	/* @nr_windows, by group (boot.h) */
 	double			 xfer_cost;
 	/*
 	 * By unit, may be NULL: written on several CPUs, so that its accesses
@@ -78,6 +81,11 @@ double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_la
 			       const u64 *phases);
 double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_of,
 				 struct fa_cost *cost);
+void fa_cost_model__eval_groups(const struct fa_cost_model *m, const struct fa_layout *l,
+				struct fa_boot_sum *cost, struct fa_boot_sum *lines);
+void fa_cost_model__eval_groups_lines(const struct fa_cost_model *m, const u32 *line_of,
+				      struct fa_boot_sum *cost, struct fa_boot_sum *lines);
+bool fa_cost_model__has_groups(const struct fa_cost_model *m);
 /* Where fa_cost__replay() puts the instances */
 enum fa_bases {
 	FA_BASES_RECORDED,	/* at their recorded addresses */

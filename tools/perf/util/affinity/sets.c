@@ -68,9 +68,9 @@ static void fa_units__sort(u16 *units, int nr)
 	}
 }
 
-/* Count the set of @nr units (and @nr_w written before) in @map */
+/* Count the set of @nr units (and @nr_w written before) in @map, in @group (boot.h) */
 void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *units, int nr,
-			  int nr_w, u64 count, double weight)
+			  int nr_w, int group, u64 count, double weight)
 {
 	/* the key on the stack: most sets were seen before, only new ones are allocated */
 	u64 buf[DIV_ROUND_UP(sizeof(struct fa_set) + FA_SET_MAX_UNITS * sizeof(u16), sizeof(u64))];
@@ -84,6 +84,7 @@ void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *uni
 	memcpy(key->units, units, (nr + nr_w) * sizeof(u16));
 	if (hashmap__find(map, key, &set)) {
 		set->count += count;
+		set->group[group] += count;
 		set->weight += weight;
 		return;
 	}
@@ -97,6 +98,8 @@ void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *uni
 		return;
 	}
 	memcpy(set, key, size);
+	memset(set->group, 0, sizeof(set->group));
+	set->group[group] = count;
 	set->count = count;
 	set->weight = weight;
 	if (hashmap__add(map, set, set)) {

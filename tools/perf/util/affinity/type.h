@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include "boot.h"
 #include "key.h"
 #include "matrix.h"
 
@@ -54,6 +55,7 @@ enum fa_scope {
  * @window_ns: Or: window length in time
  * @xfer_ns: Longest time between a write on one CPU and an access on another
  *           that counts as a transfer of the line between them
+ * @boot_ns: Blocks of time of the bootstrap, 0 for FA_BOOT_BLOCK_NS (boot.h)
  * @replay_max: Accesses kept for replaying layouts
  * @by_thread: The owners of cache lines are threads, not CPUs (user space)
  * @kernel: Kernel data, owned by CPUs: who shares a field is told per
@@ -69,6 +71,7 @@ struct fa_config {
 	int	window;
 	u64	window_ns;
 	u64	xfer_ns;
+	u64	boot_ns;
 	size_t	replay_max;
 	bool	by_thread;
 	bool	kernel;
@@ -168,11 +171,13 @@ struct fa_replay {
  * A set of units and how often it was seen: the units a window touched in
  * one instance (fa_cost_sets::windows, @nr_w is 0), or the unit an access
  * touched and the @nr_w units other CPUs wrote to the instance since that
- * CPU last touched it (fa_cost_sets::moves, @nr is 1).
+ * CPU last touched it (fa_cost_sets::moves, @nr is 1).  @group: @count by
+ * group of the bootstrap (boot.h).
  */
 struct fa_set {
 	u64	count;
 	double	weight;
+	u32	group[FA_BOOT_GROUPS];
 	u16	nr;
 	u16	nr_w;
 	u16	units[];
@@ -198,6 +203,7 @@ struct fa_windows {
 	struct fa_keymap	 map;		/* scope key -> struct fa_window */
 	struct fa_window	*cache[FA_CACHE_SIZE];	/* accesses of a few CPUs interleave */
 	u64			 nr;		/* tumbling windows ended, for the cost */
+	struct fa_boot_sum	 nr_by_group;	/* of those, by group (boot.h) */
 	u64			 gap_hist[64];	/* log2 of ns between accesses of a scope */
 };
 
@@ -235,6 +241,7 @@ struct fa_cost_sets {
 	struct hashmap		*moves;		/* access + units written since -> fa_set */
 	struct hashmap		*visits;	/* units a sampled function touches -> fa_set */
 	u64			 nr_visits;	/* samples of those functions */
+	struct fa_boot_sum	 visits_by_group;
 	u64			 dropped;	/* sets that found no room */
 };
 
@@ -314,7 +321,7 @@ bool fa_type__shared(const struct fa_type *t);
 void fa_type__flush(struct fa_type *t);
 u64 fa_type__median_gap_ns(const struct fa_type *t);
 int fa_type__add_code_fields(struct fa_type *t, const int *fields, int nr, double weight);
-int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, u64 samples,
+int fa_type__add_code_visit(struct fa_type *t, const int *fields, int nr, const u32 *by_group,
 			    double weight);
 int fa_type__add_code_store(struct fa_type *t, u32 func, int field);
 bool fa_type__code_stores(const struct fa_type *t, u32 func, int field);

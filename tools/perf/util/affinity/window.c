@@ -27,14 +27,17 @@ void fa_windows__exit(struct fa_windows *win)
 /* A tumbling window ends: count the units it touched in every instance. */
 static void fa_type__end_set(struct fa_type *t, struct fa_window *w)
 {
+	int group = fa_boot__group(w->set_start, t->cfg.boot_ns);
+
 	if (!w->set_accesses)
 		return;
 	t->win.nr++;
+	t->win.nr_by_group.g[group]++;
 	for (int k = 0; k < w->nr_insts; k++) {
 		struct fa_win_inst *wi = &w->insts[k];
 
-		fa_cost_sets__record(&t->sets, t->sets.windows, wi->units, wi->nr_units, 0, 1,
-				    w->set_weight / w->nr_insts);
+		fa_cost_sets__record(&t->sets, t->sets.windows, wi->units, wi->nr_units, 0, group,
+				     1, w->set_weight / w->nr_insts);
 	}
 	w->nr_insts = 0;
 	w->set_accesses = 0;

@@ -243,7 +243,8 @@ static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct
 	if (!nr_w)
 		return;
 	units[0] = t->st->fields[s->field].unit;
-	fa_cost_sets__record(&t->sets, t->sets.moves, units, 1, nr_w, 1, s->weight);
+	fa_cost_sets__record(&t->sets, t->sets.moves, units, 1, nr_w,
+			     fa_boot__group(s->time, t->cfg.boot_ns), 1, s->weight);
 }
 
 /* The newest write of @w by a CPU other than @cpu, or -1 */
