@@ -5,6 +5,7 @@
  * the replay.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/compiler.h>
@@ -384,6 +385,144 @@ static int test__affinity_many_cpus(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * False sharing at random, as samples land: CPU 0 writes f0 or reads f2,
+ * CPU 1 reads f1 or f9, f0 and f1 (on line 0) @permille of the time.  @n
+ * accesses about two nanoseconds apart (test_config's blocks of the
+ * bootstrap: 64 ns).
+ */
+static struct fa_type *random_sharing__new(struct fa_struct *st, int n, unsigned int seed,
+					   int permille)
+{
+	struct fa_type *t = fa_type__new(st, &test_config);
+	u64 time = 0;
+
+	for (int i = 0; t && i < n; i++) {
+		int r = rand_r(&seed), cpu = r & 1, field;
+		bool first = (r >> 1) % 1000 < permille;
+
+		field = cpu ? (first ? 1 : 9) : (first ? 0 : 2);
+		time += 1 + (r >> 8) % 3;
+		planted_access(t, time, cpu, field, !cpu && first ? FA_OP_STORE : FA_OP_LOAD);
+	}
+	if (t)
+		fa_type__flush(t);
+	return t;
+}
+
+/* f0 moved to the end of the struct: apart from f1 */
+static int f0_apart__layout(struct fa_layout *l, const struct fa_struct *st)
+{
+	int err = fa_layout__current(l, st, test_config.line_size);
+
+	if (!err)
+		l->offset[st->fields[0].unit] = st->size;
+	return err;
+}
+
+/* The model's saving from the current layout to @l, with its interval */
+static int saving__of(struct fa_type *t, const struct fa_layout *l, struct fa_interval *ci)
+{
+	struct fa_boot_sum c[2];
+	struct fa_cost_model m;
+	struct fa_layout cur;
+
+	if (fa_cost_model__init(&m, t, FA_XFER_COST, false))
+		return -1;
+	if (fa_layout__current(&cur, t->st, test_config.line_size)) {
+		fa_cost_model__exit(&m);
+		return -1;
+	}
+	fa_cost_model__eval_groups(&m, &cur, &c[0], NULL);
+	fa_cost_model__eval_groups(&m, l, &c[1], NULL);
+	fa_boot__saving(&c[0], &c[1], ci);
+	fa_layout__exit(&cur);
+	fa_cost_model__exit(&m);
+	return 0;
+}
+
+/*
+ * The interval of a saving covers the saving itself (of a recording 100
+ * times as long) at about its level, in seeded trials
+ */
+static int test__affinity_interval_covers(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(16);
+	struct fa_interval truth, ci;
+	struct fa_layout apart;
+	struct fa_type *t;
+	int covered = 0, trials = 200;
+
+	T("struct", st);
+	T("layout", !f0_apart__layout(&apart, st));
+	t = random_sharing__new(st, 400000, 1, 500);
+	T("the long recording", t && !saving__of(t, &apart, &truth));
+	fa_type__delete(t);
+	pr_debug("saving %.4f (%.4f to %.4f)\n", truth.est, truth.lo, truth.hi);
+	T("it saves", truth.est > 0.05);
+	for (int seed = 2; seed < trials + 2; seed++) {
+		t = random_sharing__new(st, 4000, seed, 500);
+		T("a short recording", t && !saving__of(t, &apart, &ci));
+		covered += fa_interval__spans(&ci, truth.est);
+		T("an interval", ci.lo < ci.est && ci.est < ci.hi);
+		fa_type__delete(t);
+	}
+	pr_debug("%d of %d intervals cover %.4f\n", covered, trials, truth.est);
+	T("95% intervals cover the saving in 90% of the trials", covered >= trials * 9 / 10);
+	T("and are not so wide that they always do", covered < trials);
+	fa_layout__exit(&apart);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/* The analysis of @n accesses of random_sharing__new() */
+static int evidence__run(struct fa_analysis *a, struct fa_struct *st, int n, int permille)
+{
+	struct fa_type *t = random_sharing__new(st, n, 7, permille);
+	int err = t ? analysis__run(a, t) : -1;
+
+	pr_debug("%d accesses, %d per mille shared: saving %.4f (%.4f to %.4f)%s, record %.1fx\n", n,
+		 permille, a->gain_ci.est, a->gain_ci.lo, a->gain_ci.hi,
+		 a->insufficient ? ", insufficient" : "", a->record_more);
+	fa_type__delete(t);
+	return err;
+}
+
+/*
+ * Too few samples: the edit is a candidate, not advice, with how much
+ * longer to record where that can be told; enough: the edit
+ */
+static int test__affinity_evidence(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(16);
+	struct fa_analysis a;
+
+	T("struct", st);
+	T("analysis of 60 accesses", !evidence__run(&a, st, 60, 500));
+	T("few blocks of time: no advice", a.advice == FA_ADVICE_NONE && !a.changed);
+	T("a candidate", a.insufficient && !a.record_more);
+	T("it separates f0 and f1", fa_layout__line(&a.candidate, st, 0) !=
+	  fa_layout__line(&a.candidate, st, 1));
+	fa_analysis__exit(&a);
+
+	/* an interval as wide again as the estimate's distance to the threshold: 4x */
+	T("record longer", fabs(fa_interval__more_samples(&(struct fa_interval){
+		.est = 0.05, .lo = -0.03, .hi = 0.13, }, FA_MIN_GAIN) - 4) < 1e-9);
+	T("nothing to record for", !fa_interval__more_samples(&(struct fa_interval){
+		.est = 0.005, .lo = 0, .hi = 0.01, }, FA_MIN_GAIN));
+
+	T("analysis of 20000 accesses", !evidence__run(&a, st, 20000, 500));
+	T("the edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);
+	T("surely", a.gain_ci.lo >= FA_MIN_GAIN);
+	T("f0 leaves f1", fa_layout__line(&a.suggested, st, 0) !=
+	  fa_layout__line(&a.suggested, st, 1));
+	fa_analysis__exit(&a);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("A field written on one CPU is isolated from its readers",
 		  affinity_isolate_writer),
@@ -396,6 +535,8 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("A layout that saves nothing is not suggested", affinity_no_churn),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
+	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
+	TEST_CASE("Advice only on sure evidence, a candidate before", affinity_evidence),
 	{	.name = NULL, }
 };
 

@@ -78,6 +78,13 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t, int me
 	a->affinity = method == FA_METHOD_CODE ? code : &t->win.co;
 }
 
+/* Another advice replaces the candidate whose saving was not sure */
+static void fa_analysis__drop_candidate(struct fa_analysis *a)
+{
+	fa_layout__exit(&a->candidate);
+	a->insufficient = false;
+}
+
 /*
  * Instances that share cache lines (array slots, neighbouring heap objects)
  * move those lines between the CPUs that write them, whatever the order of
@@ -113,6 +120,7 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	a->suggested = spread;
 	a->replay[1] = cost;
 	a->spread = true;
+	fa_analysis__drop_candidate(a);
 	a->kept = false;
 	a->changed = true;
 	return 0;
@@ -158,6 +166,49 @@ bool fa_analysis__unsure(const struct fa_analysis *a)
 	return !(a->lines_at[0] > 0 && a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
 }
 
+/* The model's cost of the current and suggested layouts and the saving, with intervals */
+static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_model *m)
+{
+	struct fa_boot_sum c[2];
+
+	if (!fa_cost_model__has_groups(m)) {
+		for (int i = 0; i < 2; i++) {
+			double est = a->model[i].total;
+
+			a->cost_ci[i] = (struct fa_interval){ .est = est, .lo = est, .hi = est, };
+		}
+		a->gain_ci.est = a->gain_ci.lo = a->gain_ci.hi = a->model[0].total > 0 ?
+			1 - a->model[1].total / a->model[0].total : 0;
+		return;
+	}
+	fa_cost_model__eval_groups(m, &a->current, &a->measured.cost, &a->measured.lines);
+	fa_cost_model__eval_groups(m, &a->suggested, &c[1], NULL);
+	a->measured.windows = m->nr_by_group;
+	c[0] = a->measured.cost;
+	for (int i = 0; i < 2; i++)
+		fa_boot__ratio(&c[i], &m->nr_by_group, &a->cost_ci[i]);
+	fa_boot__saving(&c[0], &c[1], &a->gain_ci);
+}
+
+/*
+ * The suggestion, unless the lower end of its saving's interval reaches
+ * FA_MIN_GAIN, is only the leading candidate: say how much longer to
+ * record for the interval to clear it
+ */
+static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost_model *m)
+{
+	bool few = fa_boot_sum__nr_groups(&m->nr_by_group) < FA_BOOT_MIN_GROUPS;
+
+	if (a->kept || !fa_cost_model__has_groups(m) ||
+	    (!few && a->gain_ci.lo >= FA_MIN_GAIN))
+		return 0;
+	a->insufficient = true;
+	a->candidate_advice = a->advice;
+	a->record_more = few ? 0 : fa_interval__more_samples(&a->gain_ci, FA_MIN_GAIN);
+	a->candidate = a->suggested;
+	return fa_layout__copy(&a->suggested, &a->current);
+}
+
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -166,6 +217,7 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 
 	fa_cost_model__eval(model, &a->current, &a->model[0]);
 	fa_cost_model__eval(model, &a->suggested, &a->model[1]);
+	fa_analysis__intervals(a, model);
 	/* never advise a layout that saves less than FA_MIN_GAIN, or costs more */
 	if (a->model[1].total >= a->model[0].total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&a->suggested);
@@ -173,6 +225,13 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			return -ENOMEM;
 		a->model[1] = a->model[0];
 		a->kept = true;
+		a->advice = FA_ADVICE_NONE;
+	}
+	if (fa_analysis__insufficient(a, model))
+		return -ENOMEM;
+	if (a->insufficient) {
+		a->model[1] = a->model[0];
+		a->cost_ci[1] = a->cost_ci[0];
 		a->advice = FA_ADVICE_NONE;
 	}
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
@@ -208,8 +267,28 @@ static int fa_analysis__reorder(struct fa_analysis *a, struct fa_type *t,
 }
 
 /*
+ * Whether the judged cost (edit.h) of @l is below that of @than in FA_SURE
+ * of the replicates (boot.h), or the model has no groups to tell
+ */
+static bool fa_analysis__surely_better(const struct fa_judge *j, const struct fa_layout *l,
+				       const struct fa_layout *than)
+{
+	struct fa_boot_sum cur, cost, judged[2];
+
+	if (!fa_cost_model__has_groups(j->m))
+		return true;
+	fa_cost_model__eval_groups(j->m, j->cur, &cur, NULL);
+	fa_cost_model__eval_groups(j->m, l, &cost, NULL);
+	fa_judge__groups(j, l, &cost, &cur, &judged[0]);
+	fa_cost_model__eval_groups(j->m, than, &cost, NULL);
+	fa_judge__groups(j, than, &cost, &cur, &judged[1]);
+	return fa_boot__prob_less(&judged[0], &judged[1]) >= FA_SURE;
+}
+
+/*
  * The smallest edit, or the full reorder where its judged cost, which
- * counts every member it moves, is lower still (edit.h)
+ * counts every member it moves, is lower still (edit.h) in FA_SURE of the
+ * replicates: between near-equal candidates, always the smaller edit
  */
 static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 			       const struct fa_cost_model *model)
@@ -231,7 +310,8 @@ static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 	a->reorder_breaks = !fa_keep__allows(&a->keep, &a->current, &a->reorder);
 	a->moved[1] = fa_layout__moved(&a->current, &a->reorder);
 	fa_cost_model__eval(model, &a->reorder, &a->reorder_model);
-	if (a->judged[2] < a->judged[1] && a->judged[2] < j.cost0 * (1 - FA_MIN_GAIN)) {
+	if (a->judged[2] < a->judged[1] && a->judged[2] < j.cost0 * (1 - FA_MIN_GAIN) &&
+	    (!a->edits.nr || fa_analysis__surely_better(&j, &a->reorder, &edit))) {
 		a->advice = FA_ADVICE_REORDER;
 		best = &a->reorder;
 	} else if (a->edits.nr) {
@@ -321,6 +401,7 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 	a->replay[1] = a->replay[0];
 	a->changed = false;
 	a->unsure = false;
+	fa_analysis__drop_candidate(a);
 	a->needs_line_start = false;
 	a->every_call_lines[1] = a->every_call_lines[0];
 	a->advice = FA_ADVICE_SPLIT;
@@ -376,6 +457,7 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_layout__exit(&a->current);
 	fa_layout__exit(&a->suggested);
 	fa_layout__exit(&a->reorder);
+	fa_layout__exit(&a->candidate);
 	fa_keep__exit(&a->keep);
 	fa_split__exit(&a->split);
 }

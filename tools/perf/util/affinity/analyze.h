@@ -87,7 +87,29 @@ struct fa_analysis {
 	bool			 per_visit;	/* the model counts lines per visit, not window */
 	double			 lines_at[2];	/* per visit, instances where they were */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
+	/* how sure (boot.h): the model's saving and cost per window (visit) */
+	struct fa_interval	 gain_ci;
+	struct fa_interval	 cost_ci[2];	/* current, suggested */
+	bool			 insufficient;	/* a candidate, its saving not sure */
+	struct fa_layout	 candidate;	/* then: the leading candidate */
+	enum fa_advice		 candidate_advice;
+	double			 record_more;	/* times the samples it needs, 0: unknown */
+	/* the current layout's cost and lines, the windows (visits), by group */
+	struct {
+		struct fa_boot_sum	 cost;
+		struct fa_boot_sum	 lines;
+		struct fa_boot_sum	 windows;
+	} measured;
 };
+
+/*
+ * An edit is advised when the lower end of the FA_BOOT_LEVEL interval of
+ * its saving reaches FA_MIN_GAIN, and a larger edit over a smaller one when
+ * it is better in this share of the replicates
+ */
+#define FA_SURE			FA_BOOT_LEVEL
+/* Fewer groups with windows (visits) than this: the intervals say little */
+#define FA_BOOT_MIN_GROUPS	8
 
 /*
  * Reordering a struct is a patch to review and a history to follow: not

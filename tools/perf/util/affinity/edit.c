@@ -49,6 +49,22 @@ double fa_judge__cost(const struct fa_judge *j, const struct fa_layout *l)
 			   FA_SHIFT_COST * fa_layout__shifted(j->cur, l));
 }
 
+/*
+ * fa_judge__cost() by group of the bootstrap (boot.h), from the model's
+ * cost of @l and of the current layout (@cur) by group: linear in both
+ */
+void fa_judge__groups(const struct fa_judge *j, const struct fa_layout *l,
+		      const struct fa_boot_sum *cost, const struct fa_boot_sum *cur,
+		      struct fa_boot_sum *judged)
+{
+	double fp = fa_judge__footprint(j, l);
+	double moves = FA_MOVE_COST * fa_layout__moved(j->cur, l) +
+		       FA_SHIFT_COST * fa_layout__shifted(j->cur, l);
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++)
+		judged->g[g] = cost->g[g] * fp + cur->g[g] * moves;
+}
+
 /* Members whose offset @l changes */
 int fa_layout__shifted(const struct fa_layout *cur, const struct fa_layout *l)
 {

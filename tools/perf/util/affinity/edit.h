@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "boot.h"
 
 struct fa_classes;
 struct fa_cost_model;
@@ -63,6 +64,9 @@ struct fa_judge {
 };
 
 double fa_judge__cost(const struct fa_judge *j, const struct fa_layout *l);
+void fa_judge__groups(const struct fa_judge *j, const struct fa_layout *l,
+		      const struct fa_boot_sum *cost, const struct fa_boot_sum *cur,
+		      struct fa_boot_sum *judged);
 int fa_layout__moved(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_layout__shifted(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_edits__search(struct fa_edits *e, struct fa_layout *out, const struct fa_judge *j,

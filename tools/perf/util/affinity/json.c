@@ -515,8 +515,21 @@ void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c)
 	fa_json__end_object(j);
 }
 
+/* [lo, hi] of an interval (boot.h), times @scale */
+static void fa_json__interval(struct fa_json *j, const char *key, const struct fa_interval *ci,
+			      double scale)
+{
+	fa_json__begin_array(j, key, /*flat=*/true);
+	fa_json__double(j, NULL, scale * ci->lo);
+	fa_json__double(j, NULL, scale * ci->hi);
+	fa_json__end_array(j);
+}
+
 static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 {
+	double gain = fa_analysis__gain(an);
+	struct fa_interval none = { .est = gain, .lo = gain, .hi = gain, };
+
 	fa_json__begin_object(j, "cost", /*flat=*/false);
 	fa_json__begin_object(j, "model", /*flat=*/false);
 	fa_json__cost(j, "current", &an->model[0]);
@@ -527,6 +540,10 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 	fa_json__cost(j, "suggested", &an->replay[1]);
 	fa_json__end_object(j);
 	fa_json__double(j, "gain", 100 * fa_analysis__gain(an));
+	fa_json__double(j, "level", 100 * FA_BOOT_LEVEL);
+	fa_json__interval(j, "gain_interval", an->changed && !an->spread ? &an->gain_ci : &none, 100);
+	fa_json__interval(j, "current_interval", &an->cost_ci[0], 1);
+	fa_json__interval(j, "suggested_interval", &an->cost_ci[1], 1);
 	fa_json__end_object(j);
 }
 
@@ -541,12 +558,12 @@ static const char * const fa_edit_names[] = {
 };
 
 static void fa_json__edits(struct fa_json *j, const struct fa_analysis *an,
-			   const struct fa_struct *st)
+			   const struct fa_struct *st, bool edit)
 {
 	char buf[256];
 
 	fa_json__begin_array(j, "edits", /*flat=*/false);
-	for (int i = 0; an->advice == FA_ADVICE_EDIT && i < an->edits.nr; i++) {
+	for (int i = 0; edit && i < an->edits.nr; i++) {
 		const struct fa_edit *e = &an->edits.edit[i];
 
 		fa_json__begin_object(j, NULL, /*flat=*/true);
@@ -624,6 +641,23 @@ static void fa_json__split(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__end_object(j);
 }
 
+/* The leading candidate when the evidence for it is insufficient, or null */
+static void fa_json__candidate(struct fa_json *j, const struct fa_analysis *an,
+			       const struct fa_struct *st)
+{
+	if (!an->insufficient) {
+		fa_json__null(j, "candidate");
+		return;
+	}
+	fa_json__begin_object(j, "candidate", /*flat=*/false);
+	fa_json__string(j, "kind", fa_advice_names[an->candidate_advice]);
+	fa_json__edits(j, an, st, an->candidate_advice == FA_ADVICE_EDIT);
+	fa_json__double(j, "gain", 100 * an->gain_ci.est);
+	fa_json__interval(j, "gain_interval", &an->gain_ci, 100);
+	fa_json__double(j, "record_more", an->record_more);
+	fa_json__end_object(j);
+}
+
 /* What stdio's 'Advice' says */
 static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 			    const struct fa_struct *st)
@@ -632,7 +666,9 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 
 	fa_json__begin_object(j, "advice", /*flat=*/false);
 	fa_json__string(j, "kind", fa_advice_names[an->advice]);
-	fa_json__edits(j, an, st);
+	fa_json__edits(j, an, st, an->advice == FA_ADVICE_EDIT);
+	fa_json__bool(j, "insufficient", an->insufficient);
+	fa_json__candidate(j, an, st);
 	fa_json__int(j, "members_moved", an->moved[0]);
 	fa_json__int(j, "offsets_changed", an->shifted);
 	fa_json__bool(j, "unsure", an->unsure);
@@ -718,6 +754,33 @@ static void fa_json__cost_sets(struct fa_json *j, const char *key, const struct 
 }
 
 /*
+ * The groups of the bootstrap (boot.h): the windows (visits) of each, and
+ * for every set, window sets then move sets, [group, count...] of the
+ * groups it was seen in
+ */
+static void fa_json__cost_groups(struct fa_json *j, const struct fa_cost_model *m)
+{
+	if (!fa_cost_model__has_groups(m))
+		return;
+	fa_json__begin_array(j, "windows_by_group", /*flat=*/true);
+	for (int g = 0; g < FA_BOOT_GROUPS; g++)
+		fa_json__double(j, NULL, m->nr_by_group.g[g]);
+	fa_json__end_array(j);
+	fa_json__begin_array(j, "set_groups", /*flat=*/false);
+	for (int s = 0; s < m->nr_sets; s++) {
+		fa_json__begin_array(j, NULL, /*flat=*/true);
+		for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+			if (!m->sets[s].group[g])
+				continue;
+			fa_json__int(j, NULL, g);
+			fa_json__u64(j, NULL, m->sets[s].group[g]);
+		}
+		fa_json__end_array(j);
+	}
+	fa_json__end_array(j);
+}
+
+/*
  * The cost model the analysis costs layouts with (cost.h), compiled: what
  * perf affinity check needs to cost another layout of the type from the
  * saved report
@@ -744,6 +807,7 @@ static int fa_json__cost_model(struct fa_json *j, const struct fa_type *t,
 	fa_json__end_array(j);
 	fa_json__cost_sets(j, "window_sets", &m, 0, m.nr_window_sets);
 	fa_json__cost_sets(j, "move_sets", &m, m.nr_window_sets, m.nr_sets);
+	fa_json__cost_groups(j, &m);
 	fa_json__end_object(j);
 	fa_cost_model__exit(&m);
 	return 0;

@@ -342,6 +342,7 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	const struct fa_cost *m = an->model, *r = an->replay;
 	const char *per = an->per_visit ? "visit " : "window";
 	size_t printed = fprintf(fp, "\n  Predicted cost (model)       current  suggested\n");
+	char ci[2][32];
 
 	printed += fprintf(fp, "    cache lines per %s    %9.2f  %9.2f\n", per,
 			   m[0].lines_per_window, m[1].lines_per_window);
@@ -351,6 +352,10 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
 			   an->xfer_cost, m[0].total, m[1].total, fa_cost__change(m));
+	scnprintf(ci[0], sizeof(ci[0]), "%.2f-%.2f", an->cost_ci[0].lo, an->cost_ci[0].hi);
+	scnprintf(ci[1], sizeof(ci[1]), "%.2f-%.2f", an->cost_ci[1].lo, an->cost_ci[1].hi);
+	printed += fprintf(fp, "    total, %.0f%% interval %14s  %9s\n", 100 * FA_BOOT_LEVEL, ci[0],
+			   ci[1]);
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
 			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
@@ -445,6 +450,8 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 		else if (an->kept)
 			printed += fprintf(fp, " (the clustered one would not save %.0f%%)",
 					   100 * FA_MIN_GAIN);
+		else if (an->insufficient)
+			printed += fprintf(fp, " (the evidence for a change is insufficient, see Advice)");
 		return printed + fprintf(fp, "\n");
 	}
 	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n",
@@ -605,6 +612,42 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 				 100 * FA_SPLIT_COST, an->changed ? "the advice" : "the layout");
 }
 
+/* A saving as the report prints changes: "-27.0% (95% interval -35.1% to -18.2%)" */
+static size_t fa_report__saving(FILE *fp, const struct fa_interval *gain)
+{
+	if (gain->lo == gain->hi)
+		return fprintf(fp, "%+.1f%%", -100 * gain->est);
+	return fprintf(fp, "%+.1f%% (%.0f%% interval %+.1f%% to %+.1f%%)", -100 * gain->est,
+		       100 * FA_BOOT_LEVEL, -100 * gain->hi, -100 * gain->lo);
+}
+
+/*
+ * The leading candidate, whose saving is not sure: what it is, the
+ * interval, and how much longer to record for an answer
+ */
+static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
+				      const struct fa_analysis *an)
+{
+	size_t printed = fprintf(fp, "\n  Advice: none yet, the evidence is insufficient; the leading candidate is ");
+
+	if (an->candidate_advice == FA_ADVICE_REORDER) {
+		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->moved[1]);
+	} else {
+		printed += fprintf(fp, "the edit\n");
+		printed += fa_report__edits(fp, &an->edits, te->st);
+	}
+	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->gain_ci.est);
+	if (an->record_more > 1) {
+		printed += fprintf(fp, ", %.0f%% interval %+.1f%% to %+.1f%%: not surely %.0f%%\n",
+				   100 * FA_BOOT_LEVEL, -100 * an->gain_ci.hi, -100 * an->gain_ci.lo,
+				   100 * FA_MIN_GAIN);
+		return printed + fprintf(fp, "  record about %.1fx as many samples (longer, or a --sw-period %.1fx shorter) to tell\n",
+					 an->record_more, an->record_more);
+	}
+	return printed + fprintf(fp, "\n  samples in too few blocks of %llu ms to tell: record longer\n",
+				 FA_BOOT_BLOCK_NS / 1000000);
+}
+
 static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
 {
 	size_t printed;
@@ -619,6 +662,8 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 		printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 		return printed + fprintf(fp, ")\n");
 	}
+	if (an->insufficient)
+		return fa_report__insufficient(fp, te, an);
 	if (!an->changed)
 		return fprintf(fp, "\n  Advice: none, no edit %ssaves %.0f%% of the predicted cost\n",
 			       an->keep.nr_pins || an->keep.nr_ranges ? "that keeps what must stay " : "",
@@ -647,9 +692,12 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 	if (an->changed && an->spread)
 		printed += fprintf(fp, "  predicted: %+.1f%% (replay of the accesses, the instances on lines of their own)\n",
 				   fa_cost__change(an->replay));
-	else if (an->changed)
-		printed += fprintf(fp, "  predicted: %+.1f%% (model), %+.1f%% (replay of the accesses)\n",
-				   fa_cost__change(an->model), fa_cost__change(an->replay));
+	else if (an->changed) {
+		printed += fprintf(fp, "  predicted: ");
+		printed += fa_report__saving(fp, &an->gain_ci);
+		printed += fprintf(fp, " (model), %+.1f%% (replay of the accesses)\n",
+				   fa_cost__change(an->replay));
+	}
 	if (an->changed && an->lines_at[0] > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
 				   an->lines_at[0], an->lines_at[1]);
