@@ -1496,6 +1496,9 @@ static bool perf_affinity__text(struct perf_affinity *aff)
 	return aff->json_fp != stdout;
 }
 
+/* check's exit code when the recording cannot tell whether a layout holds */
+#define AFFINITY_CHECK_UNDECIDED	2
+
 struct affinity_check {
 	const char		*binary;
 	const char		*max_str;
@@ -1504,6 +1507,7 @@ struct affinity_check {
 	struct fa_json		 json;
 	int			 checked;
 	int			 failed;
+	int			 undecided;
 };
 
 #ifdef HAVE_DWARF_SUPPORT
@@ -1533,6 +1537,7 @@ static int affinity_check__type(struct affinity_check *ck, struct perf_affinity 
 		if (aff->json_fp)
 			fa_check__json(&ck->json, &c);
 		ck->failed += c.nr_failed > 0;
+		ck->undecided += !c.nr_failed && c.nr_undecided;
 		ck->checked++;
 		fa_check__exit(&c);
 	}
@@ -1567,7 +1572,9 @@ static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *
 {
 	if (aff->json_fp) {
 		fa_json__end_array(&ck->json);
-		fa_json__bool(&ck->json, "holds", !ck->failed);
+		fa_json__bool(&ck->json, "holds", !ck->failed && !ck->undecided);
+		fa_json__string(&ck->json, "verdict", ck->failed ? "regressed" :
+				ck->undecided ? "insufficient" : "holds");
 		fa_json__end_object(&ck->json);
 		fputc('\n', aff->json_fp);
 	}
@@ -1660,7 +1667,8 @@ static int affinity_check__parse(struct affinity_check *ck, struct perf_affinity
 
 /*
  * Whether the layouts of a binary's types keep what a recording of their
- * accesses needs: exit 0 if they do, 1 if not, with the reasons
+ * accesses needs: exit 0 if they do, 1 if not, with the reasons, and
+ * AFFINITY_CHECK_UNDECIDED if the recording cannot tell
  */
 static int perf_affinity__check(struct perf_affinity *aff, int argc, const char **argv)
 {
@@ -1708,7 +1716,7 @@ out:
 	if (ck.di)
 		debuginfo__delete(ck.di);
 	err = perf_affinity__close_outputs(aff, err);
-	return err ?: ck.failed ? 1 : 0;
+	return err ?: ck.failed ? 1 : ck.undecided ? AFFINITY_CHECK_UNDECIDED : 0;
 }
 
 /* One recording of diff: what was read of it, and its analysis */

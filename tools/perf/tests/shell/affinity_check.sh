@@ -225,7 +225,7 @@ if [ -f "${golden}" ] && perf affinity layout "${perf_bin}" lockshare_rq > /dev/
 		fail "refshare_dst, advised nothing, does not hold"
 	grep -q "^  lock (written by thread 31338) shares cache line 0 with nr_running, clock, load_avg, util_avg, flags (read by thread 31339): so it did when recorded, and the report advises them apart$" \
 		"${result}" || fail "lockshare_rq's lock and readers are not named"
-	grep -q "^  cost of the recorded accesses per window: 5.46 with the recorded layout, 5.46 with this one (+0.0%)$" \
+	grep -q "^  cost of the recorded accesses per window: 5.46 with the recorded layout, 5.46 with this one (+0.0%, 95% interval +0.0% to +0.0%)$" \
 		"${result}" || fail "the cost of lockshare_rq's own layout is not the report's model cost (5.46)"
 fi
 

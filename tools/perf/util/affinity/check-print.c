@@ -47,7 +47,8 @@ static bool fa_check_finding__same_group(const struct fa_check_finding *a,
 					 const struct fa_check_finding *b)
 {
 	return a->kind == FA_CHECK_SHARED && b->kind == FA_CHECK_SHARED && a->unit == b->unit &&
-	       a->line == b->line && a->as_recorded == b->as_recorded;
+	       a->line == b->line && a->as_recorded == b->as_recorded &&
+	       a->undecided == b->undecided;
 }
 
 /*
@@ -80,9 +81,13 @@ static int fa_check__shared_fprintf(const struct fa_check *c, int i, FILE *fp)
 		if (last)
 			break;
 	} while (1);
-	fprintf(fp, ": %s\n", f->as_recorded ?
-		"so it did when recorded, and the report advises them apart" :
-		"they were apart when recorded");
+	if (f->undecided)
+		fprintf(fp, ": %s, and the evidence for the report's candidate that has them apart is insufficient\n",
+			f->as_recorded ? "so it did when recorded" : "they were apart when recorded");
+	else
+		fprintf(fp, ": %s\n", f->as_recorded ?
+			"so it did when recorded, and the report advises them apart" :
+			"they were apart when recorded");
 	return n;
 }
 
@@ -124,8 +129,10 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 			c->hole_bytes[1], c->hole_bytes[0]);
 		break;
 	case FA_CHECK_COST:
-		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s), more than the %.1f%% --max-regression allows\n",
-			100 * c->change, c->an->xfer_cost, per, 100 * c->max_regression);
+		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s, %.0f%% interval %+.1f%% to %+.1f%%), %s the %.1f%% --max-regression allows\n",
+			100 * c->change, c->an->xfer_cost, per, 100 * FA_BOOT_LEVEL,
+			100 * c->change_ci.lo, 100 * c->change_ci.hi,
+			f->undecided ? "maybe more than" : "more than", 100 * c->max_regression);
 		break;
 	default:
 		break;
@@ -213,7 +220,9 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 	const char *per = c->an->per_visit ? "visit" : "window";
 
 	fprintf(fp, "%s in %s: %s\n", c->st->name, path,
-		c->nr_failed ? "the layout does NOT hold" : "the layout holds");
+		c->nr_failed ? "the layout does NOT hold" :
+		c->nr_undecided ? "not enough evidence to tell whether the layout holds" :
+		"the layout holds");
 	for (int i = 0; i < c->nr_findings; i++) {
 		if (c->findings[i].kind == FA_CHECK_SHARED)
 			i += fa_check__shared_fprintf(c, i, fp) - 1;
@@ -223,8 +232,9 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 	if (c->no_cost)
 		fprintf(fp, "  cost: not checked, a saved report has no cost model (a perf.data has)\n");
 	else
-		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%)\n",
-			per, c->cost[0].total, c->cost[1].total, 100 * c->change);
+		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%, %.0f%% interval %+.1f%% to %+.1f%%)\n",
+			per, c->cost[0].total, c->cost[1].total, 100 * c->change,
+			100 * FA_BOOT_LEVEL, 100 * c->change_ci.lo, 100 * c->change_ci.hi);
 	fa_check__changes_fprintf(c, fp);
 	if (c->nr_failed)
 		fa_check__lines_fprintf(c, fp);
@@ -236,6 +246,7 @@ static void fa_check__json_finding(struct fa_json *j, const struct fa_check *c,
 	fa_json__begin_object(j, NULL, /*flat=*/true);
 	fa_json__string(j, "kind", fa_check_kinds[f->kind]);
 	fa_json__bool(j, "note", f->note);
+	fa_json__bool(j, "undecided", f->undecided);
 	if (f->kind == FA_CHECK_SHARED || f->kind == FA_CHECK_HOLE)
 		fa_json__string(j, "field", fa_check__unit_name(c, f->unit));
 	if (f->kind == FA_CHECK_SHARED) {
@@ -281,7 +292,8 @@ void fa_check__json(struct fa_json *j, const struct fa_check *c)
 {
 	fa_json__begin_object(j, NULL, /*flat=*/false);
 	fa_json__string(j, "type", c->st->name);
-	fa_json__bool(j, "holds", !c->nr_failed);
+	fa_json__bool(j, "holds", !c->nr_failed && !c->nr_undecided);
+	fa_json__string(j, "verdict", fa_check__verdict(c));
 	fa_json__u64(j, "size", c->st->size);
 	fa_json__u64(j, "recorded_size", c->t->st->size);
 	if (c->no_cost) {
@@ -293,6 +305,10 @@ void fa_check__json(struct fa_json *j, const struct fa_check *c)
 		fa_json__cost(j, "cost", &c->cost[1]);
 		fa_json__double(j, "change", 100 * c->change);
 	}
+	fa_json__begin_array(j, "change_interval", /*flat=*/true);
+	fa_json__double(j, NULL, 100 * c->change_ci.lo);
+	fa_json__double(j, NULL, 100 * c->change_ci.hi);
+	fa_json__end_array(j);
 	fa_json__double(j, "max_regression", 100 * c->max_regression);
 	fa_json__u64(j, "recorded_hot_hole_bytes", c->hole_bytes[0]);
 	fa_json__u64(j, "hot_hole_bytes", c->hole_bytes[1]);

@@ -24,7 +24,8 @@ static int fa_check__add(struct fa_check *c, const struct fa_check_finding *f)
 		c->alloc = alloc;
 	}
 	c->findings[c->nr_findings++] = *f;
-	c->nr_failed += !f->note;
+	c->nr_failed += !f->note && !f->undecided;
+	c->nr_undecided += f->undecided;
 	return 0;
 }
 
@@ -111,9 +112,13 @@ static int fa_check__shared_pair(struct fa_check *c, int a, int b)
 	int oa = c->old_unit[a], ob = c->old_unit[b];
 	struct fa_check_finding f = { .kind = FA_CHECK_SHARED, };
 
-	if (oa < 0 || ob < 0 || !fa_classes__conflict(&an->classes, oa, ob) ||
-	    fa_layout__together(&an->suggested, old, oa, ob))
+	if (oa < 0 || ob < 0 || !fa_classes__conflict(&an->classes, oa, ob))
 		return 0;
+	if (fa_layout__together(&an->suggested, old, oa, ob)) {
+		if (!an->insufficient || fa_layout__together(&an->candidate, old, oa, ob))
+			return 0;
+		f.undecided = true;
+	}
 	f.unit = an->classes.units[oa].writer ? a : b;
 	f.other = f.unit == a ? b : a;
 	f.line = max(fa_check__line_of(c, a), fa_check__line_of(c, b));
@@ -311,6 +316,28 @@ static void fa_check__lines_of(const struct fa_check *c, u32 *was, u32 *now)
 	}
 }
 
+/* The interval of the cost's change, where the model has the groups to tell (boot.h) */
+static void fa_check__change(struct fa_check *c, const struct fa_cost_model *m, const u32 *was,
+			     const u32 *now)
+{
+	struct fa_boot_sum cost[2];
+
+	c->change_ci = (struct fa_interval){ .est = c->change, .lo = c->change, .hi = c->change, };
+	if (!fa_cost_model__has_groups(m))
+		return;
+	fa_cost_model__eval_groups_lines(m, was, &cost[0], NULL);
+	fa_cost_model__eval_groups_lines(m, now, &cost[1], NULL);
+	fa_boot__change(&cost[0], &cost[1], &c->change_ci);
+}
+
+/* "holds", "regressed" or "insufficient": the evidence cannot tell */
+const char *fa_check__verdict(const struct fa_check *c)
+{
+	if (c->nr_failed)
+		return "regressed";
+	return c->nr_undecided ? "insufficient" : "holds";
+}
+
 /*
  * The cost of the recorded accesses with either layout, with @model or
  * the one compiled from the type's sets; the units removed since count as
@@ -343,7 +370,10 @@ static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
 	fa_cost_model__eval_lines(model, line_of, &c->cost[0]);
 	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost[1]);
 	c->change = c->cost[0].total ? c->cost[1].total / c->cost[0].total - 1 : 0;
-	err = c->change > c->max_regression ? fa_check__add(c, &f) : 0;
+	fa_check__change(c, model, line_of, line_of + n + 1);
+	/* regressed where the whole interval is above the maximum, undecided where it spans it */
+	f.undecided = c->change_ci.lo <= c->max_regression;
+	err = c->change_ci.hi > c->max_regression ? fa_check__add(c, &f) : 0;
 out:
 	fa_cost_model__exit(&m);
 	free(line_of);
@@ -395,4 +425,5 @@ void fa_check__exit(struct fa_check *c)
 	zfree(&c->findings);
 	c->nr_findings = 0;
 	c->nr_failed = 0;
+	c->nr_undecided = 0;
 }

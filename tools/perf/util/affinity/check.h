@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "boot.h"
 #include "cost.h"
 #include "layout.h"
 
@@ -54,10 +55,14 @@ enum fa_check_kind {
  * @lines: Spread: lines of the cluster, allowed and now
  * @as_recorded: Shared: the recorded layout had them on one line too
  * @note: Said, but the layout holds all the same
+ * @undecided: The recording cannot tell whether it holds: the cost's
+ *             interval spans the maximum regression, or only a candidate
+ *             the evidence is insufficient for keeps the units apart
  */
 struct fa_check_finding {
 	int	kind;
 	bool	note;
+	bool	undecided;
 	int	unit;
 	int	other;
 	u32	line;
@@ -75,12 +80,13 @@ struct fa_check_finding {
  * @new_unit: By recorded unit: its unit now, or -1 (removed)
  * @old_unit: By unit now: the recorded unit, or -1 (new)
  * @cost: Of the recorded accesses: with the recorded layout, with the new
- * @change: Relative change of the cost
+ * @change: Relative change of the cost, with its interval (boot.h)
  * @max_regression: Allowed @change
  * @no_cost: The profile has no cost model (a report saved by an earlier perf):
  *           @cost is not known
  * @hole_bytes: On hot lines: recorded, now
  * @nr_failed: Findings that are not notes: the layout does not hold
+ * @nr_undecided: Findings the recording cannot tell
  */
 struct fa_check {
 	const struct fa_type		*t;
@@ -91,12 +97,14 @@ struct fa_check {
 	int				*old_unit;
 	struct fa_cost			 cost[2];
 	double				 change;
+	struct fa_interval		 change_ci;
 	double				 max_regression;
 	bool				 no_cost;
 	u32				 hole_bytes[2];
 	struct fa_check_finding		*findings;
 	int				 nr_findings;
 	int				 nr_failed;
+	int				 nr_undecided;
 	int				 alloc;
 };
 
@@ -104,6 +112,7 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 		  const struct fa_cost_model *model, const struct fa_struct *st,
 		  double max_regression);
 void fa_check__exit(struct fa_check *c);
+const char *fa_check__verdict(const struct fa_check *c);
 bool fa_check__hot(const struct fa_check *c, int unit);
 int fa_check__line_of(const struct fa_check *c, int unit);
 

@@ -64,6 +64,29 @@ static double fa_diff_side__measure(const struct fa_diff_side *s, int m)
 	}
 }
 
+/* The changes of the lines per window and of the cost, with intervals */
+static void fa_diff__intervals(struct fa_diff *d)
+{
+	const struct fa_analysis *a = d->side[0].an, *b = d->side[1].an;
+
+	if (fa_boot_sum__total(&a->measured.windows) <= 0 ||
+	    fa_boot_sum__total(&b->measured.windows) <= 0)
+		return;
+	fa_boot__change_apart(&a->measured.lines, &a->measured.windows, &b->measured.lines,
+			      &b->measured.windows, &d->change[0]);
+	fa_boot__change_apart(&a->measured.cost, &a->measured.windows, &b->measured.cost,
+			      &b->measured.windows, &d->change[1]);
+	d->have_change = true;
+}
+
+/* The interval of measure @m's change, or NULL */
+static const struct fa_interval *fa_diff__interval(const struct fa_diff *d, int m)
+{
+	if (!d->have_change)
+		return NULL;
+	return m == FA_DIFF_LINES ? &d->change[0] : m == FA_DIFF_COST ? &d->change[1] : NULL;
+}
+
 /**
  * fa_diff__init - Type @name in the @old and the @new recording
  *
@@ -83,6 +106,7 @@ int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side
 	d->percent_limit = percent_limit;
 	if (!old->t || !new->t)
 		return 0;
+	fa_diff__intervals(d);
 	err = fa_check__run(&c, old->t, old->an, /*model=*/NULL, new->t->st,
 			    /*max_regression=*/1);
 	if (err)
@@ -145,17 +169,33 @@ static size_t fa_diff__row(FILE *fp, const char *label, double old, double new, 
 	return printed + fprintf(fp, "%s%s\n", note ? "   " : "", note ?: "");
 }
 
+/* The note of a measured change: its interval, or that it is not told from noise */
+static const char *fa_diff__note(const struct fa_diff *d, int m, char *buf, size_t size)
+{
+	const struct fa_interval *ci = fa_diff__interval(d, m);
+
+	if (!ci)
+		return m == FA_DIFF_COST ? "measured" : NULL;
+	if (fa_interval__spans(ci, 0))
+		scnprintf(buf, size, "no measurable change (%.0f%% interval %+.1f%% to %+.1f%%)",
+			  100 * FA_BOOT_LEVEL, 100 * ci->lo, 100 * ci->hi);
+	else
+		scnprintf(buf, size, "%.0f%% interval %+.1f%% to %+.1f%%", 100 * FA_BOOT_LEVEL,
+			  100 * ci->lo, 100 * ci->hi);
+	return buf;
+}
+
 static size_t fa_diff__measures(const struct fa_diff *d, FILE *fp)
 {
 	const struct fa_analysis *old = d->side[0].t ? d->side[0].an : NULL;
 	size_t printed = fprintf(fp, "  %-34s %10s %10s %9s\n", "", "old", "new", "change");
-	char label[64];
+	char label[64], note[96];
 
 	for (int m = 0; m < FA_DIFF_MAX; m++) {
 		fa_diff__label(d, m, label, sizeof(label));
 		printed += fa_diff__row(fp, label, fa_diff_side__measure(&d->side[0], m),
 					fa_diff_side__measure(&d->side[1], m),
-					m <= FA_DIFF_INSTANCES, m == FA_DIFF_COST ? "measured" : NULL);
+					m <= FA_DIFF_INSTANCES, fa_diff__note(d, m, note, sizeof(note)));
 	}
 	if (d->have_predicted)
 		printed += fa_diff__row(fp, "cost of the old accesses", d->predicted[0],
@@ -379,6 +419,26 @@ static void fa_diff_field__json(const struct fa_diff_field *df, struct fa_json *
 }
 
 /* One type in both recordings, an object of the "types" array */
+/* {"change": %, "interval": [lo, hi], "measurable": bool}, or null */
+static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, const char *key,
+				 int m)
+{
+	const struct fa_interval *ci = fa_diff__interval(d, m);
+
+	if (!ci) {
+		fa_json__null(j, key);
+		return;
+	}
+	fa_json__begin_object(j, key, /*flat=*/true);
+	fa_json__double(j, "change", 100 * ci->est);
+	fa_json__begin_array(j, "interval", /*flat=*/true);
+	fa_json__double(j, NULL, 100 * ci->lo);
+	fa_json__double(j, NULL, 100 * ci->hi);
+	fa_json__end_array(j);
+	fa_json__bool(j, "measurable", !fa_interval__spans(ci, 0));
+	fa_json__end_object(j);
+}
+
 int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 {
 	struct fa_diff_field df;
@@ -395,6 +455,8 @@ int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 				     fa_diff_side__measure(&d->side[1], m));
 	if (d->have_predicted)
 		fa_json__double_pair(j, "predicted_cost", d->predicted[0], d->predicted[1]);
+	fa_diff__json_change(j, d, "lines_change", FA_DIFF_LINES);
+	fa_diff__json_change(j, d, "cost_change", FA_DIFF_COST);
 	fa_json__begin_array(j, "fields", /*flat=*/false);
 	for (int pos = 0; fa_diff__next_field(d, &pos, &df);)
 		fa_diff_field__json(&df, j);

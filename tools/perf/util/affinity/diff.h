@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "boot.h"
 
 struct fa_analysis;
 struct fa_json;
@@ -35,6 +36,8 @@ struct fa_diff_side {
  * @predicted: Of the old accesses with the new layout, and with the old
  * @have_predicted: Both recordings have the type
  * @percent_limit: Fields with less of the accesses in both are not shown
+ * @change: Of the lines per window and the cost, with intervals (boot.h)
+ * @have_change: Both recordings know the groups of their windows
  */
 struct fa_diff {
 	const char		*name;
@@ -42,6 +45,8 @@ struct fa_diff {
 	double			 predicted[2];
 	bool			 have_predicted;
 	double			 percent_limit;
+	struct fa_interval	 change[2];	/* lines, cost */
+	bool			 have_change;
 };
 
 int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side *old,

@@ -313,6 +313,51 @@ static int fa_profile__moving(const struct fa_jv *moving, struct fa_cost_model *
 	return 0;
 }
 
+/*
+ * The groups of the bootstrap, where the report saved them: the windows of
+ * each, and [group, count...] of each set; without them, no intervals
+ */
+static int fa_profile__groups(const struct fa_jv *jm, struct fa_profile_type *pt)
+{
+	const struct fa_jv *wg = fa_jv__get(jm, "windows_by_group");
+	const struct fa_jv *sg = fa_jv__get(jm, "set_groups");
+	struct fa_cost_model *m = &pt->model;
+
+	if (!wg && !sg)
+		return 0;
+	if (!wg || !sg || wg->type != FA_JV_ARRAY || sg->type != FA_JV_ARRAY ||
+	    wg->nr != FA_BOOT_GROUPS || sg->nr != m->nr_sets)
+		return -EINVAL;
+	pt->groups = calloc((size_t)m->nr_sets * FA_BOOT_GROUPS + 1, sizeof(*pt->groups));
+	if (!pt->groups)
+		return -ENOMEM;
+	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+		const struct fa_jv *n = fa_jv__at(wg, g, FA_JV_NUMBER);
+
+		if (!n || !(n->num >= 0))
+			return -EINVAL;
+		m->nr_by_group.g[g] = n->num;
+	}
+	for (int s = 0; s < m->nr_sets; s++) {
+		const struct fa_jv *set = fa_jv__at(sg, s, FA_JV_ARRAY);
+		u32 *group = pt->groups + (size_t)s * FA_BOOT_GROUPS;
+
+		if (!set || set->nr % 2)
+			return -EINVAL;
+		for (int k = 0; k < set->nr; k += 2) {
+			const struct fa_jv *g = fa_jv__at(set, k, FA_JV_NUMBER);
+			const struct fa_jv *n = fa_jv__at(set, k + 1, FA_JV_NUMBER);
+
+			if (!g || !n || !fa_profile__in(g->num, 0, FA_BOOT_GROUPS - 1) ||
+			    !(n->num >= 0 && n->num <= UINT_MAX))
+				return -EINVAL;
+			group[(int)g->num] = n->num;
+		}
+		m->sets[s].group = group;
+	}
+	return 0;
+}
+
 /* The cost model as the report compiled it, if it has one */
 static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 {
@@ -346,7 +391,8 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 	err = fa_profile__sets(ws, m, /*moves=*/false, nr_units, &used);
 	m->nr_window_sets = m->nr_sets;
 	err = err ?: fa_profile__sets(ms, m, /*moves=*/true, nr_units, &used) ?:
-	      fa_profile__moving(fa_jv__get(jm, "moving"), m, nr_units);
+	      fa_profile__moving(fa_jv__get(jm, "moving"), m, nr_units) ?:
+	      fa_profile__groups(jm, pt);
 	pt->has_model = !err;
 	return err;
 }
@@ -471,6 +517,7 @@ void fa_profile__exit(struct fa_profile *p)
 {
 	for (int i = 0; p->types && i < p->nr_types; i++) {
 		fa_cost_model__exit(&p->types[i].model);
+		zfree(&p->types[i].groups);
 		fa_analysis__exit(&p->types[i].an);
 		fa_struct__delete(p->types[i].t.st);
 	}

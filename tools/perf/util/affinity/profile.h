@@ -27,6 +27,7 @@ struct fa_profile_type {
 	struct fa_type		t;
 	struct fa_analysis	an;
 	struct fa_cost_model	model;
+	u32			*groups;	/* of the model's sets (boot.h) */
 	bool			has_model;
 	double			share;
 };
