@@ -50,6 +50,8 @@ def signature(t):
         cand = adv.get("candidate") or {}
         return "insufficient (leading: %s %s)" % (cand.get("kind", "?"), ";".join(
             e.get("text", "") for e in cand.get("edits", [])))
+    if t.get("aligned_instances"):
+        return "align instances (%s)" % t.get("align_by")
     if kind in ("none",):
         return "none"
     if kind == "edit":

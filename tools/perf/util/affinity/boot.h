@@ -20,7 +20,7 @@
 #include <linux/types.h>
 
 #define FA_BOOT_GROUPS		32
-#define FA_BOOT_BLOCK_NS	1000000ULL	/* 1 ms */
+#define FA_BOOT_BLOCK_NS	100000ULL	/* 100 us */
 #define FA_BOOT_REPS		400
 #define FA_BOOT_LEVEL		0.95
 

@@ -644,8 +644,8 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 		return printed + fprintf(fp, "  record about %.1fx as many samples (longer, or a --sw-period %.1fx shorter) to tell\n",
 					 an->record_more, an->record_more);
 	}
-	return printed + fprintf(fp, "\n  samples in too few blocks of %llu ms to tell: record longer\n",
-				 FA_BOOT_BLOCK_NS / 1000000);
+	return printed + fprintf(fp, "\n  samples in too few blocks of %llu us to tell: record longer\n",
+				 FA_BOOT_BLOCK_NS / 1000);
 }
 
 static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
