@@ -171,6 +171,13 @@ double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_
 	return c.total;
 }
 
+/* The cache line of each unit of @l, into @line_of */
+static void fa_layout__lines_of(const struct fa_layout *l, u32 *line_of)
+{
+	for (int u = 0; u < l->nr_units; u++)
+		line_of[u] = l->offset[u] / l->line_size;
+}
+
 /* Whether the sets know their groups: the model's costs have intervals */
 bool fa_cost_model__has_groups(const struct fa_cost_model *m)
 {
@@ -215,8 +222,7 @@ void fa_cost_model__eval_groups(const struct fa_cost_model *m, const struct fa_l
 {
 	u32 line_of[l->nr_units + 1];
 
-	for (int u = 0; u < l->nr_units; u++)
-		line_of[u] = l->offset[u] / l->line_size;
+	fa_layout__lines_of(l, line_of);
 	fa_cost_model__eval_groups_lines(m, line_of, cost, lines);
 }
 
@@ -296,8 +302,7 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
 {
 	u32 line_of[l->nr_units + 1];
 
-	for (int u = 0; u < l->nr_units; u++)
-		line_of[u] = l->offset[u] / l->line_size;
+	fa_layout__lines_of(l, line_of);
 	return fa_cost_model__eval_lines(m, line_of, cost);
 }
 
