@@ -145,6 +145,19 @@ double fa_boot__prob_less(const struct fa_boot_sum *a, const struct fa_boot_sum 
 	return (double)n / FA_BOOT_REPS;
 }
 
+/*
+ * "95% interval -1.0% to +2.0%": @ci of a relative change, or of a
+ * @saving, as the change it is
+ */
+const char *fa_interval__str(const struct fa_interval *ci, bool saving, char *buf, size_t size)
+{
+	double lo = saving ? -ci->hi : ci->lo, hi = saving ? -ci->lo : ci->hi;
+
+	scnprintf(buf, size, "%.0f%% interval %+.1f%% to %+.1f%%", 100 * FA_BOOT_LEVEL, 100 * lo,
+		  100 * hi);
+	return buf;
+}
+
 /* Whether @x is inside the interval: the estimate is not told from it */
 bool fa_interval__spans(const struct fa_interval *ci, double x)
 {

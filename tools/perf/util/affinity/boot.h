@@ -17,6 +17,7 @@
 #define __PERF_AFFINITY_BOOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 #define FA_BOOT_GROUPS		32
@@ -60,6 +61,10 @@ void fa_boot__change_apart(const struct fa_boot_sum *a_num, const struct fa_boot
 			   struct fa_interval *ci);
 double fa_boot__prob_less(const struct fa_boot_sum *a, const struct fa_boot_sum *b);
 void fa_interval__from(struct fa_interval *ci, double est, double *reps, int nr);
+/* Room for fa_interval__str()'s "95% interval -100.0% to +100.0%" */
+#define FA_INTERVAL_STR	48
+
+const char *fa_interval__str(const struct fa_interval *ci, bool saving, char *buf, size_t size);
 bool fa_interval__spans(const struct fa_interval *ci, double x);
 double fa_interval__more_samples(const struct fa_interval *ci, double threshold);
 

@@ -115,6 +115,7 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 				      const struct fa_check_finding *f, FILE *fp)
 {
 	const char *per = c->an->per_visit ? "visit" : "window";
+	char ci[FA_INTERVAL_STR];
 
 	switch (f->kind) {
 	case FA_CHECK_SPREAD:
@@ -129,9 +130,9 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 			c->hole_bytes[1], c->hole_bytes[0]);
 		break;
 	case FA_CHECK_COST:
-		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s, %.0f%% interval %+.1f%% to %+.1f%%), %s the %.1f%% --max-regression allows\n",
-			100 * c->change, c->an->xfer_cost, per, 100 * FA_BOOT_LEVEL,
-			100 * c->change_ci.lo, 100 * c->change_ci.hi,
+		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s, %s), %s the %.1f%% --max-regression allows\n",
+			100 * c->change, c->an->xfer_cost, per,
+			fa_interval__str(&c->change_ci, false, ci, sizeof(ci)),
 			f->undecided ? "maybe more than" : "more than", 100 * c->max_regression);
 		break;
 	default:
@@ -218,6 +219,7 @@ static void fa_check__lines_fprintf(const struct fa_check *c, FILE *fp)
 void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 {
 	const char *per = c->an->per_visit ? "visit" : "window";
+	char ci[FA_INTERVAL_STR];
 
 	fprintf(fp, "%s in %s: %s\n", c->st->name, path,
 		c->nr_failed ? "the layout does NOT hold" :
@@ -232,9 +234,9 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 	if (c->no_cost)
 		fprintf(fp, "  cost: not checked, a saved report has no cost model (a perf.data has)\n");
 	else
-		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%, %.0f%% interval %+.1f%% to %+.1f%%)\n",
+		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%, %s)\n",
 			per, c->cost[0].total, c->cost[1].total, 100 * c->change,
-			100 * FA_BOOT_LEVEL, 100 * c->change_ci.lo, 100 * c->change_ci.hi);
+			fa_interval__str(&c->change_ci, false, ci, sizeof(ci)));
 	fa_check__changes_fprintf(c, fp);
 	if (c->nr_failed)
 		fa_check__lines_fprintf(c, fp);

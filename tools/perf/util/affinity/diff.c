@@ -173,15 +173,15 @@ static size_t fa_diff__row(FILE *fp, const char *label, double old, double new, 
 static const char *fa_diff__note(const struct fa_diff *d, int m, char *buf, size_t size)
 {
 	const struct fa_interval *ci = fa_diff__interval(d, m);
+	char str[FA_INTERVAL_STR];
 
 	if (!ci)
 		return m == FA_DIFF_COST ? "measured" : NULL;
+	fa_interval__str(ci, false, str, sizeof(str));
 	if (fa_interval__spans(ci, 0))
-		scnprintf(buf, size, "no measurable change (%.0f%% interval %+.1f%% to %+.1f%%)",
-			  100 * FA_BOOT_LEVEL, 100 * ci->lo, 100 * ci->hi);
+		scnprintf(buf, size, "no measurable change (%s)", str);
 	else
-		scnprintf(buf, size, "%.0f%% interval %+.1f%% to %+.1f%%", 100 * FA_BOOT_LEVEL,
-			  100 * ci->lo, 100 * ci->hi);
+		scnprintf(buf, size, "%s", str);
 	return buf;
 }
 

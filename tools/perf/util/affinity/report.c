@@ -615,10 +615,12 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 /* A saving as the report prints changes: "-27.0% (95% interval -35.1% to -18.2%)" */
 static size_t fa_report__saving(FILE *fp, const struct fa_interval *gain)
 {
+	char ci[FA_INTERVAL_STR];
+
 	if (gain->lo == gain->hi)
 		return fprintf(fp, "%+.1f%%", -100 * gain->est);
-	return fprintf(fp, "%+.1f%% (%.0f%% interval %+.1f%% to %+.1f%%)", -100 * gain->est,
-		       100 * FA_BOOT_LEVEL, -100 * gain->hi, -100 * gain->lo);
+	return fprintf(fp, "%+.1f%% (%s)", -100 * gain->est,
+		       fa_interval__str(gain, true, ci, sizeof(ci)));
 }
 
 /*
@@ -629,6 +631,7 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 				      const struct fa_analysis *an)
 {
 	size_t printed = fprintf(fp, "\n  Advice: none yet, the evidence is insufficient; the leading candidate is ");
+	char ci[FA_INTERVAL_STR];
 
 	if (an->candidate_advice == FA_ADVICE_REORDER) {
 		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->moved[1]);
@@ -638,8 +641,8 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 	}
 	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->gain_ci.est);
 	if (an->record_more > 1) {
-		printed += fprintf(fp, ", %.0f%% interval %+.1f%% to %+.1f%%: not surely %.0f%%\n",
-				   100 * FA_BOOT_LEVEL, -100 * an->gain_ci.hi, -100 * an->gain_ci.lo,
+		printed += fprintf(fp, ", %s: not surely %.0f%%\n",
+				   fa_interval__str(&an->gain_ci, true, ci, sizeof(ci)),
 				   100 * FA_MIN_GAIN);
 		return printed + fprintf(fp, "  record about %.1fx as many samples (longer, or a --sw-period %.1fx shorter) to tell\n",
 					 an->record_more, an->record_more);
