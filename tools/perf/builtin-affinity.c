@@ -953,7 +953,8 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	perf_affinity__sampled_regs(session, regs, sizeof(regs));
 	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
 		return 0;
-	if (!as->resolved) {
+	/* lines threads share are worth a report, typed or not */
+	if (!as->resolved && !aff->attr.dlines.nr_shared) {
 		report_error(false, "%s: no access attributed to a struct field: %s\n",
 			     path, why);
 		return -ENODATA;
@@ -1044,8 +1045,10 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 		fa_report__summary(stdout, &aff->decoder.stats, a);
 	fa_report__struct_table(stdout, &fh, &aff->ropts);
 	perf_affinity__print_types(aff, &fh);
-	if (!aff->field_sep)
+	if (!aff->field_sep) {
 		fa_report__arrays(stdout, a);
+		fa_report__data_lines(stdout, a);
+	}
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");
 	else if (!total)

@@ -126,7 +126,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
 	if (IS_ERR(a->type_names))
 		a->type_names = NULL;
-	if (fa_owners__init(&a->owners) || fa_inst_map__init(&a->instances))
+	if (fa_owners__init(&a->owners) || fa_inst_map__init(&a->instances) ||
+	    fa_dlines__init(&a->dlines, cfg->line_size, cfg->xfer_ns))
 		return -ENOMEM;
 	if (only_types) {
 		a->only = strlist__new(only_types, NULL);
@@ -183,6 +184,7 @@ void fa_attr__exit(struct fa_attr *a)
 	fa_inst_map__exit(&a->instances);
 	fa_pending__exit(&a->pending);
 	fa_arrays__exit(&a->arrays);
+	fa_dlines__exit(&a->dlines);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
@@ -995,7 +997,7 @@ static struct fa_type_entry *fa_attr__enclosing(struct fa_attr *a, const struct 
  * fa_attr__add - Attribute an access and add it to its struct type
  * @acc: The access, with the sample it came from
  */
-int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
+static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 {
 	const struct fa_origin *o = acc->origin;
 	struct map_symbol ms = { .map = o->map, .sym = o->sym, };
@@ -1011,6 +1013,7 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 		acc = &tls;
 	a->last.te = NULL;
 	a->last.arr = NULL;
+	a->last.scalar = NULL;
 	a->last.pending = false;
 	if (o->source == FA_SRC_TP)
 		return fa_attr__tp(a, acc);
@@ -1022,6 +1025,10 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	else if (fa_access__is_tls(acc))
 		var = fa_attr__tls_var(a, acc, &var_off, &tpoff);
 	insn = fa_attr__insn(a, &ms, acc->ip, o->thread, o->cpumode, o->evsel);
+	if (var && var->reason == FA_ATTR_NOT_STRUCT)
+		a->last.scalar = var->te;
+	else if (insn && insn->reason == FA_ATTR_NOT_STRUCT)
+		a->last.scalar = insn->te;
 	if (var && var->reason == FA_ATTR_NONE && insn && insn->reason == FA_ATTR_NONE) {
 		if (insn->te == var->te && insn->offset == var_off)
 			a->stats.agree++;
@@ -1088,6 +1095,91 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 	/* an instance the type had not seen (or not lately): where it is */
 	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
 		err = fa_attr__identified(a, te, fa_access__space(acc), base);
+	return err;
+}
+
+/* What the access was attributed to, for the data lines */
+static void fa_attr__line_what(const struct fa_attr *a, const struct fa_access *acc,
+			       struct fa_dl_what *w)
+{
+	const struct fa_attr_last *last = &a->last;
+
+	if (last->te) {
+		w->type = last->te->name;
+		w->field = last->te->st ? last->te->st->fields[last->field].name : NULL;
+		w->base = last->base;
+	} else if (last->arr) {
+		w->var = last->arr->name;
+		w->type = last->arr->elem_type;
+		w->size = last->arr->elem_size;
+		w->index = last->index;
+		w->base = 1;
+	} else if (last->scalar) {
+		w->type = last->scalar->name;
+		w->size = last->scalar->size;
+		if ((acc->flags & FA_ACC_INDEX) && w->size) {
+			/* the index register's part of the address picks the element */
+			w->base = acc->addr - acc->index_off;
+			w->index = acc->index_off / w->size;
+		}
+	}
+}
+
+/* Where a line that became shared is: its map and the variable there */
+static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+	u8 cpumode = acc->flags & FA_ACC_KERNEL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	struct addr_location al;
+	struct symbol *sym;
+
+	if (!o->thread)
+		return;
+	addr_location__init(&al);
+	sym = fa_thread__find_data_symbol(o->thread, cpumode, l->addr, &al);
+	if (al.map) {
+		l->where.map = dso__short_name(map__dso(al.map));
+		l->where.map_off = l->addr - map__start(al.map);
+	}
+	if (sym) {
+		l->where.var = sym->name;
+		l->where.var_off = map__map_ip(al.map, l->addr) - sym->start;
+	}
+	addr_location__exit(&al);
+}
+
+/* Count the access on its data line, whatever it was attributed to */
+static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+	bool kernel = acc->flags & FA_ACC_KERNEL, new_shared;
+	struct fa_dl_access la = {
+		.addr = acc->addr, .space = fa_access__space(acc), .cpu = o->cpu,
+		.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
+		.store = acc->op & FA_OP_STORE,
+	};
+	struct fa_dline *l;
+
+	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
+		return;
+	fa_attr__line_what(a, acc, &la.what);
+	if (o->map && o->sym) {
+		la.code.dso = map__dso(o->map);
+		la.code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
+		la.code.sym = o->sym->name;
+		la.code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
+	}
+	l = fa_dlines__add(&a->dlines, &la, &new_shared);
+	if (l && new_shared)
+		fa_attr__line_where(l, acc);
+}
+
+int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
+{
+	int err = fa_attr__attribute(a, acc);
+
+	if (!err)
+		fa_attr__add_line(a, acc);
 	return err;
 }
 

@@ -25,6 +25,7 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include "arrays.h"
+#include "dlines.h"
 #include "instances.h"
 #include "matrix.h"
 #include "owner.h"
@@ -129,6 +130,7 @@ struct fa_attr_last {
 	bool				 pending;	/* waits for its instance */
 	const struct fa_array		*arr;	/* or element @index of an array */
 	u32				 index;
+	const struct fa_type_entry	*scalar;	/* or the type the code gave, no struct */
 };
 
 /*
@@ -169,6 +171,7 @@ struct fa_attr {
 	struct fa_inst_map	  instances;	/* the instances identified, by address */
 	struct fa_pending	  pending;	/* accesses waiting for their instance */
 	struct fa_arrays	  arrays;	/* array variables of scalars */
+	struct fa_dlines	  dlines;	/* every access by its data line */
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
 	struct fa_worker	 *worker;	/* accumulates the types, NULL: fa_attr__add() */
 	bool			  code_context;

@@ -498,8 +498,10 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 			u64 index;
 
 			/* what the index added: the rest is struct base + displacement */
-			if (!perf_reg_value(&index, regs, op->index))
+			if (!perf_reg_value(&index, regs, op->index)) {
 				acc[i].index_off = index * op->scale;
+				acc[i].flags |= FA_ACC_INDEX;
+			}
 		}
 		acc[i].size = op->size;
 		acc[i].op = op->op;

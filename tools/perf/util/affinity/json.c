@@ -18,6 +18,7 @@
 #include "access.h"
 #include "analyze.h"
 #include "attr.h"
+#include "dlines.h"
 #include "decode.h"
 #include "fields.h"
 #include "hists.h"
@@ -935,6 +936,82 @@ static int fa_json__arrays(struct fa_json *j, const struct fa_attr *a)
 	return 0;
 }
 
+static void fa_json__dl_owner(struct fa_json *j, const struct fa_dl_owner *o, u32 line_size)
+{
+	char what[256];
+	u32 lo, hi;
+
+	fa_dl_owner__bytes(o, line_size, &lo, &hi);
+	fa_dl_owner__what_scnprintf(o, what, sizeof(what));
+	fa_json__begin_object(j, NULL, /*flat=*/true);
+	fa_json__u64(j, "id", o->id);
+	fa_json__u64(j, "loads", o->loads);
+	fa_json__u64(j, "stores", o->stores);
+	fa_json__begin_array(j, "bytes", /*flat=*/true);
+	fa_json__u64(j, NULL, lo);
+	fa_json__u64(j, NULL, hi);
+	fa_json__end_array(j);
+	fa_json__string(j, "what", what);
+	if (o->what.type)
+		fa_json__string(j, "type", o->what.type);
+	if (o->what.field)
+		fa_json__string(j, "field", o->what.field);
+	if (o->code.sym) {
+		fa_json__string(j, "function", o->code.sym);
+		fa_json__u64(j, "function_offset", o->code.sym_off);
+	}
+	fa_json__end_object(j);
+}
+
+static void fa_json__dline(struct fa_json *j, const struct fa_dline *l, u32 line_size)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+
+	fa_json__begin_object(j, NULL, /*flat=*/false);
+	/* where first: the address moves with the map (ASLR), the offsets do not */
+	if (l->where.map) {
+		fa_json__string(j, "map", l->where.map);
+		fa_json__u64(j, "map_offset", l->where.map_off);
+	}
+	if (l->where.var) {
+		fa_json__string(j, "variable", l->where.var);
+		fa_json__u64(j, "variable_offset", l->where.var_off);
+	}
+	fa_json__u64(j, "addr", l->addr);
+	fa_json__u64(j, "pid", l->space);
+	fa_json__u64(j, "loads", l->loads);
+	fa_json__u64(j, "stores", l->stores);
+	fa_json__u64(j, "transfers", l->xfers);
+	fa_json__u64(j, "transfers_apart", l->xfers_apart);
+	fa_json__bool(j, "false_sharing", fa_dline__false_sharing(l));
+	fa_json__u64(j, "nr_owners", l->nr_owners);
+	fa_json__string(j, "owner_kind", l->space ? "thread" : "cpu");
+	fa_json__begin_array(j, "owners", /*flat=*/false);
+	for (int i = 0; i < n; i++)
+		fa_json__dl_owner(j, &l->owners[i], line_size);
+	fa_json__end_array(j);
+	fa_json__string(j, "advice", fa_dl_advice__key(fa_dline__advice(l, line_size)));
+	if (fa_dline__advice(l, line_size) == FA_DL_ADV_STRIDE)
+		fa_json__u64(j, "stride", fa_dline__stride(l, line_size));
+	fa_json__end_object(j);
+}
+
+/* The data lines threads share, typed or not (dlines.h) */
+static int fa_json__data_lines(struct fa_json *j, const struct fa_attr *a)
+{
+	struct fa_dline **lines;
+	int nr = fa_dlines__contended(&a->dlines, &lines);
+
+	if (nr < 0)
+		return nr;
+	fa_json__begin_array(j, "data_lines", /*flat=*/false);
+	for (int i = 0; i < nr; i++)
+		fa_json__dline(j, lines[i], a->cfg.line_size);
+	fa_json__end_array(j);
+	free(lines);
+	return 0;
+}
+
 /**
  * fa_json__fprintf - Print the analysis of every struct type as JSON
  * @h: The recording and the statistics of decoding
@@ -965,7 +1042,7 @@ size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr
 	if (err)
 		return 0;
 	fa_json__end_array(&j);
-	if (fa_json__arrays(&j, a))
+	if (fa_json__arrays(&j, a) || fa_json__data_lines(&j, a))
 		return 0;
 	fa_json__end_object(&j);
 	return j.printed;

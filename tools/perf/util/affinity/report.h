@@ -54,6 +54,7 @@ int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_anal
 const char *fa_align_by__key(int by);
 size_t fa_report__banner(FILE *fp, const char *title);
 size_t fa_report__arrays(FILE *fp, const struct fa_attr *a);
+size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
 int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const char *regs,
 		   char *buf, size_t size);

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity report, stdio: the data cache lines shared between threads,
+ * whatever lives on them (dlines.h), the perf c2c view named by what the
+ * accesses were attributed to, and how to give each thread its own line.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <linux/kernel.h>
+#include "attr.h"
+#include "dlines.h"
+#include "report.h"
+#include "../dso.h"
+#include "../srcline.h"
+
+#define FA_DL_SHOWN	10	/* lines shown */
+
+/* "thread 1234" or "CPU 3" */
+static const char *fa_dline__owner_kind(const struct fa_dline *l)
+{
+	return l->space ? "thread" : "CPU";
+}
+
+/**
+ * fa_dl_owner__what_scnprintf - What an owner accessed on a line, in words
+ */
+int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t size)
+{
+	const struct fa_dl_what *w = &o->what;
+	int n;
+
+	if (w->field)
+		n = scnprintf(buf, size, "%s.%s", w->type, w->field);
+	else if (w->var && o->index_lo == o->index_hi)
+		n = scnprintf(buf, size, "%s[%" PRId64 "]", w->var, o->index_lo);
+	else if (w->var)
+		n = scnprintf(buf, size, "%s[%" PRId64 "..%" PRId64 "]", w->var, o->index_lo,
+			      o->index_hi);
+	else if (w->type && w->base && o->index_lo == o->index_hi)
+		n = scnprintf(buf, size, "%s element [%" PRId64 "]", w->type, o->index_lo);
+	else if (w->type && w->base)
+		n = scnprintf(buf, size, "%s elements [%" PRId64 "..%" PRId64 "]", w->type,
+			      o->index_lo, o->index_hi);
+	else if (w->type)
+		n = scnprintf(buf, size, "%s", w->type);
+	else
+		n = scnprintf(buf, size, "untyped");
+	if (o->more_what)
+		n += scnprintf(buf + n, size - n, " and more");
+	return n;
+}
+
+static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const struct fa_dl_owner *o,
+				  u32 line_size)
+{
+	char what[256], *srcline = NULL;
+	u32 lo, hi;
+	size_t printed;
+
+	fa_dl_owner__bytes(o, line_size, &lo, &hi);
+	fa_dl_owner__what_scnprintf(o, what, sizeof(what));
+	printed = fprintf(fp, "      %s %u: %s, bytes %u-%u, %" PRIu64 " loads %" PRIu64 " stores",
+			  fa_dline__owner_kind(l), o->id, what, lo, hi, o->loads, o->stores);
+	if (!o->code.sym)
+		return printed + fprintf(fp, "\n");
+	srcline = get_srcline((struct dso *)o->code.dso, o->code.addr, NULL, false, true, 0);
+	printed += fprintf(fp, ", by %s+%#" PRIx64, o->code.sym, o->code.sym_off);
+	if (srcline && strcmp(srcline, SRCLINE_UNKNOWN))
+		printed += fprintf(fp, " (%s)", srcline);
+	zfree_srcline(&srcline);
+	return printed + fprintf(fp, "\n");
+}
+
+static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
+{
+	size_t printed = fprintf(fp, "\n  line %#" PRIx64, l->addr);
+
+	if (l->where.var)
+		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.var, l->where.var_off);
+	if (l->where.map)
+		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.map, l->where.map_off);
+	if (l->space)
+		printed += fprintf(fp, "  pid %u", l->space);
+	return printed + fprintf(fp, ": %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " transfers\n",
+				 l->loads, l->stores, l->xfers);
+}
+
+/* The edit for a slot per owner: how to pad, and what it leaves */
+static size_t fa_report__dl_pad(FILE *fp, const struct fa_dline *l, u32 line_size)
+{
+	const struct fa_dl_owner *o = &l->owners[0];
+	const char *who = fa_dline__owner_kind(l);
+	size_t printed;
+
+	if (fa_dline__advice(l, line_size) == FA_DL_ADV_ELEMENTS) {
+		printed = fprintf(fp, "    Advice: give each %s's %s elements a cache line of their own:",
+				  who, o->what.type);
+		printed += fprintf(fp, " pad the per-%s stride to %u bytes (%u elements)\n", who,
+				   line_size, line_size / max(o->what.size, 1U));
+	} else {
+		u32 stride = fa_dline__stride(l, line_size);
+
+		printed = fprintf(fp, "    Advice: %s+%#" PRIx64 " accesses a slot per %s, %u bytes apart:",
+				  o->code.sym, o->code.sym_off, who, stride);
+		printed += fprintf(fp, " pad the stride to %u bytes (a slot per cache line:", line_size);
+		printed += fprintf(fp, " index by %s x %u, or a %u-byte aligned struct per %s)\n",
+				   who, line_size / stride, line_size, who);
+	}
+	return printed + fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64 "\n",
+				 l->xfers, l->xfers_apart);
+}
+
+static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_size)
+{
+	const char *who = fa_dline__owner_kind(l);
+
+	switch (fa_dline__advice(l, line_size)) {
+	case FA_DL_ADV_TYPE:
+		return fprintf(fp, "    Advice: see %s above: its fields share the line\n",
+			       l->owners[0].what.type);
+	case FA_DL_ADV_ELEMENTS:
+	case FA_DL_ADV_STRIDE:
+		return fa_report__dl_pad(fp, l, line_size);
+	case FA_DL_ADV_BYTES:
+		return fprintf(fp, "    Advice: give each %s's bytes a cache line of their own\n"
+			       "      predicted transfers %" PRIu64 " -> %" PRIu64 "\n",
+			       who, l->xfers, l->xfers_apart);
+	case FA_DL_ADV_NONE:
+	default:
+		return fprintf(fp, "    Advice: none by layout: the %ss access the same bytes, %s",
+			       who, "one writing (true sharing); ") +
+		       fprintf(fp, "%" PRIu64 " of %" PRIu64 " transfers are left with a line per %s\n",
+			       l->xfers_apart, l->xfers, who);
+	}
+}
+
+static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size)
+{
+	size_t printed = fa_report__dl_where(fp, l);
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+
+	printed += fprintf(fp, "    %s: %u %ss, ",
+			   fa_dline__false_sharing(l) ? "false sharing" : "true sharing",
+			   l->nr_owners, fa_dline__owner_kind(l));
+	printed += fprintf(fp, "%s\n", fa_dline__false_sharing(l) ?
+			   "each accesses bytes the others do not" :
+			   "one writes bytes another accesses");
+	for (int i = 0; i < n; i++)
+		printed += fa_report__dl_owner(fp, l, &l->owners[i], line_size);
+	if (l->nr_owners > FA_DL_OWNERS)
+		printed += fprintf(fp, "      and %u more %ss\n", l->nr_owners - FA_DL_OWNERS,
+				   fa_dline__owner_kind(l));
+	return printed + fa_report__dl_advice(fp, l, line_size);
+}
+
+/**
+ * fa_report__data_lines - The data cache lines threads share, typed or not
+ */
+size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
+{
+	struct fa_dline **lines;
+	size_t printed;
+	int nr, shown = 0;
+
+	nr = fa_dlines__contended(&a->dlines, &lines);
+	if (nr <= 0) {
+		free(lines);
+		return 0;
+	}
+	printed = fa_report__banner(fp, "Shared Data Cache Lines");
+	printed += fprintf(fp, "\n  %d line%s moved between threads (CPUs in the kernel) by writes:",
+			   nr, nr == 1 ? "" : "s");
+	printed += fprintf(fp, " by address, typed or not\n");
+	for (int i = 0; i < nr && shown < FA_DL_SHOWN; i++, shown++)
+		printed += fa_report__dline(fp, lines[i], a->cfg.line_size);
+	if (nr > shown)
+		printed += fprintf(fp, "\n  %d more lines: see --json\n", nr - shown);
+	free(lines);
+	return printed;
+}
