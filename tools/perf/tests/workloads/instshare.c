@@ -21,9 +21,17 @@
  *   type's size is right, the addresses are not: the fix is an aligned
  *   allocation, which 'aligned' makes (the control: nothing to fix).
  *
+ * counters: per-thread event counters, incremented atomically, in a
+ *   malloc()ed array of int, an element per thread, indexed by the
+ *   thread's number through a global pointer ('counts'): no struct, no
+ *   variable of the array's type, the elements of two threads in one
+ *   line.  The fix pads the stride to the line: 'padded' indexes the array
+ *   by thread * 16.
+ *
  *   perf test -w slotshare [<msecs> [addr] [ro]]
  *   perf test -w heapslots [<msecs> [addr] [aligned]]
  *   perf test -w rqscan [<msecs> [addr]]
+ *   perf test -w counters [<msecs> [addr] [padded]]
  *
  * 'addr' prints the addresses of the first instances and of the functions
  * that access them, the ground truth for tests.
@@ -35,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 #include <linux/compiler.h>
+#include <linux/zalloc.h>
 #include "../tests.h"
 
 #define NR_SLOTS	2
@@ -257,6 +266,45 @@ static int rqscan(int argc, const char **argv)
 	return 0;
 }
 
+static int *counts;
+static int counts_stride;
+
+static noinline void *counters_worker(void *arg)
+{
+	long idx = (long)arg * counts_stride;
+
+	while (!READ_ONCE(done))
+		__atomic_fetch_add(&counts[idx], 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int counters(int argc, const char **argv)
+{
+	int msecs = msecs_arg(argc, argv);
+	pthread_t th[NR_SLOTS];
+	long i, n = 0;
+
+	counts_stride = has_arg(argc, argv, "padded") ? 64 / sizeof(int) : 1;
+	counts = calloc(NR_SLOTS * counts_stride, sizeof(int));
+	if (msecs <= 0 || !counts)
+		return -1;
+	if (has_arg(argc, argv, "addr")) {
+		printf("counts %p %zu\n", (void *)counts, sizeof(int));
+		fflush(stdout);
+	}
+	for (i = 0; i < NR_SLOTS; i++) {
+		if (pthread_create(&th[i], NULL, counters_worker, (void *)i) == 0)
+			n++;
+	}
+	sleep_ms(msecs);
+	WRITE_ONCE(done, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	zfree(&counts);
+	return n == NR_SLOTS ? 0 : -1;
+}
+
 DEFINE_WORKLOAD(slotshare);
 DEFINE_WORKLOAD(heapslots);
 DEFINE_WORKLOAD(rqscan);
+DEFINE_WORKLOAD(counters);
