@@ -584,6 +584,9 @@ static void x86_insn__modrm_mem(struct x86_insn *x, struct insn_access_insn *ia)
 	op->flags |= f.flags;
 	if (x->lock)
 		op->flags |= INSN_ACCESS_F_LOCK;
+	/* EVEX.aaa: an opmask register picks the elements (memset's tail) */
+	if (x->evex && (x->insn.vex_prefix.bytes[3] & 7))
+		op->flags |= INSN_ACCESS_F_MASKED;
 	ia->nr_ops = 1;
 }
 
