@@ -347,6 +347,38 @@ static int test__affinity_block(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * glibc's memset for AVX-512: an EVEX store with a compressed displacement
+ * (its address not computed) before the masked store of the short tail.
+ * The sweep goes on past it: the tail's store is found from the ret after
+ * it.  It stopped there, and every later sample was 'stack access only'.
+ */
+static int test__affinity_block_evex(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0x62, 0xe1, 0xfe, 0x48, 0x7f, 0x44, 0x17, 0xff,	/* 00 vmovdqu64 %zmm16,-0x40(%rdi,%rdx,1) */
+		0xc3,						/* 08 ret */
+		0xc4, 0xe1, 0xfb, 0x92, 0xc9,			/* 09 kmovq %rcx,%k1 */
+		0x62, 0xe1, 0x7f, 0x49, 0x7f, 0x00,		/* 0e vmovdqu8 %zmm16,(%rax){%k1} */
+		0xc3,						/* 14 ret */
+	};
+	struct insn_access_insn probe;
+	u16 back[FA_BLOCK_MAX_ACC];
+	u8 nr, lost;
+	int stop;
+
+	insn_access__decode(&probe, "x86", code + 0xe, 6, 0, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	TEST_ASSERT_VAL("a masked store", probe.result == INSN_ACCESS__OK &&
+			(probe.ops[0].flags & INSN_ACCESS_F_MASKED));
+	stop = walk(code, sizeof(code), 0x14, back, &nr, &lost);
+	TEST_ASSERT_VAL("the tail's store", nr == 1 && back[0] == 6 && !lost);
+	TEST_ASSERT_VAL("stops at the kmovq", stop == FA_WALK_UNKNOWN);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("PEBS-shaped samples keep address, data source and weight",
 		  affinity_decode_mem),
@@ -355,6 +387,7 @@ static struct test_case tests__affinity_decode[] = {
 		  affinity_skid),
 	TEST_CASE("A sample's block gives the accesses its registers still address",
 		  affinity_block),
+	TEST_CASE("The sweep goes past an operand it cannot address", affinity_block_evex),
 	{	.name = NULL, }
 };
 

@@ -209,7 +209,11 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 	return fi && fi->readable ? &fi->insn : NULL;
 }
 
-/* Sweep a function from its start, noting instruction starts and jump targets. */
+/*
+ * Sweep a function from its start, noting instruction starts and jump
+ * targets.  An instruction whose operand cannot be addressed (an EVEX
+ * compressed displacement) still has its length: the sweep goes on.
+ */
 void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 {
 	struct insn_access_insn insn;
@@ -217,8 +221,7 @@ void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 
 	while (off < fn->len) {
 		if (insn_access__decode(&insn, arch, fn->code + off, fn->len - off,
-					fn->key.offset + off, is64) ||
-		    insn.result == INSN_ACCESS__DECODE || !insn.length)
+					fn->key.offset + off, is64) || !insn.length)
 			break;
 		__set_bit(off, fn->starts);
 		if (fa_tls_reg__loads_tp(&insn))
@@ -503,7 +506,8 @@ static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
 				acc[i].flags |= FA_ACC_INDEX;
 			}
 		}
-		acc[i].size = op->size;
+		/* an opmask may select fewer bytes, from any element on */
+		acc[i].size = op->flags & INSN_ACCESS_F_MASKED ? 0 : op->size;
 		acc[i].op = op->op;
 		acc[i].flags |= flags;
 		if (op->flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS))
