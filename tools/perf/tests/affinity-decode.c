@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 #include "debug.h"
 #include "event.h"
+#include "evsel.h"
 #include "addr_location.h"
 #include "affinity/access.h"
 #include "affinity/decode.h"
@@ -379,7 +380,57 @@ static int test__affinity_block_evex(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The source of a sample of an event of @type and @config, with @sample_type */
+static int source_of(u32 type, u64 config, u64 sample_type)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = config,
+		.sample_type = sample_type,
+	};
+	struct evsel *evsel = evsel__new(&attr);
+	int source;
+
+	if (!evsel)
+		return -ENOMEM;
+	source = fa_evsel__source(evsel);
+	evsel__delete(evsel);
+	return source;
+}
+
+/*
+ * 'perf record -d' asks every event for a data address: only a memory
+ * PMU's and a page fault's are one.  Before, context switches and cycles
+ * recorded so were taken for memory PMU samples, and every one was dropped
+ * as 'no data address'.
+ */
+static int test__affinity_sources(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	u64 d = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	u64 regs = d | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR;
+
+	TEST_ASSERT_VAL("cpu-clock: registers",
+			source_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, regs) == FA_SRC_SW);
+	TEST_ASSERT_VAL("context-switches: registers",
+			source_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, regs) ==
+			FA_SRC_SW);
+	TEST_ASSERT_VAL("cycles: registers",
+			source_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, regs) == FA_SRC_SW);
+	TEST_ASSERT_VAL("a breakpoint: registers",
+			source_of(PERF_TYPE_BREAKPOINT, 0, regs) == FA_SRC_SW);
+	TEST_ASSERT_VAL("mem-loads: the address recorded",
+			source_of(PERF_TYPE_RAW, 0x1cd, regs) == FA_SRC_MEM);
+	TEST_ASSERT_VAL("page faults: the address recorded",
+			source_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, d) == FA_SRC_MEM);
+	TEST_ASSERT_VAL("cycles without registers: nothing",
+			source_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, d) < 0);
+	TEST_ASSERT_VAL("a tracepoint", source_of(PERF_TYPE_TRACEPOINT, 1, d) == FA_SRC_TP);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_decode[] = {
+	TEST_CASE("Which events are memory PMU samples, which are decoded",
+		  affinity_sources),
 	TEST_CASE("PEBS-shaped samples keep address, data source and weight",
 		  affinity_decode_mem),
 	TEST_CASE("Field labelled tracepoint lines", affinity_tp_line),

@@ -120,13 +120,38 @@ void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso
 	d->count++;
 }
 
+/*
+ * Whether the event's data address is the address of an access: a memory
+ * sampling PMU's (a raw or dynamic PMU: mem-loads, IBS, SPE) or a page
+ * fault's.  'perf record -d' asks every event for one: a context switch's
+ * or a cycles sample's is 0.
+ */
+static bool fa_attr__records_addr(const struct perf_event_attr *attr)
+{
+	if (!(attr->sample_type & PERF_SAMPLE_ADDR))
+		return false;
+	switch (attr->type) {
+	case PERF_TYPE_SOFTWARE:
+		return attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		       attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		       attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_BREAKPOINT:
+		return false;
+	default:
+		return true;
+	}
+}
+
 /**
  * fa_evsel__source - Which kind of access source an event is
  * @evsel: The event
  *
  * Timer events with registers are software address sampling; events that
  * record data addresses (mem-loads, IBS, SPE, page faults) give them as
- * recorded; other events with registers are decoded like timer events.
+ * recorded; other events with registers (other software events, cycles)
+ * are decoded like timer events.
  *
  * Return: enum fa_source, or -1 if the event gives no accesses.
  */
@@ -142,7 +167,7 @@ int fa_evsel__source(struct evsel *evsel)
 		return FA_SRC_TP;
 	if (clock && (attr->sample_type & regs))
 		return FA_SRC_SW;
-	if (attr->sample_type & PERF_SAMPLE_ADDR)
+	if (fa_attr__records_addr(attr))
 		return FA_SRC_MEM;
 	if (attr->sample_type & regs)
 		return FA_SRC_SW;
