@@ -33,6 +33,7 @@ enum fa_op {
 #define FA_ACC_FRAME	(1 << 5)	/* based on the stack or frame pointer */
 #define FA_ACC_BLOCK	(1 << 6)	/* further back in the sampled basic block */
 #define FA_ACC_INDEX	(1 << 7)	/* @index_off is known: the operand has an index */
+#define FA_ACC_WATCH	(1 << 8)	/* a hardware watchpoint's hit: exact */
 
 struct evsel;
 struct map;

@@ -33,6 +33,8 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 						struct addr_location *al, u64 ip);
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc);
+int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
+		      struct addr_location *al, struct fa_access *acc);
 bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch);
 #ifdef HAVE_LIBTRACEEVENT
 int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel,

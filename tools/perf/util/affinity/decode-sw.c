@@ -34,6 +34,7 @@
 #include "../addr_location.h"
 #include "../debug.h"
 #include "../dso.h"
+#include "../evsel.h"
 #include "../hashmap.h"
 #include "../insn-access.h"
 #include "../map.h"
@@ -627,6 +628,76 @@ static int fa_decoder__block(struct fa_decoder *dec, struct fa_insn *fi, int nr_
 			n += m;
 	}
 	return n ?: err;
+}
+
+/*
+ * The watched range of a breakpoint event: the access a register computed
+ * is in it, unless the instruction overwrote its base register
+ */
+static void fa_access__watched(struct fa_access *acc, int n, const struct perf_event_attr *attr)
+{
+	for (int i = 0; i < n; i++) {
+		if (acc[i].addr >= attr->bp_addr && acc[i].addr < attr->bp_addr + attr->bp_len)
+			return;
+	}
+	acc[0].addr = attr->bp_addr;
+	acc[0].flags &= ~FA_ACC_INDEX;
+}
+
+/**
+ * fa_decoder__watch - A hardware watchpoint's hit: the access that trapped
+ *
+ * x86 data breakpoints trap after the access: it is the instruction before
+ * the sample's IP (an access by a jump or call is not found: the IP is its
+ * target).  Its address is the registers', or the watched address when
+ * they no longer give one in the watched range.
+ */
+int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
+		      struct addr_location *al, struct fa_access *acc)
+{
+	struct regs_dump *regs = fa_sample__regs(sample);
+	const struct fa_access tmpl = acc[0];
+	struct insn_access_insn insn;
+	const struct fa_code *fn;
+	int prev, n, reason = FA_DROP_NO_SYM;
+	u64 off;
+
+	if (!al->map || !al->sym)
+		goto out_drop;
+	fn = fa_decoder__code(dec, al->map, al->sym);
+	off = map__map_ip(al->map, sample->ip) - al->sym->start;
+	reason = FA_DROP_NO_CODE;
+	if (!fn || off > fn->len || (off < fn->len && !test_bit(off, fn->starts)))
+		goto out_drop;
+	prev = fa_code__prev_insn(fn, off);
+	if (prev < 0 || insn_access__decode(&insn, dec->arch, fn->code + prev, off - prev,
+					    fn->key.offset + prev, dec->is64)) {
+		reason = FA_DROP_DECODE;
+		goto out_drop;
+	}
+	if (insn.result != INSN_ACCESS__OK) {
+		reason = fa_drop__insn_result(insn.result);
+		goto out_drop;
+	}
+	n = regs ? fa_access__from_insn(&insn, sample->ip - (off - prev), regs, FA_ACC_SKID,
+					&tmpl, acc) : -EINVAL;
+	if (n <= 0) {
+		/* no registers: the watched address, the instruction's size and direction */
+		acc[0] = tmpl;
+		acc[0].ip = sample->ip - (off - prev);
+		acc[0].size = insn.ops[0].size;
+		acc[0].op = insn.ops[0].op;
+		acc[0].flags |= FA_ACC_SKID;
+		n = 1;
+	}
+	fa_access__watched(acc, n, &evsel->core.attr);
+	for (int i = 0; i < n; i++)
+		acc[i].flags |= FA_ACC_WATCH;
+	return n;
+
+out_drop:
+	fa_decoder__drop(dec, reason);
+	return 0;
 }
 
 /* A software sample: decode its instruction and its block before it with its registers. */

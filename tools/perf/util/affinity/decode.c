@@ -249,6 +249,8 @@ static void fa_decoder__count(struct fa_decoder *dec, struct fa_access *acc, int
 			dec->stats.skid++;
 		if (acc[i].flags & FA_ACC_BLOCK)
 			dec->stats.block++;
+		if (acc[i].flags & FA_ACC_WATCH)
+			dec->stats.watch++;
 		if (acc[i].flags & FA_ACC_SEG)
 			dec->stats.seg++;
 		if (acc[i].flags & FA_ACC_STRING)
@@ -298,7 +300,10 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		n = fa_decoder__mem(dec, sample, al, acc);
 		break;
 	case FA_SRC_SW:
-		n = fa_decoder__sw(dec, sample, al, acc);
+		if (evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
+			n = fa_decoder__watch(dec, evsel, sample, al, acc);
+		else
+			n = fa_decoder__sw(dec, sample, al, acc);
 		break;
 	case FA_SRC_TP:
 		n = fa_decoder__tp(dec, evsel, sample, acc);

@@ -90,6 +90,7 @@ struct fa_decode_stats {
 	u64	accesses[FA_SRC_MAX];
 	u64	dropped[FA_DROP_MAX];
 	u64	skid;
+	u64	watch;
 	u64	block;
 	u64	block_lost;
 	u64	walk_stop[FA_WALK_MAX];

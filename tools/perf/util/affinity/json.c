@@ -216,6 +216,7 @@ static void fa_json__decode_stats(struct fa_json *j, const struct fa_decode_stat
 		fa_json__u64(j, fa_drop__key(i), st->dropped[i]);
 	fa_json__end_object(j);
 	fa_json__u64(j, "skid", st->skid);
+	fa_json__u64(j, "watch", st->watch);
 	fa_json__u64(j, "block", st->block);
 	fa_json__u64(j, "block_lost", st->block_lost);
 	fa_json__begin_object(j, "walk_stop", /*flat=*/false);

@@ -47,6 +47,7 @@ size_t fa_decode_stats__fprintf(const struct fa_decode_stats *st, FILE *fp)
 	printed += fa_stat_line(fp, "Allocation / free events", st->allocs + st->frees);
 	printed += fa_stat_line(fp, "Accesses", accesses);
 	printed += fa_stat_line(fp, "  by the instruction before the IP", st->skid);
+	printed += fa_stat_line(fp, "    of them, hardware watchpoint hits", st->watch);
 	printed += fa_stat_line(fp, "  further back in the sampled block", st->block);
 	printed += fa_stat_line(fp, "  in the block, registers changed since", st->block_lost);
 	printed += fa_stat_line(fp, "  fs:/gs: relative (TLS, per-CPU)", st->seg);
