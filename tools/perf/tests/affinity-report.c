@@ -106,11 +106,10 @@ static int dlines__plant(struct fa_dlines *dl, const u32 *off, u16 size, int n, 
 {
 	struct fa_dl_access acc = { .space = 7, .size = size, .store = true,
 				    .what = { .type = "int", }, };
+	struct fa_dl_owner *owner;
 	u64 time = 0;
 	bool shared;
 
-	acc.code.sym = "count";
-	acc.code.dso = dl;
 	for (int i = 0; i < n; i++) {
 		for (u32 o = 0; o < 2; o++) {
 			acc.addr = 0x1000 + off[o];
@@ -118,7 +117,10 @@ static int dlines__plant(struct fa_dlines *dl, const u32 *off, u16 size, int n, 
 			/* a migrating owner 1 changes CPU every round */
 			acc.cpu = migrate && !o ? 2U + (i & 1) : o;
 			acc.time = time += 100;
-			fa_dlines__add(dl, &acc, &shared);
+			fa_dlines__add(dl, &acc, &shared, &owner);
+			/* one instruction of one function for both */
+			if (owner && !owner->code.sym)
+				owner->code = (struct fa_dl_code){ .dso = dl, .sym = "count", };
 		}
 	}
 	return dl->nr_shared;
@@ -158,8 +160,9 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	for (int i = 0; i < 100; i++) {
 		struct fa_dl_access acc = { .addr = 0x2000, .space = 7, .owner = 1, .cpu = i & 1,
 					    .time = 100 * i, .size = 8, .store = true, };
+		struct fa_dl_owner *owner;
 
-		T("one owner: not shared", !fa_dlines__add(&dl, &acc, &shared) && !shared);
+		T("one owner: not shared", !fa_dlines__add(&dl, &acc, &shared, &owner) && !shared);
 	}
 	T("no shared line", dl.nr_shared == 0);
 	/* the migrations of a thread on its own bytes are no transfers */

@@ -1158,20 +1158,22 @@ static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 		.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
 		.store = acc->op & FA_OP_STORE,
 	};
+	struct fa_dl_owner *owner;
 	struct fa_dline *l;
 
 	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
 		return;
 	fa_attr__line_what(a, acc, &la.what);
-	if (o->map && o->sym) {
-		la.code.dso = map__dso(o->map);
-		la.code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
-		la.code.sym = o->sym->name;
-		la.code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
-	}
-	l = fa_dlines__add(&a->dlines, &la, &new_shared);
+	l = fa_dlines__add(&a->dlines, &la, &new_shared, &owner);
 	if (l && new_shared)
 		fa_attr__line_where(l, acc);
+	/* the code of the owner's first access the line is shared for */
+	if (owner && !owner->code.sym && o->map && o->sym) {
+		owner->code.dso = map__dso(o->map);
+		owner->code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
+		owner->code.sym = o->sym->name;
+		owner->code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
+	}
 }
 
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/zalloc.h>
 #include "dlines.h"
 
@@ -12,7 +13,12 @@
 int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns)
 {
 	memset(dl, 0, sizeof(*dl));
+	/* every access divides by them: shifts */
+	if (!is_power_of_2(line_size))
+		return -EINVAL;
 	dl->line_size = line_size;
+	dl->line_shift = ilog2(line_size);
+	dl->grain_shift = line_size > FA_DL_GRAINS ? ilog2(line_size / FA_DL_GRAINS) : 0;
 	dl->xfer_ns = xfer_ns;
 	return fa_keymap__init(&dl->lines);
 }
@@ -53,10 +59,9 @@ static bool fa_dl_first__eq(const void *value, const void *ctx)
 /* The grains [first, last] an access covers, clipped to its line, as a mask */
 static u64 fa_dlines__grains(const struct fa_dlines *dl, u64 addr, u16 size, int *first)
 {
-	u32 grain = max(dl->line_size / FA_DL_GRAINS, 1U);
-	u32 off = addr % dl->line_size;
+	u32 off = addr & (dl->line_size - 1);
 	u32 end = min_t(u32, off + max_t(u16, size, 1), dl->line_size);
-	int lo = off / grain, hi = (end - 1) / grain;
+	int lo = off >> dl->grain_shift, hi = (end - 1) >> dl->grain_shift;
 
 	*first = lo;
 	if (hi - lo + 1 >= 64)
@@ -113,8 +118,6 @@ static void fa_dl_owner__what(struct fa_dl_owner *o, const struct fa_dl_access *
 {
 	const struct fa_dl_what *w = &acc->what;
 
-	if (!o->code.sym && acc->code.sym)
-		o->code = acc->code;
 	if (!o->what.type && !o->what.var) {
 		o->what = *w;
 		o->index_lo = o->index_hi = w->index;
@@ -156,26 +159,26 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 					     .stores = f->stores, .grains = f->grains,
 					     .written = f->written, };
 	memset(l->home, FA_DL_NO_HOME, sizeof(l->home));
-	for (int g = 0; g < FA_DL_GRAINS; g++) {
-		if (f->grains & (1ULL << g))
-			l->home[g] = 0;
-	}
+	for (u64 m = f->grains; m; m &= m - 1)
+		l->home[__builtin_ctzll(m)] = 0;
+	l->homed = f->grains;
 	f->shared = l;
 	dl->shared[dl->nr_shared++] = l;
 	return l;
 }
 
-static void fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
-			  const struct fa_dl_access *acc)
+/* Count @acc on shared line @l; its owner, NULL when it is not named */
+static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
+					 const struct fa_dl_access *acc)
 {
 	int first, slot = fa_dline__owner(l, acc->owner);
 	u64 grains = fa_dlines__grains(dl, acc->addr, acc->size, &first);
 	int home;
 
-	for (int g = 0; g < FA_DL_GRAINS; g++) {
-		if ((grains & (1ULL << g)) && l->home[g] == FA_DL_NO_HOME)
-			l->home[g] = slot;
-	}
+	/* the grains no owner had accessed are the first of this one */
+	for (u64 m = grains & ~l->homed; m; m &= m - 1)
+		l->home[__builtin_ctzll(m)] = slot;
+	l->homed |= grains;
 	home = l->home[first];
 	if (acc->store)
 		l->stores++;
@@ -184,7 +187,7 @@ static void fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
 	l->xfers += fa_dl_state__access(&l->line, acc, dl->xfer_ns);
 	l->xfers_apart += fa_dl_state__access(&l->apart[home], acc, dl->xfer_ns);
 	if (slot == FA_DL_OWNERS)
-		return;
+		return NULL;
 	l->owners[slot].grains |= grains;
 	if (acc->store) {
 		l->owners[slot].stores++;
@@ -193,16 +196,23 @@ static void fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
 		l->owners[slot].loads++;
 	}
 	fa_dl_owner__what(&l->owners[slot], acc);
+	return &l->owners[slot];
 }
 
 static struct fa_dl_first *fa_dlines__findnew(struct fa_dlines *dl, u64 addr, u32 space)
 {
 	struct fa_dl_id id = { .addr = addr, .space = space, };
-	u64 key = fa_dlines__key(addr / dl->line_size, space);
-	struct fa_dl_first *f = fa_keymap__find_eq(&dl->lines, key, fa_dl_first__eq, &id);
+	u64 key = fa_dlines__key(addr >> dl->line_shift, space);
+	struct fa_dl_first **slot = &dl->cache[fa_cache__slot(key)];
+	struct fa_dl_first *f = *slot;
 
-	if (f || fa_keymap__size(&dl->lines) >= FA_DL_MAX)
+	if (f && f->addr == addr && f->space == space)
 		return f;
+	f = fa_keymap__find_eq(&dl->lines, key, fa_dl_first__eq, &id);
+	if (f || fa_keymap__size(&dl->lines) >= FA_DL_MAX) {
+		*slot = f ?: *slot;
+		return f;
+	}
 	f = zalloc(sizeof(*f));
 	if (!f)
 		return NULL;
@@ -212,6 +222,7 @@ static struct fa_dl_first *fa_dlines__findnew(struct fa_dlines *dl, u64 addr, u3
 		free(f);
 		return NULL;
 	}
+	*slot = f;
 	return f;
 }
 
@@ -220,16 +231,18 @@ static struct fa_dl_first *fa_dlines__findnew(struct fa_dlines *dl, u64 addr, u3
  *
  * Returns the line once it is shared (it was or is now accessed by two
  * owners), NULL while it is not, or when it could not be kept; @new_shared
- * says whether it has just become shared.
+ * says whether it has just become shared, @owner is the access's owner on
+ * it (NULL if not named): the caller names its code once.
  */
 struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access *acc,
-				bool *new_shared)
+				bool *new_shared, struct fa_dl_owner **owner)
 {
-	u64 addr = acc->addr - acc->addr % dl->line_size;
+	u64 addr = acc->addr & ~(u64)(dl->line_size - 1);
 	struct fa_dl_first *f = fa_dlines__findnew(dl, addr, acc->space);
 	int first;
 
 	*new_shared = false;
+	*owner = NULL;
 	if (!f) {
 		dl->untracked++;
 		return NULL;
@@ -254,7 +267,7 @@ struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access 
 		}
 		*new_shared = true;
 	}
-	fa_dline__add(f->shared, dl, acc);
+	*owner = fa_dline__add(f->shared, dl, acc);
 	return f->shared;
 }
 

@@ -68,7 +68,6 @@ struct fa_dl_access {
 	u16			 size;
 	bool			 store;
 	struct fa_dl_what	 what;
-	struct fa_dl_code	 code;
 };
 
 /* An owner of a shared line: what it did there */
@@ -112,6 +111,7 @@ struct fa_dl_where {
  * @owners: Those seen, the first FA_DL_OWNERS of @nr_owners named
  * @home: Per grain, the owner slot that accessed it first (FA_DL_OWNERS:
  *        an owner not named; 0xff: none yet)
+ * @homed: The grains that have one
  * @xfers: Transfers of the line between CPUs
  * @xfers_apart: Those left when every owner's grains are on a line of their own
  */
@@ -125,6 +125,7 @@ struct fa_dline {
 	u64			 xfers_apart;
 	struct fa_dl_owner	 owners[FA_DL_OWNERS];
 	u8			 home[FA_DL_GRAINS];
+	u64			 homed;
 	struct fa_dl_state	 line;
 	struct fa_dl_state	 apart[FA_DL_OWNERS + 1];
 	struct fa_dl_where	 where;
@@ -144,10 +145,13 @@ struct fa_dl_first {
 
 struct fa_dlines {
 	struct fa_keymap	 lines;		/* key: fa_dlines__key() -> struct fa_dl_first */
+	struct fa_dl_first	*cache[FA_CACHE_SIZE];	/* the lines last found */
 	struct fa_dline		**shared;
 	int			  nr_shared;
 	int			  alloc_shared;
 	u32			  line_size;
+	u32			  line_shift;
+	u32			  grain_shift;	/* bytes per grain, as a shift */
 	u64			  xfer_ns;
 	u64			  untracked;	/* accesses to lines past FA_DL_MAX */
 };
@@ -164,7 +168,7 @@ enum fa_dl_advice {
 int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns);
 void fa_dlines__exit(struct fa_dlines *dl);
 struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access *acc,
-				bool *new_shared);
+				bool *new_shared, struct fa_dl_owner **owner);
 bool fa_dline__contended(const struct fa_dline *l);
 bool fa_dline__false_sharing(const struct fa_dline *l);
 int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines);
