@@ -140,7 +140,7 @@ def stride_advice(report, func):
     """The elements per line the advice pads the stride to, or None"""
     for l in report["data_lines"]:
         owners = [o for o in l["owners"] if o.get("function") == func]
-        if len(owners) < 2 or l["advice"] not in ("stride", "elements"):
+        if len(owners) < 2 or l["advice"] not in ("stride", "elements") or not l["sure"]:
             continue
         if l["advice"] == "stride":
             return 64 // l["stride"]

@@ -135,7 +135,7 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	struct fa_dline *l;
 	bool shared;
 
-	T("init", !fa_dlines__init(&dl, 64, 1000));
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
 	T("one shared line", dlines__plant(&dl, apart, 4, 100, false) == 1);
 	l = dl.shared[0];
 	T("contended", fa_dline__contended(l) && l->nr_owners == 2);
@@ -145,9 +145,17 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	T("none with a line per owner", l->xfers_apart == 0);
 	T("one instruction, 4 bytes apart", fa_dline__stride(l, 64) == 4);
 	T("pad the stride", fa_dline__advice(l, 64) == FA_DL_ADV_STRIDE);
+	T("surely", fa_dline__sure(l));
 	fa_dlines__exit(&dl);
 
-	T("init", !fa_dlines__init(&dl, 64, 1000));
+	/* three rounds: transfers in too few blocks of time to be sure */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	T("one shared line", dlines__plant(&dl, apart, 4, 3, false) == 1);
+	T("the same edit", fa_dline__advice(dl.shared[0], 64) == FA_DL_ADV_STRIDE);
+	T("not sure", !fa_dline__sure(dl.shared[0]));
+	fa_dlines__exit(&dl);
+
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
 	T("one shared line", dlines__plant(&dl, same, 4, 100, false) == 1);
 	l = dl.shared[0];
 	T("true sharing", !fa_dline__false_sharing(l));
@@ -156,7 +164,7 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	fa_dlines__exit(&dl);
 
 	/* owner 1 alone on two CPUs: its line moves, but no owner shares it */
-	T("init", !fa_dlines__init(&dl, 64, 1000));
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
 	for (int i = 0; i < 100; i++) {
 		struct fa_dl_access acc = { .addr = 0x2000, .space = 7, .owner = 1, .cpu = i & 1,
 					    .time = 100 * i, .size = 8, .store = true, };

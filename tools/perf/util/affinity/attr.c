@@ -127,7 +127,7 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	if (IS_ERR(a->type_names))
 		a->type_names = NULL;
 	if (fa_owners__init(&a->owners) || fa_inst_map__init(&a->instances) ||
-	    fa_dlines__init(&a->dlines, cfg->line_size, cfg->xfer_ns))
+	    fa_dlines__init(&a->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
 		return -ENOMEM;
 	if (only_types) {
 		a->only = strlist__new(only_types, NULL);

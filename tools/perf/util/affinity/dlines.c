@@ -6,11 +6,12 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/zalloc.h>
+#include "analyze.h"
 #include "dlines.h"
 
 #define FA_DL_NO_HOME	0xff
 
-int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns)
+int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns, u64 boot_ns)
 {
 	memset(dl, 0, sizeof(*dl));
 	/* every access divides by them: shifts */
@@ -20,6 +21,7 @@ int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns)
 	dl->line_shift = ilog2(line_size);
 	dl->grain_shift = line_size > FA_DL_GRAINS ? ilog2(line_size / FA_DL_GRAINS) : 0;
 	dl->xfer_ns = xfer_ns;
+	dl->boot_ns = boot_ns;
 	return fa_keymap__init(&dl->lines);
 }
 
@@ -184,8 +186,14 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 		l->stores++;
 	else
 		l->loads++;
-	l->xfers += fa_dl_state__access(&l->line, acc, dl->xfer_ns);
-	l->xfers_apart += fa_dl_state__access(&l->apart[home], acc, dl->xfer_ns);
+	if (fa_dl_state__access(&l->line, acc, dl->xfer_ns)) {
+		l->xfers++;
+		l->xfers_g[fa_boot__group(acc->time, dl->boot_ns)]++;
+	}
+	if (fa_dl_state__access(&l->apart[home], acc, dl->xfer_ns)) {
+		l->xfers_apart++;
+		l->apart_g[fa_boot__group(acc->time, dl->boot_ns)]++;
+	}
 	if (slot == FA_DL_OWNERS)
 		return NULL;
 	l->owners[slot].grains |= grains;
@@ -397,6 +405,36 @@ u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
 		}
 	}
 	return n >= 2 ? stride : 0;
+}
+
+/**
+ * fa_dline__saving - The share of a line's transfers a line per owner removes
+ * @ci: Its estimate and interval (boot.h)
+ * @nr_groups: Of the bootstrap groups, those the transfers fell in
+ */
+void fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups)
+{
+	struct fa_boot_sum all, apart;
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+		all.g[g] = l->xfers_g[g];
+		apart.g[g] = l->apart_g[g];
+	}
+	fa_boot__saving(&all, &apart, ci);
+	*nr_groups = fa_boot_sum__nr_groups(&all);
+}
+
+/*
+ * Whether the saving is sure, as the edits of a type must be: its lower
+ * end reaches FA_MIN_GAIN, the transfers fell in enough blocks of time
+ */
+bool fa_dline__sure(const struct fa_dline *l)
+{
+	struct fa_interval ci;
+	int nr;
+
+	fa_dline__saving(l, &ci, &nr);
+	return nr >= FA_BOOT_MIN_GROUPS && ci.lo >= FA_MIN_GAIN;
 }
 
 /**

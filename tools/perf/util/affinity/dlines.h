@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "boot.h"
 #include "key.h"
 
 #define FA_DL_OWNERS	4		/* owners named per line */
@@ -114,6 +115,7 @@ struct fa_dl_where {
  * @homed: The grains that have one
  * @xfers: Transfers of the line between CPUs
  * @xfers_apart: Those left when every owner's grains are on a line of their own
+ * @xfers_g: @xfers by group of the bootstrap (boot.h), @apart_g: @xfers_apart
  */
 struct fa_dline {
 	u64			 addr;
@@ -123,6 +125,8 @@ struct fa_dline {
 	u64			 stores;
 	u64			 xfers;
 	u64			 xfers_apart;
+	u32			 xfers_g[FA_BOOT_GROUPS];
+	u32			 apart_g[FA_BOOT_GROUPS];
 	struct fa_dl_owner	 owners[FA_DL_OWNERS];
 	u8			 home[FA_DL_GRAINS];
 	u64			 homed;
@@ -153,6 +157,7 @@ struct fa_dlines {
 	u32			  line_shift;
 	u32			  grain_shift;	/* bytes per grain, as a shift */
 	u64			  xfer_ns;
+	u64			  boot_ns;
 	u64			  untracked;	/* accesses to lines past FA_DL_MAX */
 };
 
@@ -165,7 +170,7 @@ enum fa_dl_advice {
 	FA_DL_ADV_BYTES,	/* other bytes: a line per thread's bytes */
 };
 
-int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns);
+int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns, u64 boot_ns);
 void fa_dlines__exit(struct fa_dlines *dl);
 struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access *acc,
 				bool *new_shared, struct fa_dl_owner **owner);
@@ -176,6 +181,8 @@ void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);
+void fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups);
+bool fa_dline__sure(const struct fa_dline *l);
 int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t size);
 
 #endif /* __PERF_AFFINITY_DLINES_H */

@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <linux/kernel.h>
+#include "analyze.h"
+#include "boot.h"
 #include "attr.h"
 #include "dlines.h"
 #include "report.h"
@@ -85,29 +87,62 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 				 l->loads, l->stores, l->xfers);
 }
 
-/* The edit for a slot per owner: how to pad, and what it leaves */
-static size_t fa_report__dl_pad(FILE *fp, const struct fa_dline *l, u32 line_size)
+/* The edit that gives each owner its own line, after @lead */
+static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_size,
+				 const char *lead)
 {
 	const struct fa_dl_owner *o = &l->owners[0];
 	const char *who = fa_dline__owner_kind(l);
-	size_t printed;
+	size_t printed = fprintf(fp, "%s", lead);
+	u32 stride;
 
-	if (fa_dline__advice(l, line_size) == FA_DL_ADV_ELEMENTS) {
-		printed = fprintf(fp, "    Advice: give each %s's %s elements a cache line of their own:",
-				  who, o->what.type);
-		printed += fprintf(fp, " pad the per-%s stride to %u bytes (%u elements)\n", who,
-				   line_size, line_size / max(o->what.size, 1U));
-	} else {
-		u32 stride = fa_dline__stride(l, line_size);
-
-		printed = fprintf(fp, "    Advice: %s+%#" PRIx64 " accesses a slot per %s, %u bytes apart:",
-				  o->code.sym, o->code.sym_off, who, stride);
+	switch (fa_dline__advice(l, line_size)) {
+	case FA_DL_ADV_ELEMENTS:
+		printed += fprintf(fp, "give each %s's %s elements a cache line of their own:",
+				   who, o->what.type);
+		return printed + fprintf(fp, " pad the per-%s stride to %u bytes (%u elements)\n",
+					 who, line_size, line_size / max(o->what.size, 1U));
+	case FA_DL_ADV_STRIDE:
+		stride = fa_dline__stride(l, line_size);
+		printed += fprintf(fp, "%s+%#" PRIx64 " accesses a slot per %s, %u bytes apart:",
+				   o->code.sym, o->code.sym_off, who, stride);
 		printed += fprintf(fp, " pad the stride to %u bytes (a slot per cache line:", line_size);
-		printed += fprintf(fp, " index by %s x %u, or a %u-byte aligned struct per %s)\n",
-				   who, line_size / stride, line_size, who);
+		return printed + fprintf(fp, " index by %s x %u, or a %u-byte aligned struct per %s)\n",
+					 who, line_size / stride, line_size, who);
+	case FA_DL_ADV_BYTES:
+	case FA_DL_ADV_NONE:
+	case FA_DL_ADV_TYPE:
+	default:
+		return printed + fprintf(fp, "give each %s's bytes a cache line of their own\n", who);
 	}
-	return printed + fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64 "\n",
-				 l->xfers, l->xfers_apart);
+}
+
+/*
+ * The edit, when its saving of transfers is sure (as a type's edits must
+ * be), with the transfers it leaves; else the candidate and why not
+ */
+static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_size)
+{
+	char ci_str[FA_INTERVAL_STR];
+	struct fa_interval ci;
+	size_t printed;
+	int nr;
+
+	fa_dline__saving(l, &ci, &nr);
+	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
+	if (fa_dline__sure(l)) {
+		printed = fa_report__dl_edit(fp, l, line_size, "    Advice: ");
+	} else {
+		printed = fprintf(fp, "    Advice: none yet, the evidence is insufficient");
+		printed += fprintf(fp, " (transfers in %d of %d groups of time, %d needed,",
+				   nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
+		printed += fprintf(fp, " and a saving sure to reach %.0f%%): record longer\n",
+				   100 * FA_MIN_GAIN);
+		printed += fa_report__dl_edit(fp, l, line_size, "      the leading candidate: ");
+	}
+	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, l->xfers,
+			   l->xfers_apart);
+	return printed + fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
 }
 
 static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_size)
@@ -120,11 +155,8 @@ static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_
 			       l->owners[0].what.type);
 	case FA_DL_ADV_ELEMENTS:
 	case FA_DL_ADV_STRIDE:
-		return fa_report__dl_pad(fp, l, line_size);
 	case FA_DL_ADV_BYTES:
-		return fprintf(fp, "    Advice: give each %s's bytes a cache line of their own\n"
-			       "      predicted transfers %" PRIu64 " -> %" PRIu64 "\n",
-			       who, l->xfers, l->xfers_apart);
+		return fa_report__dl_apart(fp, l, line_size);
 	case FA_DL_ADV_NONE:
 	default:
 		return fprintf(fp, "    Advice: none by layout: the %ss access the same bytes, %s",
