@@ -52,7 +52,7 @@ enum insn_access_result {
 #define INSN_ACCESS_F_BITOFF	(1 << 5)	/* bt* with a register bit offset */
 #define INSN_ACCESS_F_ABS	(1 << 6)	/* absolute address (moffs) */
 #define INSN_ACCESS_F_FRAME	(1 << 7)	/* based on the stack or frame pointer */
-#define INSN_ACCESS_F_MASKED	(1 << 8)	/* AVX-512 opmask: bytes of @size, those it selects */
+#define INSN_ACCESS_F_MASKED	(1 << 8)	/* AVX-512 opmask: some bytes of @size */
 
 /* Control transfers */
 enum insn_access_branch {

@@ -83,8 +83,8 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.map, l->where.map_off);
 	if (l->space)
 		printed += fprintf(fp, "  pid %u", l->space);
-	return printed + fprintf(fp, ": %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " transfers\n",
-				 l->loads, l->stores, l->xfers);
+	printed += fprintf(fp, ": %" PRIu64 " loads, %" PRIu64 " stores,", l->loads, l->stores);
+	return printed + fprintf(fp, " %" PRIu64 " transfers\n", l->xfers);
 }
 
 /* The edit that gives each owner its own line, after @lead */
@@ -106,14 +106,17 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
 		stride = fa_dline__stride(l, line_size);
 		printed += fprintf(fp, "%s+%#" PRIx64 " accesses a slot per %s, %u bytes apart:",
 				   o->code.sym, o->code.sym_off, who, stride);
-		printed += fprintf(fp, " pad the stride to %u bytes (a slot per cache line:", line_size);
-		return printed + fprintf(fp, " index by %s x %u, or a %u-byte aligned struct per %s)\n",
-					 who, line_size / stride, line_size, who);
+		printed += fprintf(fp, " pad the stride to %u bytes (a slot per cache line:",
+				   line_size);
+		printed += fprintf(fp, " index by %s x %u,", who, line_size / stride);
+		return printed + fprintf(fp, " or a %u-byte aligned struct per %s)\n", line_size,
+					 who);
 	case FA_DL_ADV_BYTES:
 	case FA_DL_ADV_NONE:
 	case FA_DL_ADV_TYPE:
 	default:
-		return printed + fprintf(fp, "give each %s's bytes a cache line of their own\n", who);
+		return printed + fprintf(fp, "give each %s's bytes a cache line of their own\n",
+					 who);
 	}
 }
 
@@ -161,8 +164,8 @@ static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_
 	default:
 		return fprintf(fp, "    Advice: none by layout: the %ss access the same bytes, %s",
 			       who, "one writing (true sharing); ") +
-		       fprintf(fp, "%" PRIu64 " of %" PRIu64 " transfers are left with a line per %s\n",
-			       l->xfers_apart, l->xfers, who);
+		       fprintf(fp, "%" PRIu64 " of %" PRIu64, l->xfers_apart, l->xfers) +
+		       fprintf(fp, " transfers are left with a line per %s\n", who);
 	}
 }
 
@@ -200,8 +203,9 @@ size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 		return 0;
 	}
 	printed = fa_report__banner(fp, "Shared Data Cache Lines");
-	printed += fprintf(fp, "\n  %d line%s moved between threads (CPUs in the kernel) by writes:",
+	printed += fprintf(fp, "\n  %d line%s moved between threads (CPUs in the kernel)",
 			   nr, nr == 1 ? "" : "s");
+	printed += fprintf(fp, " by writes:");
 	printed += fprintf(fp, " by address, typed or not\n");
 	for (int i = 0; i < nr && shown < FA_DL_SHOWN; i++, shown++)
 		printed += fa_report__dline(fp, lines[i], a->cfg.line_size);
