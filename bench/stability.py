@@ -8,7 +8,9 @@ Every workload is recorded N times with default options
 ('perf affinity record -- perf test -w NAME ARGS'), each recording is
 reported ('perf affinity report --json'), and the advice for every type
 is reduced to a signature: the kind of advice and its edits (or 'none',
-or 'insufficient evidence' with its leading candidate).  The same binary
+or 'insufficient evidence' with its leading candidate); so is the advice
+for every shared data line outside a struct, by the functions that
+access it.  The same binary
 is then checked against each recording ('perf affinity check -i REC
 PERF') and the exit codes are counted.
 
@@ -34,6 +36,7 @@ WORKLOADS = [
     ("heapslots", ["2000"]),
     ("rqscan", ["2000"]),
     ("tinyalloc", ["1500"]),
+    ("counters", ["2000"]),
 ]
 
 
@@ -57,6 +60,17 @@ def signature(t):
     if kind == "edit":
         return "edit: " + edits
     return kind + (": " + edits if edits else "")
+
+
+def data_line_signatures(rep):
+    """The data lines advised outside any struct: (key, signature) each"""
+    for l in rep.get("data_lines", []):
+        if l["advice"] in ("none", "type"):
+            continue
+        funcs = sorted({o.get("function", "?") for o in l["owners"]})
+        key = "data line by " + ",".join(funcs)
+        sig = "%s%s" % (l["advice"], " %d" % l["stride"] if "stride" in l else "")
+        yield key, sig if l["sure"] else "insufficient (leading: %s)" % sig
 
 
 def record(perf, name, args, out):
@@ -102,6 +116,8 @@ def main():
                 continue
             for t in rep.get("types", []):
                 advice[t["name"]][signature(t)] += 1
+            for key, sig in data_line_signatures(rep):
+                advice[key][sig] += 1
             checks[run([perf, "affinity", "check", "-i", data,
                         perf]).returncode] += 1
             if not a.keep:
