@@ -126,6 +126,15 @@ static int dlines__plant(struct fa_dlines *dl, const u32 *off, u16 size, int n, 
 	return dl->nr_shared;
 }
 
+/* Whether the saving of a line per owner on @l is sure */
+static bool dline__sure(const struct fa_dline *l)
+{
+	struct fa_interval ci;
+	int nr;
+
+	return fa_dline__saving(l, &ci, &nr);
+}
+
 /* Lines threads share: false sharing, true sharing, one thread on two CPUs */
 static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -145,14 +154,14 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	T("none with a line per owner", l->xfers_apart == 0);
 	T("one instruction, 4 bytes apart", fa_dline__stride(l, 64) == 4);
 	T("pad the stride", fa_dline__advice(l, 64) == FA_DL_ADV_STRIDE);
-	T("surely", fa_dline__sure(l));
+	T("surely", dline__sure(l));
 	fa_dlines__exit(&dl);
 
 	/* three rounds: transfers in too few blocks of time to be sure */
 	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
 	T("one shared line", dlines__plant(&dl, apart, 4, 3, false) == 1);
 	T("the same edit", fa_dline__advice(dl.shared[0], 64) == FA_DL_ADV_STRIDE);
-	T("not sure", !fa_dline__sure(dl.shared[0]));
+	T("not sure", !dline__sure(dl.shared[0]));
 	fa_dlines__exit(&dl);
 
 	T("init", !fa_dlines__init(&dl, 64, 1000, 64));

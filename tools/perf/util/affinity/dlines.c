@@ -411,8 +411,12 @@ u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
  * fa_dline__saving - The share of a line's transfers a line per owner removes
  * @ci: Its estimate and interval (boot.h)
  * @nr_groups: Of the bootstrap groups, those the transfers fell in
+ *
+ * Return: whether the saving is sure, as the edits of a type must be: the
+ * lower end of @ci reaches FA_MIN_GAIN, the transfers fell in enough
+ * blocks of time.
  */
-void fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups)
+bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups)
 {
 	struct fa_boot_sum all, apart;
 
@@ -422,19 +426,7 @@ void fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_
 	}
 	fa_boot__saving(&all, &apart, ci);
 	*nr_groups = fa_boot_sum__nr_groups(&all);
-}
-
-/*
- * Whether the saving is sure, as the edits of a type must be: its lower
- * end reaches FA_MIN_GAIN, the transfers fell in enough blocks of time
- */
-bool fa_dline__sure(const struct fa_dline *l)
-{
-	struct fa_interval ci;
-	int nr;
-
-	fa_dline__saving(l, &ci, &nr);
-	return nr >= FA_BOOT_MIN_GROUPS && ci.lo >= FA_MIN_GAIN;
+	return *nr_groups >= FA_BOOT_MIN_GROUPS && ci->lo >= FA_MIN_GAIN;
 }
 
 /**

@@ -181,8 +181,7 @@ void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);
-void fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups);
-bool fa_dline__sure(const struct fa_dline *l);
+bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups);
 int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t size);
 
 #endif /* __PERF_AFFINITY_DLINES_H */

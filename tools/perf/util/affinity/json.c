@@ -966,8 +966,10 @@ static void fa_json__dl_owner(struct fa_json *j, const struct fa_dl_owner *o, u3
 
 static void fa_json__dline(struct fa_json *j, const struct fa_dline *l, u32 line_size)
 {
+	enum fa_dl_advice adv = fa_dline__advice(l, line_size);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), nr;
 	struct fa_interval ci;
+	bool sure;
 
 	fa_json__begin_object(j, NULL, /*flat=*/false);
 	/* where first: the address moves with the map (ASLR), the offsets do not */
@@ -992,14 +994,14 @@ static void fa_json__dline(struct fa_json *j, const struct fa_dline *l, u32 line
 	for (int i = 0; i < n; i++)
 		fa_json__dl_owner(j, &l->owners[i], line_size);
 	fa_json__end_array(j);
-	fa_json__string(j, "advice", fa_dl_advice__key(fa_dline__advice(l, line_size)));
-	if (fa_dline__advice(l, line_size) == FA_DL_ADV_STRIDE)
+	fa_json__string(j, "advice", fa_dl_advice__key(adv));
+	if (adv == FA_DL_ADV_STRIDE)
 		fa_json__u64(j, "stride", fa_dline__stride(l, line_size));
-	fa_dline__saving(l, &ci, &nr);
+	sure = fa_dline__saving(l, &ci, &nr);
 	fa_json__double(j, "saving", 100 * ci.est);
 	fa_json__interval(j, "saving_interval", &ci, 100);
 	fa_json__int(j, "transfer_groups", nr);
-	fa_json__bool(j, "sure", fa_dline__sure(l));
+	fa_json__bool(j, "sure", sure);
 	fa_json__end_object(j);
 }
 

@@ -87,16 +87,16 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 	return printed + fprintf(fp, " %" PRIu64 " transfers\n", l->xfers);
 }
 
-/* The edit that gives each owner its own line, after @lead */
+/* The edit @adv that gives each owner its own line, after @lead */
 static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_size,
-				 const char *lead)
+				 enum fa_dl_advice adv, const char *lead)
 {
 	const struct fa_dl_owner *o = &l->owners[0];
 	const char *who = fa_dline__owner_kind(l);
 	size_t printed = fprintf(fp, "%s", lead);
 	u32 stride;
 
-	switch (fa_dline__advice(l, line_size)) {
+	switch (adv) {
 	case FA_DL_ADV_ELEMENTS:
 		printed += fprintf(fp, "give each %s's %s elements a cache line of their own:",
 				   who, o->what.type);
@@ -124,25 +124,26 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
  * The edit, when its saving of transfers is sure (as a type's edits must
  * be), with the transfers it leaves; else the candidate and why not
  */
-static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_size)
+static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_size,
+				  enum fa_dl_advice adv)
 {
 	char ci_str[FA_INTERVAL_STR];
 	struct fa_interval ci;
 	size_t printed;
 	int nr;
 
-	fa_dline__saving(l, &ci, &nr);
-	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
-	if (fa_dline__sure(l)) {
-		printed = fa_report__dl_edit(fp, l, line_size, "    Advice: ");
+	if (fa_dline__saving(l, &ci, &nr)) {
+		printed = fa_report__dl_edit(fp, l, line_size, adv, "    Advice: ");
 	} else {
 		printed = fprintf(fp, "    Advice: none yet, the evidence is insufficient");
 		printed += fprintf(fp, " (transfers in %d of %d groups of time, %d needed,",
 				   nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
 		printed += fprintf(fp, " and a saving sure to reach %.0f%%): record longer\n",
 				   100 * FA_MIN_GAIN);
-		printed += fa_report__dl_edit(fp, l, line_size, "      the leading candidate: ");
+		printed += fa_report__dl_edit(fp, l, line_size, adv,
+					      "      the leading candidate: ");
 	}
+	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
 	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, l->xfers,
 			   l->xfers_apart);
 	return printed + fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
@@ -150,16 +151,17 @@ static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_s
 
 static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_size)
 {
+	enum fa_dl_advice adv = fa_dline__advice(l, line_size);
 	const char *who = fa_dline__owner_kind(l);
 
-	switch (fa_dline__advice(l, line_size)) {
+	switch (adv) {
 	case FA_DL_ADV_TYPE:
 		return fprintf(fp, "    Advice: see %s above: its fields share the line\n",
 			       l->owners[0].what.type);
 	case FA_DL_ADV_ELEMENTS:
 	case FA_DL_ADV_STRIDE:
 	case FA_DL_ADV_BYTES:
-		return fa_report__dl_apart(fp, l, line_size);
+		return fa_report__dl_apart(fp, l, line_size, adv);
 	case FA_DL_ADV_NONE:
 	default:
 		return fprintf(fp, "    Advice: none by layout: the %ss access the same bytes, %s",
@@ -173,12 +175,11 @@ static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size
 {
 	size_t printed = fa_report__dl_where(fp, l);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	bool false_sharing = fa_dline__false_sharing(l);
 
-	printed += fprintf(fp, "    %s: %u %ss, ",
-			   fa_dline__false_sharing(l) ? "false sharing" : "true sharing",
+	printed += fprintf(fp, "    %s: %u %ss, ", false_sharing ? "false sharing" : "true sharing",
 			   l->nr_owners, fa_dline__owner_kind(l));
-	printed += fprintf(fp, "%s\n", fa_dline__false_sharing(l) ?
-			   "each accesses bytes the others do not" :
+	printed += fprintf(fp, "%s\n", false_sharing ? "each accesses bytes the others do not" :
 			   "one writes bytes another accesses");
 	for (int i = 0; i < n; i++)
 		printed += fa_report__dl_owner(fp, l, &l->owners[i], line_size);
