@@ -13,6 +13,7 @@
 #include <linux/bitops.h>
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
+#include "affinity/exact.h"
 #include "debug.h"
 #include "tests.h"
 
@@ -302,6 +303,92 @@ static int test__affinity_code_roles(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* A watchpoint's hit of @field by @cpu: every access, not a sample */
+static int watched_hit(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = cpu,
+		.owner = cpu, .tid = 100 + cpu, .field = field, .op = op, .watched = true,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * Watchpoint hits give the roles, samples the heat (exact.h).  Samples have
+ * CPU 0 take the lock f0 and CPU 1 read f1-f3, and CPU 1 store f0 a few
+ * times: on samples alone f0 is shared-written.  The watchpoint on f0 saw
+ * CPU 1 store it once (initializing it) and CPU 0 write it 10000 times:
+ * f0 is write-hot, written by CPU 0 only, its weight is its samples' and
+ * it leaves the readers' line.
+ */
+static int test__affinity_watched_roles(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(8);
+	const struct fa_exact *ex;
+	struct fa_analysis a;
+	u64 time = 0;
+	double weight;
+
+	T("type", t);
+	for (int i = 0; i < 200; i++) {
+		planted_access(t, time += 1000000, 0, 0, FA_OP_RMW);
+		planted_access(t, time += 1000000, 1, 1 + i % 3, FA_OP_LOAD);
+		if (i % 20 == 0)
+			planted_access(t, time += 1000000, 1, 0, FA_OP_STORE);
+	}
+	weight = t->counts.stats[0].weight;
+	T("hit", !watched_hit(t, 1, 1, 0, FA_OP_STORE));
+	for (int i = 0; i < 10000; i++)
+		T("hit", !watched_hit(t, 2 + i, 0, 0, i % 2 ? FA_OP_STORE : FA_OP_RMW));
+	T("analysis", !analysis__run(&a, t));
+	ex = t->counts.stats[0].exact;
+	T("the hits are kept", ex && ex->hits == 10001 && ex->writes == 10001);
+	T("one transfer: from the initializing store", ex->transfers == 1);
+	T("the hits add no weight", t->counts.stats[0].weight == weight);
+	T("the lock's roles are the hits'", a.classes.fields[0].exact);
+	T("the lock is written on CPU 0 only", test_bit(0, a.classes.fields[0].writers) &&
+	  !test_bit(1, a.classes.fields[0].writers));
+	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("f1 keeps its sampled roles", !a.classes.fields[1].exact &&
+	  test_bit(1, a.classes.fields[1].readers));
+	for (int f = 1; f <= 3; f++) {
+		T("the lock is not on the readers' line",
+		  fa_layout__line(&a.suggested, t->st, 0) !=
+		  fa_layout__line(&a.suggested, t->st, f));
+	}
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* The watched bytes move to an owner that reads what another wrote, or writes */
+static int test__affinity_watched_transfers(struct test_suite *test __maybe_unused,
+					    int subtest __maybe_unused)
+{
+	static const struct { int owner; bool store; bool moves; } seq[] = {
+		{ 0, true, false }, { 0, false, false }, { 1, false, true }, { 1, false, false },
+		{ 0, false, false }, { 1, true, true }, { 1, true, false }, { 0, true, true },
+		{ 2, false, true }, { 3, false, false },
+	};
+	struct fa_exact *ex = fa_exact__new(4);
+	unsigned long readers[1], writers[1];
+	u64 transfers = 0;
+
+	T("exact", ex);
+	for (size_t i = 0; i < ARRAY_SIZE(seq); i++) {
+		fa_exact__add(ex, seq[i].owner, seq[i].store, 1);
+		transfers += seq[i].moves;
+		T("moves as a cache line would", ex->transfers == transfers);
+	}
+	T("ten hits are enough for roles", fa_exact__enough(ex));
+	fa_exact__roles(ex, 4, readers, writers);
+	T("all read", readers[0] == 0xf);
+	T("two write", writers[0] == 0x3);
+	fa_exact__delete(ex);
+	return TEST_OK;
+}
+
 static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -534,6 +621,8 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Fields written on several CPUs stay together", affinity_written_together),
 	TEST_CASE("A layout that saves nothing is not suggested", affinity_no_churn),
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
+	TEST_CASE("Watchpoint hits give the roles, samples the heat", affinity_watched_roles),
+	TEST_CASE("Watched bytes move as a cache line would", affinity_watched_transfers),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
 	TEST_CASE("Advice only on sure evidence, a candidate before", affinity_evidence),

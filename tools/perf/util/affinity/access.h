@@ -51,6 +51,8 @@ struct thread;
  * @tid: Thread
  * @cpumode: PERF_RECORD_MISC_* of the sampled IP
  * @source: enum fa_source, or -1: an event that is no source of accesses
+ * @watch: A hardware watchpoint's hit: every access (or one in @period), not
+ *         a sample of the time spent (exact.h)
  * @thread: The sampled thread (borrowed: valid while the sample is)
  * @map: The map of the sampled IP, NULL outside every known map
  * @sym: The function of the sampled IP, NULL if in no symbol
@@ -65,6 +67,7 @@ struct fa_origin {
 	u32		 tid;
 	u8		 cpumode;
 	s8		 source;
+	bool		 watch;
 	struct thread	*thread;
 	struct map	*map;
 	struct symbol	*sym;

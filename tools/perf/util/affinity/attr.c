@@ -688,6 +688,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 		.weight = (double)o->period / (o->nr_accesses ?: 1),
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
+		.watched = o->watch,
 	};
 	int owner;
 
@@ -714,6 +715,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	}
 	s.owner = owner;
 	a->stats.resolved++;
+	a->stats.watched += o->watch;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
 	return fa_worker__add(a->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
@@ -1161,7 +1163,8 @@ static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 	struct fa_dl_owner *owner;
 	struct fa_dline *l;
 
-	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
+	/* a watchpoint sees some bytes of a line: its hits are no sample of it */
+	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP || o->watch)
 		return;
 	fa_attr__line_what(a, acc, &la.what);
 	l = fa_dlines__add(&a->dlines, &la, &new_shared, &owner);
@@ -1201,7 +1204,8 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 	int owner;
 
 	a->cur_func = NULL;
-	if (!a->code_context || o->source == FA_SRC_TP || !o->map || !o->sym)
+	/* the code's weight is the time sampled in it: a watchpoint's hit is none */
+	if (!a->code_context || o->source == FA_SRC_TP || o->watch || !o->map || !o->sym)
 		return 0;
 	dso = map__dso(o->map);
 	slot = &a->func_cache[fa_cache__slot(o->sym->start ^ fa_dso__id(dso))];

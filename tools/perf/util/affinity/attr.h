@@ -75,6 +75,7 @@ enum fa_attr_fail {
  *            (it waited, see pending.h)
  * @by_enclosing: Of those, to the instance a struct the instruction gave is
  *                embedded in (&rq->__lock passed to a spin lock function)
+ * @watched: Of those, watchpoint hits: their roles count, not their weight
  * @agree: Attributed both ways, to the same field
  * @disagree: Attributed both ways, to different fields (the address wins)
  * @failed: Accesses not attributed, by reason
@@ -83,6 +84,7 @@ struct fa_attr_stats {
 	u64	accesses;
 	u64	resolved;
 	u64	by_address;
+	u64	watched;
 	u64	by_instance;
 	u64	by_later;
 	u64	by_enclosing;

@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "classify.h"
+#include "exact.h"
 #include "fields.h"
 #include "type.h"
 
@@ -146,6 +147,22 @@ static bool fa_field_info__code_owners(struct fa_field_info *fi, const struct fa
 	return any;
 }
 
+/*
+ * Who reads and writes a field the watchpoints saw, and how often it is
+ * written, are what they saw; how hot it is, the samples say.  The hits of
+ * the watched bytes are those of one instance.
+ */
+static void fa_field_info__exact(struct fa_field_info *fi, const struct fa_exact *ex,
+				 int nr_owners)
+{
+	fa_exact__roles(ex, nr_owners, fi->readers, fi->writers);
+	fi->exact = true;
+	fi->accesses = ex->accesses;
+	fi->writes = ex->writes;
+	fi->by_instance = false;
+	fi->class_by_code = false;
+}
+
 /* What the samples of field @f say, and what its code adds (see classify.h) */
 static void fa_field_info__init(struct fa_field_info *fi, const struct fa_type *t, int f,
 				double code_scale)
@@ -236,8 +253,11 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 		goto out_err;
 	for (int i = 0; i < st->nr_leaves; i++) {
 		struct fa_field_info *fi = &c->fields[st->leaves[i]];
+		const struct fa_exact *ex = t->counts.stats[st->leaves[i]].exact;
 
 		fa_field_info__init(fi, t, st->leaves[i], code_scale);
+		if (fa_exact__enough(ex))
+			fa_field_info__exact(fi, ex, c->nr_owners);
 		hottest = max(hottest, fi->weight);
 	}
 	for (int i = 0; i < st->nr_leaves; i++) {

@@ -32,6 +32,10 @@
  * the functions with FA_WRITE_SHARE of the code's weight store to is
  * written in any case, if there is one: time based samples seldom land on
  * a store (fa_field_info__init()).
+ *
+ * Of a field hardware watchpoints saw, their hits give the readers, the
+ * writers and whether it is read-mostly (exact.h), not its samples nor its
+ * code.
  */
 #ifndef __PERF_AFFINITY_CLASSIFY_H
 #define __PERF_AFFINITY_CLASSIFY_H
@@ -77,6 +81,7 @@ struct fa_field_info {
 	bool		 by_instance;
 	bool		 inst_shared;	/* written by one, accessed by another */
 	bool		 inst_writers;	/* written by several */
+	bool		 exact;		/* readers, writers and class from watchpoints */
 };
 
 struct fa_classes {

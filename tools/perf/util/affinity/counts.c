@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 #include <linux/zalloc.h>
 #include "access.h"
+#include "exact.h"
 #include "fields.h"
 #include "type-int.h"
 #include "../mem-events.h"
@@ -34,6 +35,7 @@ void fa_counts__exit(struct fa_counts *c, int nr_fields)
 	for (int i = 0; c->stats && i < nr_fields; i++) {
 		zfree(&c->stats[i].readers);
 		zfree(&c->stats[i].writers);
+		fa_exact__delete(c->stats[i].exact);
 	}
 	zfree(&c->stats);
 	mem_info__zput(c->mi);
@@ -115,6 +117,21 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 		fa_type__data_src(t, fs, s);
 	t->counts.nr_accesses++;
 	t->counts.weight += s->weight;
+}
+
+/* A watchpoint's hit: an exact access, not a sample (exact.h) */
+int fa_type__watched(struct fa_type *t, const struct fa_sample *s)
+{
+	struct fa_field_stats *fs = &t->counts.stats[s->field];
+
+	if (!fs->exact) {
+		fs->exact = fa_exact__new(t->cfg.nr_owners);
+		if (!fs->exact)
+			return -ENOMEM;
+	}
+	fa_exact__add(fs->exact, s->owner, s->op & FA_OP_STORE, (u64)s->weight);
+	fa_type__add_thread(t, s->tid, false);
+	return 0;
 }
 
 /* A thread that accesses the type, or several (code run by several threads) */

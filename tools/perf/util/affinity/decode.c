@@ -224,7 +224,7 @@ static void fa_origin__init(struct fa_origin *o, struct evsel *evsel,
 		.time = sample->time, .period = sample->period ?: 1, .cpu = sample->cpu,
 		.pid = sample->pid, .tid = sample->tid, .cpumode = sample->cpumode,
 		.source = source, .thread = al->thread, .map = al->map, .sym = al->sym,
-		.evsel = evsel,
+		.evsel = evsel, .watch = evsel->core.attr.type == PERF_TYPE_BREAKPOINT,
 	};
 }
 

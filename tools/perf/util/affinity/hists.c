@@ -200,8 +200,10 @@ static int fa_field__class(const struct fa_hist_entry *fe, char *buf, size_t siz
 {
 	const struct fa_classes *c = &fe->an->classes;
 
+	const struct fa_field_info *fi = &c->fields[fe->field];
+
 	return scnprintf(buf, size, "%s%s", fa_class__name(c->field_cls[fe->field]),
-			 c->fields[fe->field].class_by_code ? " (code)" : "");
+			 fi->exact ? " (exact)" : fi->class_by_code ? " (code)" : "");
 }
 
 static const struct fa_dim fa_field_dims[] = {
@@ -696,13 +698,21 @@ struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *
 	return NULL;
 }
 
-/* Does a field of the table have the class the code context gave it? */
-bool fa_hists__by_code(struct fa_hists *fh)
+/*
+ * Does a field of the table have the class the code context gave it
+ * (@exact false), or the watchpoints (@exact true)?
+ */
+bool fa_hists__marked(struct fa_hists *fh, bool exact)
 {
 	struct fa_hist_entry *fe;
 
 	fa_hists__for_each_entry(fh, fe) {
-		if (fe->field >= 0 && fe->an->classes.fields[fe->field].class_by_code)
+		const struct fa_field_info *fi;
+
+		if (fe->field < 0)
+			continue;
+		fi = &fe->an->classes.fields[fe->field];
+		if (exact ? fi->exact : fi->class_by_code)
 			return true;
 	}
 	return false;

@@ -20,6 +20,7 @@
 #include "attr.h"
 #include "dlines.h"
 #include "decode.h"
+#include "exact.h"
 #include "fields.h"
 #include "hists.h"
 #include "json.h"
@@ -239,6 +240,7 @@ static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *s
 	fa_json__u64(j, "accesses", st->accesses);
 	fa_json__u64(j, "resolved", st->resolved);
 	fa_json__u64(j, "by_address", st->by_address);
+	fa_json__u64(j, "watched", st->watched);
 	fa_json__u64(j, "by_instance", st->by_instance);
 	fa_json__u64(j, "by_later", st->by_later);
 	fa_json__u64(j, "by_enclosing", st->by_enclosing);
@@ -299,6 +301,23 @@ static void fa_json__owners(struct fa_json *j, const char *key, const struct fa_
 	fa_json__end_array(j);
 }
 
+/* What watchpoints saw of a field: null if none watched it */
+static void fa_json__watched(struct fa_json *j, const struct fa_exact *ex)
+{
+	if (!ex) {
+		fa_json__null(j, "watched");
+		return;
+	}
+	fa_json__begin_object(j, "watched", /*flat=*/true);
+	fa_json__u64(j, "hits", ex->hits);
+	fa_json__u64(j, "period", ex->period);
+	fa_json__u64(j, "accesses", ex->accesses);
+	fa_json__u64(j, "writes", ex->writes);
+	fa_json__u64(j, "transfers", ex->transfers);
+	fa_json__bool(j, "roles", fa_exact__enough(ex));
+	fa_json__end_object(j);
+}
+
 /* What the accesses say of a leaf field, as the stdio field table has it */
 static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 				 const struct fa_analysis *an, int f,
@@ -318,6 +337,7 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 	fa_json__owners(j, "writers", t, fi->writers);
 	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));
 	fa_json__bool(j, "by_code", fi->class_by_code);
+	fa_json__watched(j, fs->exact);
 	fa_json__bool(j, "reported", fa_hists__field_shown(t, an, f, o->percent_limit));
 }
 

@@ -94,6 +94,8 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	printed += fa_stat_line(fp, "  stores and read-modify-writes", stores);
 	printed += fa_stat_line(fp, "  HITM (data source)", hitm);
 	printed += fa_stat_line(fp, "  by the data address (variables)", st->by_address);
+	if (st->watched)
+		printed += fa_stat_line(fp, "  watchpoint hits (roles, not heat)", st->watched);
 	if (st->by_instance)
 		printed += fa_stat_line(fp, "  by the address of an instance", st->by_instance);
 	if (st->by_tls)
@@ -130,8 +132,10 @@ static size_t fa_report__fields(FILE *fp, struct fa_hist_entry *fe,
 		return fprintf(fp, "\n  Fields: not enough memory\n");
 	printed = fprintf(fp, "\n  Fields (current layout):\n\n");
 	printed += fa_hists__fprintf(fh, fp);
-	if (fa_hists__by_code(fh))
+	if (fa_hists__marked(fh, /*exact=*/false))
 		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its readers, writers and class\n");
+	if (fa_hists__marked(fh, /*exact=*/true))
+		printed += fprintf(fp, "  (exact): hardware watchpoints saw its accesses (record --watch): they give its readers, writers and class\n");
 	return printed;
 }
 

@@ -108,6 +108,8 @@ int fa_type__add(struct fa_type *t, const struct fa_sample *s)
 
 	if (err)
 		return err;
+	if (s->watched)
+		return fa_type__watched(t, s);
 	inst = fa_type__instance(t, s);
 	return inst ? fa_type__accumulate(t, inst, s) : -ENOMEM;
 }

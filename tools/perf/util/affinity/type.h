@@ -28,6 +28,7 @@
 #include "key.h"
 #include "matrix.h"
 
+struct fa_exact;
 struct fa_inst;
 struct fa_inst_id;
 struct mem_info;
@@ -93,6 +94,7 @@ struct fa_config {
  * @inst_seen: Instances whose field was accessed (fa_inst::fields)
  * @inst_shared: Of those, written by one owner and accessed by another
  * @inst_writers: Of those, written by several owners
+ * @exact: What watchpoints saw of it, NULL if they did not watch it
  */
 struct fa_field_stats {
 	u64		 loads;
@@ -107,6 +109,7 @@ struct fa_field_stats {
 	u64		 inst_seen;
 	u64		 inst_shared;
 	u64		 inst_writers;
+	struct fa_exact	*exact;
 };
 
 /*
@@ -134,6 +137,7 @@ struct fa_sample {
 	u32	func;		/* the sampled function (code context), 0 */
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
+	bool	watched;	/* a watchpoint's hit: exact.h, not a sample */
 };
 
 /* fa_event::op: an access by code that stores the field (set by the flush) */
@@ -316,6 +320,7 @@ int fa_type__check(const struct fa_type *t, const struct fa_sample *s);
 bool fa_type__sweep_due(const struct fa_type *t);
 struct fa_inst *fa_type__instance(struct fa_type *t, const struct fa_sample *s);
 int fa_type__accumulate(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s);
+int fa_type__watched(struct fa_type *t, const struct fa_sample *s);
 void fa_type__add_thread(struct fa_type *t, u32 tid, bool several);
 bool fa_type__shared(const struct fa_type *t);
 void fa_type__flush(struct fa_type *t);

@@ -73,8 +73,11 @@ bool fa_worker__wanted(void)
 static int fa_type__accumulate_at(struct fa_type *t, struct fa_inst *inst, const char *sym,
 				  const struct fa_sample *s)
 {
-	int err = sym ? fa_type__add_site(t, s->field, sym, s->op) : 0;
+	int err;
 
+	if (s->watched)
+		return fa_type__watched(t, s);
+	err = sym ? fa_type__add_site(t, s->field, sym, s->op) : 0;
 	return err ?: fa_type__accumulate(t, inst, s);
 }
 
@@ -248,6 +251,9 @@ int fa_worker__add(struct fa_worker *w, struct fa_type *t, const char *sym,
 
 	if (err)
 		return err;
+	/* a watchpoint's hit is no sample of an instance */
+	if (s->watched)
+		return w ? fa_worker__queue(w, t, NULL, sym, s) : fa_type__watched(t, s);
 	/* forgetting old instances frees what queued accesses may use */
 	if (w && fa_type__sweep_due(t)) {
 		err = fa_worker__drain(w);

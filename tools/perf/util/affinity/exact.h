@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What hardware watchpoints saw of a field (perf affinity record --watch):
+ * every access to the watched bytes, or one in the event's period, with its
+ * thread and direction, in order.  Samples say how hot a field is and what
+ * is accessed with it; the hits say who reads and writes it.  They are kept
+ * apart: a hit is not a sample of the time spent, and counting it as one
+ * would make a watched field the hottest of all.
+ *
+ * An owner reads the field when its hits are at least FA_COLD_SHARE of the
+ * field's, writes it when its stores are at least FA_WRITE_SHARE of them:
+ * the thread that initializes a lock once is no writer of a lock another
+ * thread takes a million times.
+ */
+#ifndef __PERF_AFFINITY_EXACT_H
+#define __PERF_AFFINITY_EXACT_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+/**
+ * struct fa_exact - The watchpoint hits of one field
+ * @owner_accesses: Accesses by owner (the hits' periods summed)
+ * @owner_writes: Of those, stores and read-modify-writes
+ * @accesses: All owners' accesses
+ * @writes: All owners' stores and read-modify-writes
+ * @transfers: Accesses that took the watched bytes from another owner: a
+ *             store after another owner's access, an access after another
+ *             owner's store (exact at period 1, an estimate above)
+ * @hits: Hits recorded
+ * @period: The largest period of a hit: 1 when every access was recorded
+ * @last_owner: Owner of the last hit, -1 before the first
+ * @dirty_owner: Owner whose store no other owner saw since, or -1
+ */
+struct fa_exact {
+	u64	*owner_accesses;
+	u64	*owner_writes;
+	u64	 accesses;
+	u64	 writes;
+	u64	 transfers;
+	u64	 hits;
+	u64	 period;
+	int	 last_owner;
+	int	 dirty_owner;
+};
+
+struct fa_exact *fa_exact__new(int nr_owners);
+void fa_exact__delete(struct fa_exact *ex);
+void fa_exact__add(struct fa_exact *ex, int owner, bool store, u64 period);
+bool fa_exact__enough(const struct fa_exact *ex);
+void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *readers,
+		     unsigned long *writers);
+
+#endif /* __PERF_AFFINITY_EXACT_H */
