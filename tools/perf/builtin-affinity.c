@@ -46,6 +46,7 @@
 #include "util/affinity/resolve.h"
 #include "util/affinity/stats.h"
 #include "util/affinity/type.h"
+#include "util/affinity/watch.h"
 #include "util/affinity/worker.h"
 #include "util/annotate.h"
 #include "util/cacheline.h"
@@ -102,6 +103,10 @@ struct perf_affinity {
 	bool			 all_user;
 	bool			 all_kernel;
 	bool			 mem_event_set;
+	struct fa_watch		 watch[FA_WATCH_MAX];
+	int			 nr_watch;
+	u64			 watch_period;
+	char			 watch_events[FA_WATCH_MAX][64];
 	/* report */
 	struct fa_attr		 attr;
 	struct fa_resolver	 resolver;
@@ -217,6 +222,100 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 	return 0;
 }
 
+/* --watch var[.field][/len],...: into aff->watch */
+static int parse_watch(const struct option *opt, const char *str, int unset)
+{
+	struct perf_affinity *aff = opt->value;
+	char *specs, *tok, *saveptr = NULL;
+
+	if (unset)
+		return 0;
+	specs = strdup(str);
+	if (!specs)
+		return -ENOMEM;
+	for (tok = strtok_r(specs, ",", &saveptr); tok; tok = strtok_r(NULL, ",", &saveptr)) {
+		/* too many: counted, said after the options are parsed */
+		if (aff->nr_watch >= FA_WATCH_MAX) {
+			aff->nr_watch++;
+			continue;
+		}
+		aff->watch[aff->nr_watch].spec = strdup(tok);
+		if (!aff->watch[aff->nr_watch++].spec) {
+			free(specs);
+			return -ENOMEM;
+		}
+	}
+	free(specs);
+	return 0;
+}
+
+/* The executable @cmd runs, through $PATH as execvp() finds it */
+static char *affinity__which(const char *cmd)
+{
+	char *path, *dir, *saveptr = NULL, *found = NULL;
+
+	if (strchr(cmd, '/'))
+		return strdup(cmd);
+	path = strdup(getenv("PATH") ?: "/usr/bin:/bin");
+	for (dir = path ? strtok_r(path, ":", &saveptr) : NULL; dir && !found;
+	     dir = strtok_r(NULL, ":", &saveptr)) {
+		if (asprintf(&found, "%s/%s", dir, cmd) < 0)
+			found = NULL;
+		else if (access(found, X_OK))
+			zfree(&found);
+	}
+	free(path);
+	return found;
+}
+
+/*
+ * --watch: where each variable named will be in the workload started after
+ * '--' (@cmd), which then runs without address space randomization
+ */
+static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
+{
+	char err[256], *exe;
+	int ret = 0;
+
+	if (!aff->nr_watch)
+		return 0;
+	if (aff->nr_watch > FA_WATCH_MAX) {
+		pr_err("--watch: %d watchpoints, at most %d (the debug registers of a CPU)\n",
+		       aff->nr_watch, FA_WATCH_MAX);
+		return -EINVAL;
+	}
+	exe = cmd ? affinity__which(cmd) : NULL;
+	if (!exe) {
+		pr_err("--watch: name the workload after '--' (%s)\n",
+		       cmd ? "not found in $PATH" : "none given");
+		return -EINVAL;
+	}
+	for (int w = 0; w < aff->nr_watch && !ret; w++) {
+		ret = fa_watch__resolve(&aff->watch[w], exe, err, sizeof(err));
+		if (ret)
+			pr_err("--watch %s: %s\n", aff->watch[w].spec, err);
+	}
+	free(exe);
+	return ret;
+}
+
+/* A data breakpoint per variable resolved */
+static void affinity__record_watch(struct perf_affinity *aff, const char **argv, int *i)
+{
+	for (int w = 0; w < aff->nr_watch; w++) {
+		struct fa_watch *fw = &aff->watch[w];
+
+		fa_watch__event(fw, aff->watch_period ?: 1, aff->watch_events[w],
+				sizeof(aff->watch_events[w]));
+		argv[(*i)++] = "-e";
+		argv[(*i)++] = aff->watch_events[w];
+		pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s\n", fw->spec,
+			fw->addr, fw->len, fw->size > fw->len ? " (its first)" : "");
+	}
+	if (aff->nr_watch && fa_watch__no_aslr())
+		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
+}
+
 /* "cpu-clock:u" -> "cpu-clock/period=N/u"; events with terms are left alone */
 static char *affinity__sw_event(struct perf_affinity *aff)
 {
@@ -303,6 +402,11 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
 		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
 		     parse_tracepoint),
+	OPT_CALLBACK(0, "watch", aff, "var[.field][/len],...",
+		     "hardware watchpoints on variables of the workload (at most 4)",
+		     parse_watch),
+	OPT_U64(0, "watch-period", &aff->watch_period,
+		"record one watchpoint hit in N (default 1: every hit)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
@@ -310,7 +414,15 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	const char **rec_argv;
 	char *sw_event = NULL;
 	int rec_argc, i = 0, j, ret;
+	const char *cmd = NULL;
 
+	/* the workload, for --watch: after '--' */
+	for (j = 0; j + 1 < argc; j++) {
+		if (!strcmp(argv[j], "--")) {
+			cmd = argv[j + 1];
+			break;
+		}
+	}
 	argc = parse_options(argc, argv, options, affinity_record_usage, PARSE_OPT_KEEP_UNKNOWN);
 	if (aff->all_user && aff->all_kernel) {
 		pr_err("-u/--all-user and -k/--all-kernel exclude each other\n");
@@ -320,16 +432,21 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		pr_err("--sw and -e exclude each other: -e selects a memory event\n");
 		return -EINVAL;
 	}
+	ret = affinity__resolve_watch(aff, cmd);
+	if (ret)
+		goto out_free_watch;
 	pmu = perf_mem_events_find_pmu();
 	if (pmu && perf_pmu__mem_events_init())
 		pmu = NULL;
 
 	/* Max number of arguments multiplied by number of PMUs that can support them. */
-	rec_argc = argc + 2 * aff->nr_tracepoints + 16 +
+	rec_argc = argc + 2 * aff->nr_tracepoints + 2 * FA_WATCH_MAX + 16 +
 		   11 * (pmu ? perf_pmu__mem_events_num_mem_pmus(pmu) + 1 : 0);
 	rec_argv = calloc(rec_argc + 1, sizeof(char *));
-	if (!rec_argv)
-		return -ENOMEM;
+	if (!rec_argv) {
+		ret = -ENOMEM;
+		goto out_free_watch;
+	}
 
 	rec_argv[i++] = "record";
 	if (aff->force_sw || !pmu)
@@ -339,6 +456,7 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	if (ret)
 		goto out;
 
+	affinity__record_watch(aff, rec_argv, &i);
 	if (aff->all_user)
 		rec_argv[i++] = "--all-user";
 	if (aff->all_kernel)
@@ -360,6 +478,9 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 out:
 	free(sw_event);
 	free(rec_argv);
+out_free_watch:
+	for (j = 0; j < min(aff->nr_watch, FA_WATCH_MAX); j++)
+		zfree(&aff->watch[j].spec);
 	return ret;
 }
 

@@ -1,0 +1,124 @@
+#!/bin/bash
+# perf affinity record --watch: exact roles from hardware watchpoints
+# SPDX-License-Identifier: GPL-2.0
+#
+# The perf c2c talk's program (perf test -w roleshare global): one function
+# serves the lock thread and the reader thread.  'record --watch' arms data
+# breakpoints on the lock word and the counter it guards: their readers,
+# writers and class come from the hits (marked exact), the writer is the
+# lock thread alone, the hits add nothing to the fields' heat, and the
+# advice is the hand fix (the read fields on a line of their own).  On
+# lockshare, the one store that initializes the lock is among the hits:
+# it must not make the main thread a writer of the lock (it did when the
+# hits were counted as samples: the advice changed from 'move lock to the
+# end' to a 192 byte layout).  Bad --watch arguments fail with one line.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+perfdata="${tmpdir}/perf.data"
+result="${tmpdir}/result"
+
+if [ "$(uname -m)" != x86_64 ] || ! command -v python3 > /dev/null; then
+	affinity__skip "needs x86-64 data breakpoints and python3"
+fi
+
+# record_watch WATCH WORKLOAD...: perf affinity record --watch WATCH; perf
+# record now and then dies of a SIGTRAP of a watchpoint firing as the
+# workload exits: record again then
+record_watch() {
+	local watch=$1 rc
+
+	shift
+	for try in 1 2 3; do
+		perf affinity record --watch "${watch}" -o "${perfdata}" -- "$@" \
+			> "${result}.record" 2>&1
+		rc=$?
+		[ ${rc} -lt 128 ] && break
+		echo "perf record died of signal $((rc - 128)), again"
+	done
+	if [ ${rc} != 0 ] && grep -q -i "breakpoint\|debug register" "${result}.record"; then
+		affinity__skip "no data breakpoints here: $(grep -m1 -i error "${result}.record")"
+	fi
+	return ${rc}
+}
+
+check_roleshare() {
+	if ! record_watch roleshare_global.lock0,roleshare_global.held \
+			perf test -w roleshare 1000 global; then
+		fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	grep -q "watching roleshare_global.lock0 at 0x" "${result}.record" ||
+		fail "record --watch does not say what it watches"
+	perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1 ||
+		fail "report of roleshare watched"
+	grep -E -q "^  lock0 .*write-hot \(exact\)" "${result}" ||
+		fail "lock0 is not write-hot by the watchpoints"
+	grep -q "^  (exact): hardware watchpoints" "${result}" || fail "no legend for (exact)"
+	perf affinity report -i "${perfdata}" -T roleshare_buf --json - > "${result}.json" \
+		2> /dev/null || fail "JSON report of roleshare watched"
+	python3 - "${result}.json" <<'PY' || fail "the roles of roleshare's threads, watched"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["types"][0]
+f = {x["name"]: x for x in t["fields"] if x["leaf"]}
+w = {n: f[n]["watched"] for n in ("lock0", "held")}
+print(f"watched {w}")
+ok = all(x and x["roles"] and x["period"] == 1 for x in w.values())
+writers = f["lock0"]["writers"]
+readers = f["reader1"]["readers"] + f["reader2"]["readers"]
+print(f"lock0 writers {writers}, held writers {f['held']['writers']}, readers {readers}")
+ok = ok and len(writers) == 1 and f["held"]["writers"] == writers
+ok = ok and set(readers) and writers[0] not in readers
+ok = ok and f["lock0"]["class"] == "write-hot" and not f["lock0"]["by_code"]
+# the hits are roles, not samples: a field's sampled accesses are far fewer
+ok = ok and f["lock0"]["stores"] < w["lock0"]["accesses"]
+ok = ok and d["header"]["attribution"]["watched"] > 0
+name = {x["index"]: x["name"] for x in t["fields"]}
+line = {name[m["field"]]: m["line"] for m in t["suggested"]["members"]}
+print(f"suggested lines {line}, advice {t['advice']['kind']}")
+ok = ok and t["advice"]["kind"] != "none"
+ok = ok and line["lock0"] != line["reader1"] and line["lock0"] != line["reader2"]
+sys.exit(0 if ok else 1)
+PY
+}
+
+check_lockshare() {
+	if ! record_watch lockshare_global.lock perf test -w lockshare 1000 global; then
+		fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
+		fail "report of lockshare watched"
+	grep -A1 "^  Advice:" "${result}"
+	grep -q "^    1. move lock to the end" "${result}" ||
+		fail "lockshare watched: the advice is not the hand fix (move lock to the end)"
+	grep -E -q "^  lock .* [0-9]+ +write-hot \(exact\)" "${result}" ||
+		fail "lockshare watched: the lock has another writer than the lock thread"
+}
+
+check_errors() {
+	local args
+
+	for args in "--watch no_such_variable" "--watch lockshare_global.no_such_field" \
+		    "--watch lockshare_global/3" "--watch a,b,c,d,e"; do
+		# shellcheck disable=SC2086
+		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
+			> "${result}.bad" 2>&1
+		if [ $? = 0 ] || [ "$(wc -l < "${result}.bad")" != 1 ]; then
+			cat "${result}.bad"
+			fail "record ${args}: not one line and a non-zero exit"
+		fi
+	done
+	perf affinity record --watch lockshare_global -o "${perfdata}.bad" \
+		> "${result}.bad" 2>&1 && fail "--watch without a workload succeeds"
+	[ -e "${perfdata}.bad" ] && fail "a bad --watch wrote ${perfdata}.bad"
+}
+
+check_roleshare
+check_lockshare
+check_errors
+
+cleanup
+exit ${err}
