@@ -398,6 +398,68 @@ static int source_of(u32 type, u64 config, u64 sample_type)
 	return source;
 }
 
+/* The hit of a watchpoint on [@bp_addr, +8) at @off of @code, with %rax and %rbx */
+static int watch_hit(const u8 *code, u32 len, u32 off, bool with_regs, u64 bp_addr,
+		     struct fa_access *acc)
+{
+	unsigned long starts[1] = { 0 }, targets[1] = { 0 };
+	struct fa_code fn = {
+		.len = len, .code = (u8 *)code, .starts = starts, .targets = targets,
+	};
+	/* the registers after the access: %rax (bit 0) and %rbx (bit 1) */
+	u64 vals[2] = { 0x2000, 0x1000 };
+	struct regs_dump regs = {
+		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3, .regs = vals,
+	};
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT, .bp_addr = bp_addr, .bp_len = 8,
+	};
+	int drop;
+
+	memset(acc, 0, sizeof(*acc));
+	fa_code__sweep(&fn, "x86", /*is64=*/true);
+	return fa_code__watch(&fn, off, 0x400000 + off, "x86", /*is64=*/true,
+			      with_regs ? &regs : NULL, &attr, acc, &drop);
+}
+
+/*
+ * A data breakpoint traps after the access: the access is the instruction
+ * before the hit's IP, its address the registers' if they still give one
+ * in the watched range, else the watched address.  Before, hits were
+ * decoded at the IP: the instruction after the access.
+ */
+static int test__affinity_watch_hit(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0x48, 0x89, 0x43, 0x08,		/* 0: mov %rax,0x8(%rbx) */
+		0x48, 0x8b, 0x40, 0x10,		/* 4: mov 0x10(%rax),%rax */
+		0x48, 0x01, 0xd8,		/* 8: add %rbx,%rax */
+		0xc3,				/* 11: ret */
+	};
+	struct fa_access acc[INSN_ACCESS_MAX_OPS];
+
+	TEST_ASSERT_VAL("the store before the IP",
+			watch_hit(code, sizeof(code), 4, true, 0x1008, acc) == 1 &&
+			acc[0].op == FA_OP_STORE && acc[0].addr == 0x1008 && acc[0].size == 8 &&
+			acc[0].ip == 0x400000 && (acc[0].flags & FA_ACC_WATCH));
+	TEST_ASSERT_VAL("no registers: the watched address",
+			watch_hit(code, sizeof(code), 4, false, 0x1008, acc) == 1 &&
+			acc[0].op == FA_OP_STORE && acc[0].addr == 0x1008);
+	/* %rax was its base and is the value loaded now: 0x2010 is no address of it */
+	TEST_ASSERT_VAL("the base overwritten: the watched address",
+			watch_hit(code, sizeof(code), 8, true, 0x3010, acc) == 1 &&
+			acc[0].op == FA_OP_LOAD && acc[0].addr == 0x3010 &&
+			acc[0].ip == 0x400004);
+	TEST_ASSERT_VAL("the instruction before accesses no memory",
+			watch_hit(code, sizeof(code), 11, true, 0x1008, acc) == 0);
+	TEST_ASSERT_VAL("nothing before the first instruction",
+			watch_hit(code, sizeof(code), 0, true, 0x1008, acc) == 0);
+	TEST_ASSERT_VAL("not at an instruction",
+			watch_hit(code, sizeof(code), 2, true, 0x1008, acc) == 0);
+	return TEST_OK;
+}
+
 /*
  * 'perf record -d' asks every event for a data address: only a memory
  * PMU's and a page fault's are one.  Before, context switches and cycles
@@ -440,6 +502,7 @@ static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("A sample's block gives the accesses its registers still address",
 		  affinity_block),
 	TEST_CASE("The sweep goes past an operand it cannot address", affinity_block_evex),
+	TEST_CASE("A watchpoint's hit is the access before the IP", affinity_watch_hit),
 	{	.name = NULL, }
 };
 

@@ -12,7 +12,9 @@ struct evsel;
 struct fa_access;
 struct fa_code;
 struct fa_decoder;
+struct perf_event_attr;
 struct perf_sample;
+struct regs_dump;
 
 /*
  * An instruction before the sampled one in its basic block, that accesses
@@ -33,6 +35,9 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 						struct addr_location *al, u64 ip);
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc);
+int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, bool is64,
+		   struct regs_dump *regs, const struct perf_event_attr *attr,
+		   struct fa_access *acc, int *drop);
 int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
 		      struct addr_location *al, struct fa_access *acc);
 bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch);

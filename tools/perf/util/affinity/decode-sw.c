@@ -645,59 +645,74 @@ static void fa_access__watched(struct fa_access *acc, int n, const struct perf_e
 }
 
 /**
- * fa_decoder__watch - A hardware watchpoint's hit: the access that trapped
+ * fa_code__watch - The accesses of a hardware watchpoint's hit at @off of @fn
+ * @ip: The hit's IP, @off into @fn
+ * @regs: Its registers, or NULL
+ * @attr: The breakpoint event: the range it watches
+ * @acc: The template of the accesses in [0]; then room for them
+ * @drop: Why there is none (enum fa_drop), when it returns 0
  *
  * x86 data breakpoints trap after the access: it is the instruction before
- * the sample's IP (an access by a jump or call is not found: the IP is its
- * target).  Its address is the registers', or the watched address when
- * they no longer give one in the watched range.
+ * @ip (an access by a jump or call is not found: @ip is its target).  Its
+ * address is the registers', or the watched address when they no longer
+ * give one in the watched range (the instruction overwrote its base).
+ *
+ * Return: the number of accesses in @acc.
  */
-int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
-		      struct addr_location *al, struct fa_access *acc)
+int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, bool is64,
+		   struct regs_dump *regs, const struct perf_event_attr *attr,
+		   struct fa_access *acc, int *drop)
 {
-	struct regs_dump *regs = fa_sample__regs(sample);
 	const struct fa_access tmpl = acc[0];
 	struct insn_access_insn insn;
-	const struct fa_code *fn;
-	int prev, n, reason = FA_DROP_NO_SYM;
-	u64 off;
+	int prev, n;
 
-	if (!al->map || !al->sym)
-		goto out_drop;
-	fn = fa_decoder__code(dec, al->map, al->sym);
-	off = map__map_ip(al->map, sample->ip) - al->sym->start;
-	reason = FA_DROP_NO_CODE;
-	if (!fn || off > fn->len || (off < fn->len && !test_bit(off, fn->starts)))
-		goto out_drop;
+	*drop = FA_DROP_NO_CODE;
+	if (off > fn->len || (off < fn->len && !test_bit(off, fn->starts)))
+		return 0;
 	prev = fa_code__prev_insn(fn, off);
-	if (prev < 0 || insn_access__decode(&insn, dec->arch, fn->code + prev, off - prev,
-					    fn->key.offset + prev, dec->is64)) {
-		reason = FA_DROP_DECODE;
-		goto out_drop;
-	}
-	if (insn.result != INSN_ACCESS__OK) {
-		reason = fa_drop__insn_result(insn.result);
-		goto out_drop;
-	}
-	n = regs ? fa_access__from_insn(&insn, sample->ip - (off - prev), regs, FA_ACC_SKID,
-					&tmpl, acc) : -EINVAL;
+	*drop = FA_DROP_DECODE;
+	if (prev < 0 || insn_access__decode(&insn, arch, fn->code + prev, off - prev,
+					    fn->key.offset + prev, is64))
+		return 0;
+	*drop = fa_drop__insn_result(insn.result);
+	if (insn.result != INSN_ACCESS__OK)
+		return 0;
+	ip -= off - prev;
+	n = regs ? fa_access__from_insn(&insn, ip, regs, FA_ACC_SKID, &tmpl, acc) : -EINVAL;
 	if (n <= 0) {
 		/* no registers: the watched address, the instruction's size and direction */
 		acc[0] = tmpl;
-		acc[0].ip = sample->ip - (off - prev);
+		acc[0].ip = ip;
 		acc[0].size = insn.ops[0].size;
 		acc[0].op = insn.ops[0].op;
 		acc[0].flags |= FA_ACC_SKID;
 		n = 1;
 	}
-	fa_access__watched(acc, n, &evsel->core.attr);
+	fa_access__watched(acc, n, attr);
 	for (int i = 0; i < n; i++)
 		acc[i].flags |= FA_ACC_WATCH;
 	return n;
+}
 
-out_drop:
-	fa_decoder__drop(dec, reason);
-	return 0;
+/* A hardware watchpoint's hit: the access that trapped (fa_code__watch()) */
+int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
+		      struct addr_location *al, struct fa_access *acc)
+{
+	int n = 0, drop = FA_DROP_NO_SYM;
+	const struct fa_code *fn;
+
+	if (al->map && al->sym) {
+		fn = fa_decoder__code(dec, al->map, al->sym);
+		drop = FA_DROP_NO_CODE;
+		if (fn)
+			n = fa_code__watch(fn, map__map_ip(al->map, sample->ip) - al->sym->start,
+					   sample->ip, dec->arch, dec->is64,
+					   fa_sample__regs(sample), &evsel->core.attr, acc, &drop);
+	}
+	if (!n)
+		fa_decoder__drop(dec, drop);
+	return n;
 }
 
 /* A software sample: decode its instruction and its block before it with its registers. */
