@@ -106,7 +106,9 @@ struct perf_affinity {
 	struct fa_watch		 watch[FA_WATCH_MAX];
 	int			 nr_watch;
 	u64			 watch_period;
-	char			 watch_events[FA_WATCH_MAX][64];
+	unsigned int		 watch_duty;
+	struct fa_watch_duty	 duty;
+	char			 watch_events[FA_WATCH_MAX][80];
 	/* report */
 	struct fa_attr		 attr;
 	struct fa_resolver	 resolver;
@@ -299,21 +301,34 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 	return ret;
 }
 
-/* A data breakpoint per variable resolved */
-static void affinity__record_watch(struct perf_affinity *aff, const char **argv, int *i)
+/* A data breakpoint per variable resolved, armed --watch-duty of the time */
+static int affinity__record_watch(struct perf_affinity *aff, const char **argv, int *i)
 {
+	int ret;
+
 	for (int w = 0; w < aff->nr_watch; w++) {
 		struct fa_watch *fw = &aff->watch[w];
 
-		fa_watch__event(fw, aff->watch_period ?: 1, aff->watch_events[w],
+		fa_watch__event(fw, w, aff->watch_period ?: 1, aff->watch_events[w],
 				sizeof(aff->watch_events[w]));
 		argv[(*i)++] = "-e";
 		argv[(*i)++] = aff->watch_events[w];
-		pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s\n", fw->spec,
-			fw->addr, fw->len, fw->size > fw->len ? " (its first)" : "");
+		pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s, %u%% of the time\n",
+			fw->spec, fw->addr, fw->len, fw->size > fw->len ? " (its first)" : "",
+			min(aff->watch_duty, 100U));
 	}
 	if (aff->nr_watch && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
+	ret = fa_watch_duty__start(&aff->duty, aff->nr_watch, aff->watch_duty);
+	if (ret) {
+		pr_err("--watch-duty: cannot start arming the watchpoints: %s\n", strerror(-ret));
+		return ret;
+	}
+	if (aff->duty.running) {
+		argv[(*i)++] = "--control";
+		argv[(*i)++] = aff->duty.control;
+	}
+	return 0;
 }
 
 /* "cpu-clock:u" -> "cpu-clock/period=N/u"; events with terms are left alone */
@@ -407,6 +422,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
 		"record one watchpoint hit in N (default 1: every hit)"),
+	OPT_UINTEGER(0, "watch-duty", &aff->watch_duty,
+		     "percent of the time the watchpoints are armed (default 5, 100: all)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
@@ -416,6 +433,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	int rec_argc, i = 0, j, ret;
 	const char *cmd = NULL;
 
+	aff->watch_duty = FA_WATCH_DUTY;
+	aff->duty.ctl[0] = aff->duty.ctl[1] = -1;
 	/* the workload, for --watch: after '--' */
 	for (j = 0; j + 1 < argc; j++) {
 		if (!strcmp(argv[j], "--")) {
@@ -432,6 +451,10 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		pr_err("--sw and -e exclude each other: -e selects a memory event\n");
 		return -EINVAL;
 	}
+	if (!aff->watch_duty) {
+		pr_err("--watch-duty: a percentage of the time, 1 to 100\n");
+		return -EINVAL;
+	}
 	ret = affinity__resolve_watch(aff, cmd);
 	if (ret)
 		goto out_free_watch;
@@ -440,7 +463,7 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		pmu = NULL;
 
 	/* Max number of arguments multiplied by number of PMUs that can support them. */
-	rec_argc = argc + 2 * aff->nr_tracepoints + 2 * FA_WATCH_MAX + 16 +
+	rec_argc = argc + 2 * aff->nr_tracepoints + 2 * (FA_WATCH_MAX + 1) + 16 +
 		   11 * (pmu ? perf_pmu__mem_events_num_mem_pmus(pmu) + 1 : 0);
 	rec_argv = calloc(rec_argc + 1, sizeof(char *));
 	if (!rec_argv) {
@@ -456,7 +479,9 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	if (ret)
 		goto out;
 
-	affinity__record_watch(aff, rec_argv, &i);
+	ret = affinity__record_watch(aff, rec_argv, &i);
+	if (ret)
+		goto out;
 	if (aff->all_user)
 		rec_argv[i++] = "--all-user";
 	if (aff->all_kernel)
@@ -476,6 +501,7 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	}
 	ret = cmd_record(i, rec_argv);
 out:
+	fa_watch_duty__stop(&aff->duty);
 	free(sw_event);
 	free(rec_argv);
 out_free_watch:

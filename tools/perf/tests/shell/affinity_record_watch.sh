@@ -11,7 +11,10 @@
 # lockshare, the one store that initializes the lock is among the hits:
 # it must not make the main thread a writer of the lock (it did when the
 # hits were counted as samples: the advice changed from 'move lock to the
-# end' to a 192 byte layout).  Bad --watch arguments fail with one line.
+# end' to a 192 byte layout).  The watchpoints are armed 5% of the time
+# by default: far fewer hits than armed all the time (--watch-duty 100),
+# as many as it takes for the roles.  Bad --watch arguments fail with one
+# line.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -23,7 +26,8 @@ if [ "$(uname -m)" != x86_64 ] || ! command -v python3 > /dev/null; then
 	affinity__skip "needs x86-64 data breakpoints and python3"
 fi
 
-# record_watch WATCH WORKLOAD...: perf affinity record --watch WATCH; perf
+# record_watch WATCH WORKLOAD...: perf affinity record --watch WATCH
+# ${duty:+--watch-duty ${duty}}; perf
 # record now and then dies of a SIGTRAP of a watchpoint firing as the
 # workload exits: record again then
 record_watch() {
@@ -31,7 +35,9 @@ record_watch() {
 
 	shift
 	for try in 1 2 3; do
-		perf affinity record --watch "${watch}" -o "${perfdata}" -- "$@" \
+		# shellcheck disable=SC2086
+		perf affinity record --watch "${watch}" ${duty:+--watch-duty ${duty}} \
+			-o "${perfdata}" -- "$@" \
 			> "${result}.record" 2>&1
 		rc=$?
 		[ ${rc} -lt 128 ] && break
@@ -51,6 +57,8 @@ check_roleshare() {
 	fi
 	grep -q "watching roleshare_global.lock0 at 0x" "${result}.record" ||
 		fail "record --watch does not say what it watches"
+	grep -q "^Event watch" "${result}.record" &&
+		fail "record --watch: perf record says every time a watchpoint is armed"
 	perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1 ||
 		fail "report of roleshare watched"
 	grep -E -q "^  lock0 .*write-hot \(exact\)" "${result}" ||
@@ -84,25 +92,44 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# lock_hits: the watchpoint hits of lockshare's lock in ${perfdata}
+lock_hits() {
+	perf affinity report -i "${perfdata}" -T lockshare_rq --json - 2> /dev/null |
+		python3 -c '
+import json, sys
+f = [x for x in json.load(sys.stdin)["types"][0]["fields"] if x["name"] == "lock"][0]
+print(f["watched"]["hits"] if f["watched"] else 0)'
+}
+
 check_lockshare() {
-	if ! record_watch lockshare_global.lock perf test -w lockshare 1000 global; then
-		fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
-		return
-	fi
-	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
-		fail "report of lockshare watched"
-	grep -A1 "^  Advice:" "${result}"
-	grep -q "^    1. move lock to the end" "${result}" ||
-		fail "lockshare watched: the advice is not the hand fix (move lock to the end)"
-	grep -E -q "^  lock .* [0-9]+ +write-hot \(exact\)" "${result}" ||
-		fail "lockshare watched: the lock has another writer than the lock thread"
+	local all part
+
+	for duty in 100 ""; do
+		if ! record_watch lockshare_global.lock perf test -w lockshare 1000 global; then
+			fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
+			return
+		fi
+		perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
+			fail "report of lockshare watched"
+		grep -A1 "^  Advice:" "${result}"
+		grep -q "^    1. move lock to the end" "${result}" ||
+			fail "lockshare watched: the advice is not the hand fix (move lock to the end)"
+		grep -E -q "^  lock .* [0-9]+ +write-hot \(exact\)" "${result}" ||
+			fail "lockshare watched: the lock has another writer than the lock thread"
+		[ -n "${duty}" ] && all=$(lock_hits)
+	done
+	part=$(lock_hits)
+	echo "lock hits: ${all} armed all the time, ${part} by default (5%)"
+	[ -n "${all}" ] && [ -n "${part}" ] && [ "${part}" -ge 8 ] && [ $((part * 2)) -lt "${all}" ] ||
+		fail "--watch-duty: not fewer hits armed 5% of the time than all the time"
 }
 
 check_errors() {
 	local args
 
 	for args in "--watch no_such_variable" "--watch lockshare_global.no_such_field" \
-		    "--watch lockshare_global/3" "--watch a,b,c,d,e"; do
+		    "--watch lockshare_global/3" "--watch a,b,c,d,e" \
+		    "--watch lockshare_global --watch-duty 0"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
 			> "${result}.bad" 2>&1

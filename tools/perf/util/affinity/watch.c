@@ -246,11 +246,11 @@ out:
 	return err;
 }
 
-/* The perf event of @w: "mem:ADDR/LEN:rw/period=N/" */
-int fa_watch__event(const struct fa_watch *w, u64 period, char *buf, size_t size)
+/* The perf event of @w, the @nr-th: "mem:ADDR/LEN:rw/period=N,name=watchNR/" */
+int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size)
 {
-	return scnprintf(buf, size, "mem:%#" PRIx64 "/%u:rw/period=%" PRIu64 "/", w->addr,
-			 w->len, period);
+	return scnprintf(buf, size, "mem:%#" PRIx64 "/%u:rw/period=%" PRIu64 ",name=watch%d/",
+			 w->addr, w->len, period, nr);
 }
 
 /*

@@ -9,10 +9,14 @@
 #ifndef __PERF_AFFINITY_WATCH_H
 #define __PERF_AFFINITY_WATCH_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
-#define FA_WATCH_MAX	4	/* x86 debug registers */
+#define FA_WATCH_MAX		4	/* x86 debug registers */
+#define FA_WATCH_CYCLE_MS	100	/* of the duty cycle (watch-duty.c) */
+#define FA_WATCH_DUTY		5	/* percent of it armed, by default */
 
 /**
  * struct fa_watch - A watched range
@@ -28,9 +32,34 @@ struct fa_watch {
 	u32	 size;
 };
 
+/**
+ * struct fa_watch_duty - Watchpoints armed for a share of the time
+ * @thread: Writes the commands
+ * @ctl: The control pipe of perf record: it reads [0]
+ * @nr: Watchpoints, the events watch0 to watch<nr - 1>
+ * @on_us: Armed for this long
+ * @off_us: Then not for this long
+ * @stop: The recording ended
+ * @running: @thread runs
+ * @control: perf record's --control argument
+ */
+struct fa_watch_duty {
+	pthread_t	 thread;
+	int		 ctl[2];
+	int		 nr;
+	unsigned int	 on_us;
+	unsigned int	 off_us;
+	bool		 stop;
+	bool		 running;
+	char		 control[32];
+};
+
+int fa_watch_duty__start(struct fa_watch_duty *d, int nr, unsigned int percent);
+void fa_watch_duty__stop(struct fa_watch_duty *d);
+
 #ifdef HAVE_DWARF_SUPPORT
 int fa_watch__resolve(struct fa_watch *w, const char *exe, char *errbuf, size_t size);
-int fa_watch__event(const struct fa_watch *w, u64 period, char *buf, size_t size);
+int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
 int fa_watch__no_aslr(void);
 #else
 #include <errno.h>
@@ -46,7 +75,7 @@ static inline int fa_watch__resolve(struct fa_watch *w __maybe_unused,
 }
 
 static inline int fa_watch__event(const struct fa_watch *w __maybe_unused,
-				  u64 period __maybe_unused, char *buf __maybe_unused,
+				  int nr __maybe_unused, u64 period __maybe_unused, char *buf __maybe_unused,
 				  size_t size __maybe_unused)
 {
 	return 0;
