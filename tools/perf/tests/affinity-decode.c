@@ -411,15 +411,12 @@ static int watch_hit(const u8 *code, u32 len, u32 off, bool with_regs, u64 bp_ad
 	struct regs_dump regs = {
 		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3, .regs = vals,
 	};
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_BREAKPOINT, .bp_addr = bp_addr, .bp_len = 8,
-	};
 	int drop;
 
 	memset(acc, 0, sizeof(*acc));
 	fa_code__sweep(&fn, "x86", /*is64=*/true);
 	return fa_code__watch(&fn, off, 0x400000 + off, "x86", /*is64=*/true,
-			      with_regs ? &regs : NULL, &attr, acc, &drop);
+			      with_regs ? &regs : NULL, bp_addr, 8, acc, &drop);
 }
 
 /*

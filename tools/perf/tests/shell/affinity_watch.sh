@@ -10,7 +10,10 @@
 # by the instruction before the IP, the lock only read-modify-written by
 # the lock thread, clock only loaded by the reader.  Before, hits were
 # decoded with the instruction at the IP (the next one), and a hit on the
-# lock came out as another field.
+# lock came out as another field.  Then one breakpoint on the lock is moved
+# to clock as the workload runs ('perf record --control', 'watch'): the
+# hits before are the lock's, those after clock's, each decoded at the
+# address the breakpoint had when it hit.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -70,6 +73,26 @@ import json, sys
 d = json.load(open(sys.argv[1]))["header"]["decode"]
 sys.exit(0 if d["watch"] == d["skid"] > 0 else 1)' "${result}.json" ||
 	fail "JSON: the watchpoint hits are not all the instruction before the IP"
+
+# one breakpoint, moved from the lock to clock 200 ms after perf record
+# answers a ping: its loop runs, the workload too
+mkfifo "${tmpdir}/ctl" "${tmpdir}/ack"
+exec 9<> "${tmpdir}/ctl" 10<> "${tmpdir}/ack"
+(echo ping >&9; read -r -t 30 _ <&10; sleep 0.2; echo "watch w0 ${clock}" >&9) &
+setarch "$(uname -m)" -R perf record -e "mem:${lock}/4:rw/name=w0/" -c 10 --control fd:9,10 \
+	-d --sample-cpu --user-regs=${regs} -o "${perfdata}" -- \
+	perf test -w lockshare 600 global > "${result}.record" 2>&1 ||
+	fail "perf record --control with 'watch': $(grep -m1 -i error "${result}.record")"
+wait
+exec 9>&- 10>&-
+grep -q "failed" "${result}.record" && fail "'watch w0 ${clock}': $(grep -m1 failed "${result}.record")"
+perf affinity report -i "${perfdata}" --dump-raw-accesses 2> /dev/null |
+	awk '!/^#/ { print $NF }' | sed 's/\[0x[0-9a-f]*\]$//' | sort | uniq -c > "${result}.moved"
+cat "${result}.moved"
+grep -q " lockshare_rq.lock$" "${result}.moved" || fail "no hit of the lock before the move"
+grep -q " lockshare_rq.clock$" "${result}.moved" || fail "no hit of clock after the move"
+awk '$2 != "lockshare_rq.lock" && $2 != "lockshare_rq.clock"' "${result}.moved" | grep -q . &&
+	fail "hits of the moved breakpoint on other fields"
 
 cleanup
 exit ${err}

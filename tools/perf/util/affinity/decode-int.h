@@ -12,7 +12,6 @@ struct evsel;
 struct fa_access;
 struct fa_code;
 struct fa_decoder;
-struct perf_event_attr;
 struct perf_sample;
 struct regs_dump;
 
@@ -36,8 +35,8 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc);
 int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, bool is64,
-		   struct regs_dump *regs, const struct perf_event_attr *attr,
-		   struct fa_access *acc, int *drop);
+		   struct regs_dump *regs, u64 bp_addr, u64 bp_len, struct fa_access *acc,
+		   int *drop);
 int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
 		      struct addr_location *al, struct fa_access *acc);
 bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch);

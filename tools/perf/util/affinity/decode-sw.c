@@ -631,16 +631,16 @@ static int fa_decoder__block(struct fa_decoder *dec, struct fa_insn *fi, int nr_
 }
 
 /*
- * The watched range of a breakpoint event: the access a register computed
+ * The watched range [@bp_addr, +@bp_len): the access a register computed
  * is in it, unless the instruction overwrote its base register
  */
-static void fa_access__watched(struct fa_access *acc, int n, const struct perf_event_attr *attr)
+static void fa_access__watched(struct fa_access *acc, int n, u64 bp_addr, u64 bp_len)
 {
 	for (int i = 0; i < n; i++) {
-		if (acc[i].addr >= attr->bp_addr && acc[i].addr < attr->bp_addr + attr->bp_len)
+		if (acc[i].addr >= bp_addr && acc[i].addr < bp_addr + bp_len)
 			return;
 	}
-	acc[0].addr = attr->bp_addr;
+	acc[0].addr = bp_addr;
 	acc[0].flags &= ~FA_ACC_INDEX;
 }
 
@@ -648,7 +648,8 @@ static void fa_access__watched(struct fa_access *acc, int n, const struct perf_e
  * fa_code__watch - The accesses of a hardware watchpoint's hit at @off of @fn
  * @ip: The hit's IP, @off into @fn
  * @regs: Its registers, or NULL
- * @attr: The breakpoint event: the range it watches
+ * @bp_addr: The address watched when it hit
+ * @bp_len: The bytes watched
  * @acc: The template of the accesses in [0]; then room for them
  * @drop: Why there is none (enum fa_drop), when it returns 0
  *
@@ -660,8 +661,8 @@ static void fa_access__watched(struct fa_access *acc, int n, const struct perf_e
  * Return: the number of accesses in @acc.
  */
 int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, bool is64,
-		   struct regs_dump *regs, const struct perf_event_attr *attr,
-		   struct fa_access *acc, int *drop)
+		   struct regs_dump *regs, u64 bp_addr, u64 bp_len, struct fa_access *acc,
+		   int *drop)
 {
 	const struct fa_access tmpl = acc[0];
 	struct insn_access_insn insn;
@@ -689,16 +690,23 @@ int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, 
 		acc[0].flags |= FA_ACC_SKID;
 		n = 1;
 	}
-	fa_access__watched(acc, n, attr);
+	fa_access__watched(acc, n, bp_addr, bp_len);
 	for (int i = 0; i < n; i++)
 		acc[i].flags |= FA_ACC_WATCH;
 	return n;
 }
 
-/* A hardware watchpoint's hit: the access that trapped (fa_code__watch()) */
+/*
+ * A hardware watchpoint's hit: the access that trapped (fa_code__watch()).
+ * The sample's address is where the breakpoint was when it hit: a
+ * breakpoint can be moved ('perf record --control', 'watch').
+ */
 int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
 		      struct addr_location *al, struct fa_access *acc)
 {
+	const struct perf_event_attr *attr = &evsel->core.attr;
+	u64 bp_addr = attr->sample_type & PERF_SAMPLE_ADDR && sample->addr ?
+		      sample->addr : attr->bp_addr;
 	int n = 0, drop = FA_DROP_NO_SYM;
 	const struct fa_code *fn;
 
@@ -708,7 +716,8 @@ int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_s
 		if (fn)
 			n = fa_code__watch(fn, map__map_ip(al->map, sample->ip) - al->sym->start,
 					   sample->ip, dec->arch, dec->is64,
-					   fa_sample__regs(sample), &evsel->core.attr, acc, &drop);
+					   fa_sample__regs(sample), bp_addr, attr->bp_len, acc,
+					   &drop);
 	}
 	if (!n)
 		fa_decoder__drop(dec, drop);
