@@ -108,6 +108,7 @@ struct perf_affinity {
 	u64			 watch_period;
 	unsigned int		 watch_duty;
 	struct fa_watch_duty	 duty;
+	char			*watch_exe;
 	char			 watch_events[FA_WATCH_MAX][80];
 	/* report */
 	struct fa_attr		 attr;
@@ -297,7 +298,7 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 		if (ret)
 			pr_err("--watch %s: %s\n", aff->watch[w].spec, err);
 	}
-	free(exe);
+	aff->watch_exe = exe;
 	return ret;
 }
 
@@ -313,13 +314,19 @@ static int affinity__record_watch(struct perf_affinity *aff, const char **argv, 
 				sizeof(aff->watch_events[w]));
 		argv[(*i)++] = "-e";
 		argv[(*i)++] = aff->watch_events[w];
-		pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s, %u%% of the time\n",
-			fw->spec, fw->addr, fw->len, fw->size > fw->len ? " (its first)" : "",
-			min(aff->watch_duty, 100U));
+		if (fw->ptr)
+			pr_info("perf affinity: watching %s where %#" PRIx64 " points, +%" PRIu64 ", %u bytes%s, %u%% of the time\n",
+				fw->spec, fw->ptr, fw->off, fw->len,
+				fw->size > fw->len ? " (its first)" : "", min(aff->watch_duty, 100U));
+		else
+			pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s, %u%% of the time\n",
+				fw->spec, fw->addr, fw->len,
+				fw->size > fw->len ? " (its first)" : "", min(aff->watch_duty, 100U));
 	}
 	if (aff->nr_watch && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
-	ret = fa_watch_duty__start(&aff->duty, aff->nr_watch, aff->watch_duty);
+	ret = fa_watch_duty__start(&aff->duty, aff->watch, aff->nr_watch, aff->watch_exe,
+				   aff->watch_duty);
 	if (ret) {
 		pr_err("--watch-duty: cannot start arming the watchpoints: %s\n", strerror(-ret));
 		return ret;
@@ -417,7 +424,7 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
 		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
 		     parse_tracepoint),
-	OPT_CALLBACK(0, "watch", aff, "var[.field][/len],...",
+	OPT_CALLBACK(0, "watch", aff, "var[.field|->field][/len],...",
 		     "hardware watchpoints on variables of the workload (at most 4)",
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
@@ -507,6 +514,7 @@ out:
 out_free_watch:
 	for (j = 0; j < min(aff->nr_watch, FA_WATCH_MAX); j++)
 		zfree(&aff->watch[j].spec);
+	zfree(&aff->watch_exe);
 	return ret;
 }
 

@@ -13,8 +13,10 @@
 # hits were counted as samples: the advice changed from 'move lock to the
 # end' to a 192 byte layout).  The watchpoints are armed 5% of the time
 # by default: far fewer hits than armed all the time (--watch-duty 100),
-# as many as it takes for the roles.  Bad --watch arguments fail with one
-# line.
+# as many as it takes for the roles.  lockshare's allocated instance is
+# watched through the global pointer to it (--watch 'lockshare_cur->lock'):
+# its address is learned as the workload runs, and the hits are the lock's
+# there.  Bad --watch arguments fail with one line.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -124,12 +126,29 @@ check_lockshare() {
 		fail "--watch-duty: not fewer hits armed 5% of the time than all the time"
 }
 
+check_heap() {
+	if ! record_watch 'lockshare_cur->lock' perf test -w lockshare 1000; then
+		fail "record --watch lockshare_cur->lock: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	grep -q "watching lockshare_cur->lock where 0x[0-9a-f]* points" "${result}.record" ||
+		fail "record --watch does not say it follows lockshare_cur"
+	grep -q "failed" "${result}.record" && fail "$(grep -m1 failed "${result}.record")"
+	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
+		fail "report of lockshare's heap instance watched"
+	grep -q "^    1. move lock to the end" "${result}" ||
+		fail "heap instance watched: the advice is not the hand fix (move lock to the end)"
+	grep -E -q "^  lock .* [0-9]+ +write-hot \(exact\)" "${result}" ||
+		fail "heap instance watched: the lock's roles are not the watchpoint's"
+	echo "heap instance: $(lock_hits) hits of the lock"
+}
+
 check_errors() {
 	local args
 
 	for args in "--watch no_such_variable" "--watch lockshare_global.no_such_field" \
 		    "--watch lockshare_global/3" "--watch a,b,c,d,e" \
-		    "--watch lockshare_global --watch-duty 0"; do
+		    "--watch lockshare_global --watch-duty 0" "--watch lockshare_global->lock"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
 			> "${result}.bad" 2>&1
@@ -145,6 +164,7 @@ check_errors() {
 
 check_roleshare
 check_lockshare
+check_heap
 check_errors
 
 cleanup

@@ -23,7 +23,9 @@
  *
  * 'addr' prints the addresses of the object's fields and of the functions
  * that access it, the ground truth for tests.  'global' uses a static
- * variable (in .bss) instead of an allocated object.  'migrate' moves the
+ * variable (in .bss) instead of an allocated object; lockshare's allocated
+ * object is in the global pointer lockshare_cur while the workers run (as
+ * a program keeps its singletons).  'migrate' moves the
  * workers between the first two CPUs every few milliseconds, each still
  * on a CPU of its own: every CPU then writes the lock (or the reference
  * count), but one thread does.
@@ -119,6 +121,7 @@ static unsigned long sink;
 static struct roleshare_buf roleshare_global __aligned(64);
 static struct lockshare_rq lockshare_global __aligned(64);
 static struct refshare_dst refshare_global __aligned(64);
+static struct lockshare_rq *lockshare_cur;
 
 static bool has_arg(int argc, const char **argv, const char *arg)
 {
@@ -351,7 +354,9 @@ static int lockshare(int argc, const char **argv)
 
 		print_fields("lockshare_rq", rq, sizeof(*rq), lockshare_fields, funcs);
 	}
+	WRITE_ONCE(lockshare_cur, rq);
 	err = run_workers(argc, argv, fn, rq);
+	WRITE_ONCE(lockshare_cur, NULL);
 	if (!global)
 		free(rq);
 	return err;

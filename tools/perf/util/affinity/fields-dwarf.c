@@ -854,11 +854,12 @@ bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
  * "struct foo", or by its typedef when it has no name of its own
  */
 static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *size, bool *array,
-			      u64 *die_offset)
+			      u64 *die_offset, bool deref)
 {
 	const char *typedef_name = NULL;
 	Dwarf_Die die = *var, type;
 	Dwarf_Attribute attr;
+	bool derefd = false;
 	int tag;
 
 	*array = false;
@@ -866,6 +867,15 @@ static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *siz
 		tag = dwarf_tag(&type);
 		if (tag == DW_TAG_typedef)
 			typedef_name = dwarf_diename(&type);
+		/* @deref: a pointer to the record, once */
+		if (tag == DW_TAG_pointer_type) {
+			if (!deref || derefd || *array)
+				return -ENOTSUP;
+			derefd = true;
+			typedef_name = NULL;
+			die = type;
+			continue;
+		}
 		/* the elements of an array are the instances: slots[i].field */
 		if (tag == DW_TAG_array_type) {
 			if (*array)
@@ -873,6 +883,8 @@ static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *siz
 			*array = true;
 		}
 		if (fa_die__is_record(tag)) {
+			if (deref != derefd)
+				return -ENOTSUP;
 			if (dwarf_diename(&type))
 				strbuf_addf(type_name, "%s %s", tag == DW_TAG_union_type ? "union" :
 					    tag == DW_TAG_class_type ? "class" : "struct",
@@ -894,6 +906,23 @@ static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *siz
 	return -ENOTSUP;
 }
 
+/* The DIE of global or static variable @var at @addr */
+static bool fa_dwarf__find_var(Dwarf *dbg, const char *var, u64 addr, Dwarf_Die *die)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) &&
+		    fa_die__find_var(&cu, var, addr, die))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
 /**
  * fa_dwarf__var_type - The struct type of a global or static variable
  * @var: Its name
@@ -911,22 +940,27 @@ static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *siz
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
 		       u32 *size, bool *array, u64 *die_offset, u64 *var_die)
 {
-	Dwarf_Off off = 0, next;
-	size_t header_size;
 	Dwarf_Die die;
 
-	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(dbg, off + header_size, &cu) &&
-		    fa_die__find_var(&cu, var, addr, &die))
-			goto found;
-		off = next;
-	}
-	return -ENOENT;
-found:
+	if (!fa_dwarf__find_var(dbg, var, addr, &die))
+		return -ENOENT;
 	*var_die = dwarf_dieoffset(&die);
-	return fa_die__var_record(&die, type_name, size, array, die_offset);
+	return fa_die__var_record(&die, type_name, size, array, die_offset, /*deref=*/false);
+}
+
+/**
+ * fa_dwarf__pointee_type - The struct type a global or static pointer
+ * variable points to, as fa_dwarf__var_type() gives a variable's
+ */
+int fa_dwarf__pointee_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
+			   u32 *size, u64 *die_offset)
+{
+	Dwarf_Die die;
+	bool array;
+
+	if (!fa_dwarf__find_var(dbg, var, addr, &die))
+		return -ENOENT;
+	return fa_die__var_record(&die, type_name, size, &array, die_offset, /*deref=*/true);
 }
 
 /**
@@ -940,7 +974,7 @@ int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u3
 
 	if (!dwarf_offdie(dbg, var_die, &die))
 		return -ENOENT;
-	return fa_die__var_record(&die, type_name, size, array, die_offset);
+	return fa_die__var_record(&die, type_name, size, array, die_offset, /*deref=*/false);
 }
 
 /* A type that is no record nor array: its typedefs and qualifiers skipped into @real */

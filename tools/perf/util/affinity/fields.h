@@ -205,6 +205,8 @@ u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
 int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
 		       u32 *size, bool *array, u64 *die_offset, u64 *var_die);
+int fa_dwarf__pointee_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
+			   u32 *size, u64 *die_offset);
 int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
 			   bool *array, u64 *die_offset);
 int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai);

@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf affinity record --watch-duty: the watchpoints armed for a share of
- * the time.  Every access to watched bytes traps (about 5 us): a field a
- * loop accesses each iteration would slow it down thousands of times.
- * Armed for FA_WATCH_CYCLE_MS * percent / 100 of every FA_WATCH_CYCLE_MS,
- * a thread of the workload loses at most that share of its time, and the
- * hits are slices of its accesses, spread over the whole run.
+ * perf affinity record --watch: the controller of the watchpoints.
  *
- * 'perf record --control' does the arming: a thread here writes 'enable
- * watchN' and 'disable watchN' to its control pipe (fa_watch__event()
- * names the events so).
+ * Every access to watched bytes traps (5 to 17 us here): a field a loop
+ * accesses each iteration would slow it down thousands of times.  Armed
+ * for --watch-duty percent of every FA_WATCH_CYCLE_MS, a thread of the
+ * workload loses about that share of its time, and the hits are slices of
+ * its accesses, spread over the whole run.
+ *
+ * A watchpoint on var->field follows the pointer var: the instance it
+ * points to is allocated as the workload runs.  Every cycle the pointer is
+ * read from the workload's memory; the watchpoint is disarmed while it is
+ * NULL and moved to the field when it changes.
+ *
+ * 'perf record --control' does the arming and moving: a thread here writes
+ * 'enable watchN', 'disable watchN' and 'watch watchN ADDR' to its control
+ * pipe (fa_watch__event() names the events so).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/uio.h>
+#include <linux/zalloc.h>
 #include "watch.h"
 
 static void fa_sleep_us(unsigned int us)
@@ -27,40 +38,131 @@ static void fa_sleep_us(unsigned int us)
 		;
 }
 
+/*
+ * The workload, once it runs its executable: the child perf record forked
+ * (before its exec, the child is a copy of perf and enable_on_exec would
+ * undo a 'disable')
+ */
+static int fa_watch_duty__workload(struct fa_watch_duty *d)
+{
+	char path[64], exe[PATH_MAX], *real;
+	int pid = 0;
+	ssize_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", getpid());
+	fp = fopen(path, "r");
+	if (!fp || fscanf(fp, "%d", &pid) != 1)
+		pid = 0;
+	if (fp)
+		fclose(fp);
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	real = realpath(d->exe, NULL);
+	if (!real || strcmp(real, exe))
+		pid = 0;
+	free(real);
+	return pid;
+}
+
+/* Where each var->field is now: what var holds, plus the field's offset */
+static void fa_watch_duty__follow(struct fa_watch_duty *d)
+{
+	for (int w = 0; w < d->nr; w++) {
+		u64 ptr = 0, target;
+		struct iovec local = { .iov_base = &ptr, .iov_len = sizeof(ptr), };
+		struct iovec remote = {
+			.iov_base = (void *)(uintptr_t)d->watch[w].ptr, .iov_len = sizeof(ptr),
+		};
+
+		if (!d->watch[w].ptr)
+			continue;
+		if (process_vm_readv(d->pid, &local, 1, &remote, 1, 0) != sizeof(ptr))
+			ptr = 0;
+		target = ptr ? ptr + d->watch[w].off : 0;
+		if (target && target != d->target[w])
+			dprintf(d->ctl[1], "watch watch%d %#" PRIx64 "\n", w, target);
+		d->target[w] = target;
+	}
+}
+
+/* Arm (@on) or disarm the watchpoints, those following NULL disarmed */
+static void fa_watch_duty__arm(struct fa_watch_duty *d, bool on)
+{
+	/* a full pipe drops a command: the next cycle puts it right */
+	for (int w = 0; w < d->nr; w++) {
+		dprintf(d->ctl[1], "%s watch%d\n", on && d->target[w] ? "enable" : "disable",
+			w);
+	}
+}
+
 static void *fa_watch_duty__run(void *arg)
 {
 	struct fa_watch_duty *d = arg;
 	bool on = true;
 
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
-		fa_sleep_us(on ? d->on_us : d->off_us);
-		on = !on;
-		/* a full pipe drops a command: the next one puts it right */
-		for (int w = 0; w < d->nr; w++)
-			dprintf(d->ctl[1], "%s watch%d\n", on ? "enable" : "disable", w);
+		if (!d->pid) {
+			d->pid = fa_watch_duty__workload(d);
+			if (!d->pid) {
+				fa_sleep_us(1000);
+				continue;
+			}
+		} else {
+			fa_sleep_us(on ? d->on_us : d->off_us);
+			on = !on || !d->off_us;
+		}
+		fa_watch_duty__follow(d);
+		fa_watch_duty__arm(d, on);
 	}
 	return NULL;
 }
 
+/* Whether anything needs controlling: a duty cycle, or a pointer to follow */
+static bool fa_watch_duty__needed(const struct fa_watch *watch, int nr, unsigned int percent)
+{
+	for (int w = 0; w < nr; w++) {
+		if (percent < 100 || watch[w].ptr)
+			return true;
+	}
+	return false;
+}
+
 /**
- * fa_watch_duty__start - Arm the @nr watchpoints @percent of the time
+ * fa_watch_duty__start - Control the @nr watchpoints of @watch
+ * @exe: The workload's executable
+ * @percent: Of the time they are armed (100: all of it)
  *
- * Does nothing at 100 percent or more.  Else @d->control is the argument
- * of 'perf record --control' to record with.
+ * Nothing is done when nothing needs controlling.  Else @d->control is the
+ * argument of 'perf record --control' to record with.
  *
  * Return: 0 or a negative error.
  */
-int fa_watch_duty__start(struct fa_watch_duty *d, int nr, unsigned int percent)
+int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
+			 const char *exe, unsigned int percent)
 {
 	unsigned int cycle_us = FA_WATCH_CYCLE_MS * 1000;
 
 	memset(d, 0, sizeof(*d));
 	d->ctl[0] = d->ctl[1] = -1;
-	if (!nr || percent >= 100)
+	if (!fa_watch_duty__needed(watch, nr, percent))
 		return 0;
+	d->watch = watch;
 	d->nr = nr;
-	d->on_us = cycle_us * percent / 100 ?: 1;
+	for (int w = 0; w < nr; w++)
+		d->target[w] = watch[w].ptr ? 0 : watch[w].addr;
+	d->on_us = percent >= 100 ? cycle_us : cycle_us * percent / 100 ?: 1;
 	d->off_us = cycle_us - d->on_us;
+	d->exe = strdup(exe);
+	if (!d->exe) {
+		errno = ENOMEM;
+		goto out_err;
+	}
 	/* not for the workload; the thread never waits for perf record */
 	if (pipe2(d->ctl, O_CLOEXEC) || fcntl(d->ctl[1], F_SETFL, O_NONBLOCK))
 		goto out_err;
@@ -72,11 +174,12 @@ int fa_watch_duty__start(struct fa_watch_duty *d, int nr, unsigned int percent)
 	return 0;
 
 out_err:
+	nr = errno;
 	fa_watch_duty__stop(d);
-	return -errno;
+	return -nr;
 }
 
-/* The recording ended: stop arming */
+/* The recording ended: stop controlling */
 void fa_watch_duty__stop(struct fa_watch_duty *d)
 {
 	if (d->running) {
@@ -89,4 +192,5 @@ void fa_watch_duty__stop(struct fa_watch_duty *d)
 			close(d->ctl[i]);
 		d->ctl[i] = -1;
 	}
+	zfree(&d->exe);
 }

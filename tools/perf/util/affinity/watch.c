@@ -21,12 +21,13 @@
 #define FA_X86_64_ET_DYN_BASE	0x555555554aaaULL
 #define FA_PAGE_SIZE		4096ULL
 
-/* What --watch names: var, var.field, var+off, and /len */
+/* What --watch names: var, var.field, var->field, var+off, and /len */
 struct fa_watch_spec {
 	char	*var;
 	char	*field;
 	u64	 off;
 	u32	 len;
+	bool	 deref;
 };
 
 static int fa_watch_spec__parse(const char *spec, struct fa_watch_spec *ws)
@@ -50,6 +51,13 @@ static int fa_watch_spec__parse(const char *spec, struct fa_watch_spec *ws)
 		ws->off = strtoull(s, &end, 0);
 		if (*end || end == s)
 			return -EINVAL;
+	}
+	s = strstr(ws->var, "->");
+	if (s) {
+		*s = '\0';
+		ws->field = s + 2;
+		ws->deref = true;
+		return *ws->var && *ws->field && !ws->off ? 0 : -EINVAL;
 	}
 	s = strchr(ws->var, '.');
 	if (s) {
@@ -125,9 +133,12 @@ static int fa_elf__load_bias(Elf *elf, u64 *bias)
 	return 0;
 }
 
-/* The offset and size of @field of @var's struct type, from @exe's DWARF */
+/*
+ * The offset and size of @field of @var's struct type, or of the struct
+ * type @var points to (@deref), from @exe's DWARF
+ */
 static int fa_watch__field(const char *exe, const char *var, u64 vaddr, const char *field,
-			   u64 *off, u64 *size)
+			   bool deref, u64 *off, u64 *size)
 {
 	struct debuginfo *di = debuginfo__new(exe);
 	struct fa_struct *st = NULL;
@@ -138,8 +149,11 @@ static int fa_watch__field(const char *exe, const char *var, u64 vaddr, const ch
 	u32 tsize;
 
 	strbuf_init(&name, 64);
-	if (!di || fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array, &die_offset,
-				      &var_die))
+	if (!di)
+		goto out;
+	if (deref ? fa_dwarf__pointee_type(di->dbg, var, vaddr, &name, &tsize, &die_offset) :
+		    fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array, &die_offset,
+				       &var_die))
 		goto out;
 	st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
 	for (int i = 0; st && i < st->nr_fields; i++) {
@@ -190,15 +204,24 @@ static int fa_watch__resolve_elf(struct fa_watch *w, const struct fa_watch_spec 
 	if (ws->field) {
 		u64 foff;
 
-		if (fa_watch__field(exe, ws->var, vaddr, ws->field, &foff, &fsize)) {
-			scnprintf(errbuf, size, "no member '%s' in the struct type of %s (DWARF of %s)",
-				  ws->field, ws->var, exe);
+		if (fa_watch__field(exe, ws->var, vaddr, ws->field, ws->deref, &foff, &fsize)) {
+			scnprintf(errbuf, size, "no member '%s' in the struct type %s%s (DWARF of %s)",
+				  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, exe);
 			return -ENOENT;
 		}
 		off += foff;
 	}
-	w->addr = bias + vaddr + off;
 	w->size = fsize ?: 1;
+	if (ws->deref) {
+		/* where it points is learned as the workload runs (watch-duty.c) */
+		w->ptr = bias + vaddr;
+		w->off = off;
+		w->addr = w->ptr;
+		/* an allocation is aligned to 16 bytes at least */
+		w->len = ws->len ?: fa_watch__len(off, w->size);
+		return 0;
+	}
+	w->addr = bias + vaddr + off;
 	w->len = ws->len ?: fa_watch__len(w->addr, w->size);
 	if (w->addr & (w->len - 1)) {
 		scnprintf(errbuf, size, "%s at %#" PRIx64 " is not aligned to %u bytes", w->spec,
@@ -220,7 +243,8 @@ int fa_watch__resolve(struct fa_watch *w, const char *exe, char *errbuf, size_t 
 
 	err = fa_watch_spec__parse(w->spec, &ws);
 	if (err) {
-		scnprintf(errbuf, size, "not var, var.field or var+offset, then /1, /2, /4 or /8");
+		scnprintf(errbuf, size,
+			  "not var, var.field, var->field or var+offset, then /1, /2, /4 or /8");
 		goto out;
 	}
 #ifndef __x86_64__

@@ -20,41 +20,56 @@
 
 /**
  * struct fa_watch - A watched range
- * @spec: As given: var, var.field, var+off, each optionally /len
- * @addr: Where the workload will have it
+ * @spec: As given: var, var.field, var->field, var+off, each optionally /len
+ * @addr: Where the workload will have it; for var->field, where the event
+ *        is created (disarmed): the pointer variable
+ * @ptr: var->field: where the workload will have var, 0 for the others
+ * @off: var->field: the offset of the field in what var points to
  * @len: Bytes watched: 1, 2, 4 or 8, @addr aligned to it
  * @size: Bytes of what was named (only the first @len are watched)
  */
 struct fa_watch {
 	char	*spec;
 	u64	 addr;
+	u64	 ptr;
+	u64	 off;
 	u32	 len;
 	u32	 size;
 };
 
 /**
- * struct fa_watch_duty - Watchpoints armed for a share of the time
+ * struct fa_watch_duty - Watchpoints armed for a share of the time, and
+ * moved to where the pointers they follow point (watch-duty.c)
  * @thread: Writes the commands
  * @ctl: The control pipe of perf record: it reads [0]
- * @nr: Watchpoints, the events watch0 to watch<nr - 1>
+ * @watch: The watchpoints, the events watch0 to watch<nr - 1>
+ * @nr: How many
+ * @exe: The workload's executable
+ * @pid: The workload, once it runs @exe, else 0
+ * @target: Where each watches, 0 while a pointer it follows is NULL
  * @on_us: Armed for this long
- * @off_us: Then not for this long
+ * @off_us: Then not for this long (0: armed all the time)
  * @stop: The recording ended
  * @running: @thread runs
  * @control: perf record's --control argument
  */
 struct fa_watch_duty {
-	pthread_t	 thread;
-	int		 ctl[2];
-	int		 nr;
-	unsigned int	 on_us;
-	unsigned int	 off_us;
-	bool		 stop;
-	bool		 running;
-	char		 control[32];
+	pthread_t		 thread;
+	int			 ctl[2];
+	const struct fa_watch	*watch;
+	int			 nr;
+	char			*exe;
+	int			 pid;
+	u64			 target[FA_WATCH_MAX];
+	unsigned int		 on_us;
+	unsigned int		 off_us;
+	bool			 stop;
+	bool			 running;
+	char			 control[32];
 };
 
-int fa_watch_duty__start(struct fa_watch_duty *d, int nr, unsigned int percent);
+int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
+			 const char *exe, unsigned int percent);
 void fa_watch_duty__stop(struct fa_watch_duty *d);
 
 #ifdef HAVE_DWARF_SUPPORT
