@@ -103,7 +103,8 @@ struct perf_affinity {
 	bool			 all_user;
 	bool			 all_kernel;
 	bool			 mem_event_set;
-	struct fa_watch		 watch[FA_WATCH_MAX];
+	char			*watch_arg;
+	struct fa_watch		 watch[FA_WATCH_TARGETS];
 	int			 nr_watch;
 	u64			 watch_period;
 	unsigned int		 watch_duty;
@@ -225,30 +226,22 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 	return 0;
 }
 
-/* --watch var[.field][/len],...: into aff->watch */
+/* --watch var[.field][/len],...: kept until the workload is known, repeatable */
 static int parse_watch(const struct option *opt, const char *str, int unset)
 {
 	struct perf_affinity *aff = opt->value;
-	char *specs, *tok, *saveptr = NULL;
+	char *arg = NULL;
 
 	if (unset)
 		return 0;
-	specs = strdup(str);
-	if (!specs)
+	if (aff->watch_arg && asprintf(&arg, "%s,%s", aff->watch_arg, str) < 0)
+		arg = NULL;
+	else if (!aff->watch_arg)
+		arg = strdup(str);
+	if (!arg)
 		return -ENOMEM;
-	for (tok = strtok_r(specs, ",", &saveptr); tok; tok = strtok_r(NULL, ",", &saveptr)) {
-		/* too many: counted, said after the options are parsed */
-		if (aff->nr_watch >= FA_WATCH_MAX) {
-			aff->nr_watch++;
-			continue;
-		}
-		aff->watch[aff->nr_watch].spec = strdup(tok);
-		if (!aff->watch[aff->nr_watch++].spec) {
-			free(specs);
-			return -ENOMEM;
-		}
-	}
-	free(specs);
+	free(aff->watch_arg);
+	aff->watch_arg = arg;
 	return 0;
 }
 
@@ -277,29 +270,42 @@ static char *affinity__which(const char *cmd)
  */
 static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 {
-	char err[256], *exe;
+	char err[256], *tok, *saveptr = NULL;
 	int ret = 0;
 
-	if (!aff->nr_watch)
+	if (!aff->watch_arg)
 		return 0;
-	if (aff->nr_watch > FA_WATCH_MAX) {
-		pr_err("--watch: %d watchpoints, at most %d (the debug registers of a CPU)\n",
-		       aff->nr_watch, FA_WATCH_MAX);
-		return -EINVAL;
-	}
-	exe = cmd ? affinity__which(cmd) : NULL;
-	if (!exe) {
+	aff->watch_exe = cmd ? affinity__which(cmd) : NULL;
+	if (!aff->watch_exe) {
 		pr_err("--watch: name the workload after '--' (%s)\n",
 		       cmd ? "not found in $PATH" : "none given");
 		return -EINVAL;
 	}
-	for (int w = 0; w < aff->nr_watch && !ret; w++) {
-		ret = fa_watch__resolve(&aff->watch[w], exe, err, sizeof(err));
-		if (ret)
-			pr_err("--watch %s: %s\n", aff->watch[w].spec, err);
+	for (tok = strtok_r(aff->watch_arg, ",", &saveptr); tok && ret >= 0;
+	     tok = strtok_r(NULL, ",", &saveptr)) {
+		ret = fa_watch__resolve(tok, &aff->watch[aff->nr_watch],
+					FA_WATCH_TARGETS - aff->nr_watch, aff->watch_exe, err,
+					sizeof(err));
+		if (ret < 0)
+			pr_err("--watch %s: %s\n", tok, err);
+		else
+			aff->nr_watch += ret;
 	}
-	aff->watch_exe = exe;
-	return ret;
+	return ret < 0 ? ret : 0;
+}
+
+/* What is watched, and where */
+static void affinity__watch_info(const struct fa_watch *fw, unsigned int duty)
+{
+	char where[64];
+
+	if (fw->ptr)
+		scnprintf(where, sizeof(where), "where %#" PRIx64 " points, +%" PRIu64, fw->ptr,
+			  fw->off);
+	else
+		scnprintf(where, sizeof(where), "at %#" PRIx64, fw->addr);
+	pr_info("perf affinity: watching %s %s, %u bytes%s, %u%% of the time\n", fw->spec, where,
+		fw->len, fw->size > fw->len ? " (its first)" : "", duty);
 }
 
 /* A data breakpoint per variable resolved, armed --watch-duty of the time */
@@ -310,19 +316,18 @@ static int affinity__record_watch(struct perf_affinity *aff, const char **argv, 
 	for (int w = 0; w < aff->nr_watch; w++) {
 		struct fa_watch *fw = &aff->watch[w];
 
-		fa_watch__event(fw, w, aff->watch_period ?: 1, aff->watch_events[w],
-				sizeof(aff->watch_events[w]));
-		argv[(*i)++] = "-e";
-		argv[(*i)++] = aff->watch_events[w];
-		if (fw->ptr)
-			pr_info("perf affinity: watching %s where %#" PRIx64 " points, +%" PRIu64 ", %u bytes%s, %u%% of the time\n",
-				fw->spec, fw->ptr, fw->off, fw->len,
-				fw->size > fw->len ? " (its first)" : "", min(aff->watch_duty, 100U));
-		else
-			pr_info("perf affinity: watching %s at %#" PRIx64 ", %u bytes%s, %u%% of the time\n",
-				fw->spec, fw->addr, fw->len,
-				fw->size > fw->len ? " (its first)" : "", min(aff->watch_duty, 100U));
+		/* the first ranges' events rotate over all (watch-duty.c) */
+		if (w < FA_WATCH_MAX) {
+			fa_watch__event(fw, w, aff->watch_period ?: 1, aff->watch_events[w],
+					sizeof(aff->watch_events[w]));
+			argv[(*i)++] = "-e";
+			argv[(*i)++] = aff->watch_events[w];
+		}
+		affinity__watch_info(fw, min(aff->watch_duty, 100U));
 	}
+	if (aff->nr_watch > FA_WATCH_MAX)
+		pr_info("perf affinity: %d watchpoints rotate over the %d ranges\n", FA_WATCH_MAX,
+			aff->nr_watch);
 	if (aff->nr_watch && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
 	ret = fa_watch_duty__start(&aff->duty, aff->watch, aff->nr_watch, aff->watch_exe,
@@ -424,8 +429,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
 		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
 		     parse_tracepoint),
-	OPT_CALLBACK(0, "watch", aff, "var[.field|->field][/len],...",
-		     "hardware watchpoints on variables of the workload (at most 4)",
+	OPT_CALLBACK(0, "watch", aff, "var[.field|->field|.*][/len],...",
+		     "hardware watchpoints on variables of the workload (4 rotate over up to 32)",
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
 		"record one watchpoint hit in N (default 1: every hit)"),
@@ -512,9 +517,10 @@ out:
 	free(sw_event);
 	free(rec_argv);
 out_free_watch:
-	for (j = 0; j < min(aff->nr_watch, FA_WATCH_MAX); j++)
+	for (j = 0; j < aff->nr_watch; j++)
 		zfree(&aff->watch[j].spec);
 	zfree(&aff->watch_exe);
+	zfree(&aff->watch_arg);
 	return ret;
 }
 

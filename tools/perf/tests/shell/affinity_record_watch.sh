@@ -16,7 +16,9 @@
 # as many as it takes for the roles.  lockshare's allocated instance is
 # watched through the global pointer to it (--watch 'lockshare_cur->lock'):
 # its address is learned as the workload runs, and the hits are the lock's
-# there.  Bad --watch arguments fail with one line.
+# there.  'lockshare_global.*' watches its 10 members, 4 at a time in
+# turn: the roles of every member the workers access are exact.  Bad
+# --watch arguments fail with one line.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -143,12 +145,32 @@ check_heap() {
 	echo "heap instance: $(lock_hits) hits of the lock"
 }
 
+check_rotation() {
+	local f
+
+	if ! record_watch 'lockshare_global.*' perf test -w lockshare 1000 global; then
+		fail "record --watch lockshare_global.*: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	grep -q "4 watchpoints rotate over the 10 ranges" "${result}.record" ||
+		fail "record --watch lockshare_global.* does not rotate over 10 members"
+	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
+		fail "report of lockshare's members watched in turn"
+	for f in lock nr_running clock load_avg nr_switches; do
+		grep -E -q "^  $f .*\(exact\)$" "${result}" ||
+			fail "$f: its roles are not the watchpoints' when rotating"
+	done
+	grep -q "^    1. move lock to the end" "${result}" ||
+		fail "members watched in turn: the advice is not the hand fix"
+}
+
 check_errors() {
 	local args
 
 	for args in "--watch no_such_variable" "--watch lockshare_global.no_such_field" \
-		    "--watch lockshare_global/3" "--watch a,b,c,d,e" \
-		    "--watch lockshare_global --watch-duty 0" "--watch lockshare_global->lock"; do
+		    "--watch lockshare_global/3" \
+		    "--watch lockshare_global --watch-duty 0" "--watch lockshare_global->lock" \
+		    "--watch lockshare_global.*,lockshare_global.*,lockshare_global.*,lockshare_global.*"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
 			> "${result}.bad" 2>&1
@@ -165,6 +187,7 @@ check_errors() {
 check_roleshare
 check_lockshare
 check_heap
+check_rotation
 check_errors
 
 cleanup

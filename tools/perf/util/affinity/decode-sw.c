@@ -707,6 +707,8 @@ int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_s
 	const struct perf_event_attr *attr = &evsel->core.attr;
 	u64 bp_addr = attr->sample_type & PERF_SAMPLE_ADDR && sample->addr ?
 		      sample->addr : attr->bp_addr;
+	/* moved, it may watch another length than it was opened with */
+	u64 bp_len = bp_addr == attr->bp_addr ? attr->bp_len : 8;
 	int n = 0, drop = FA_DROP_NO_SYM;
 	const struct fa_code *fn;
 
@@ -716,7 +718,7 @@ int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_s
 		if (fn)
 			n = fa_code__watch(fn, map__map_ip(al->map, sample->ip) - al->sym->start,
 					   sample->ip, dec->arch, dec->is64,
-					   fa_sample__regs(sample), bp_addr, attr->bp_len, acc,
+					   fa_sample__regs(sample), bp_addr, bp_len, acc,
 					   &drop);
 	}
 	if (!n)

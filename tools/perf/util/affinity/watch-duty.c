@@ -13,9 +13,12 @@
  * read from the workload's memory; the watchpoint is disarmed while it is
  * NULL and moved to the field when it changes.
  *
+ * With more ranges than debug registers, the FA_WATCH_MAX events rotate
+ * over them: each slice armed watches the next ones.
+ *
  * 'perf record --control' does the arming and moving: a thread here writes
- * 'enable watchN', 'disable watchN' and 'watch watchN ADDR' to its control
- * pipe (fa_watch__event() names the events so).
+ * 'enable watchN', 'disable watchN' and 'watch watchN ADDR/LEN' to its
+ * control pipe (fa_watch__event() names the events so).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/uio.h>
+#include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "watch.h"
 
@@ -74,7 +78,7 @@ static int fa_watch_duty__workload(struct fa_watch_duty *d)
 static void fa_watch_duty__follow(struct fa_watch_duty *d)
 {
 	for (int w = 0; w < d->nr; w++) {
-		u64 ptr = 0, target;
+		u64 ptr = 0;
 		struct iovec local = { .iov_base = &ptr, .iov_len = sizeof(ptr), };
 		struct iovec remote = {
 			.iov_base = (void *)(uintptr_t)d->watch[w].ptr, .iov_len = sizeof(ptr),
@@ -84,20 +88,28 @@ static void fa_watch_duty__follow(struct fa_watch_duty *d)
 			continue;
 		if (process_vm_readv(d->pid, &local, 1, &remote, 1, 0) != sizeof(ptr))
 			ptr = 0;
-		target = ptr ? ptr + d->watch[w].off : 0;
-		if (target && target != d->target[w])
-			dprintf(d->ctl[1], "watch watch%d %#" PRIx64 "\n", w, target);
-		d->target[w] = target;
+		d->target[w] = ptr ? ptr + d->watch[w].off : 0;
 	}
 }
 
-/* Arm (@on) or disarm the watchpoints, those following NULL disarmed */
+/*
+ * Arm (@on) or disarm the events, each on its range of this slice (moved
+ * there first), those on a range following NULL disarmed
+ */
 static void fa_watch_duty__arm(struct fa_watch_duty *d, bool on)
 {
-	/* a full pipe drops a command: the next cycle puts it right */
-	for (int w = 0; w < d->nr; w++) {
-		dprintf(d->ctl[1], "%s watch%d\n", on && d->target[w] ? "enable" : "disable",
-			w);
+	for (int e = 0; e < d->nr_events; e++) {
+		int w = (d->base + e) % d->nr;
+		u64 target = d->target[w];
+
+		/* a full pipe drops a command: the next cycle puts it right */
+		if (on && target && (target != d->at[e] || d->watch[w].len != d->len_at[e]) &&
+		    dprintf(d->ctl[1], "watch watch%d %#" PRIx64 "/%u\n", e, target,
+			    d->watch[w].len) > 0) {
+			d->at[e] = target;
+			d->len_at[e] = d->watch[w].len;
+		}
+		dprintf(d->ctl[1], "%s watch%d\n", on && target ? "enable" : "disable", e);
 	}
 }
 
@@ -116,6 +128,9 @@ static void *fa_watch_duty__run(void *arg)
 		} else {
 			fa_sleep_us(on ? d->on_us : d->off_us);
 			on = !on || !d->off_us;
+			/* the next ranges, from one slice to the next */
+			if (on && d->nr > d->nr_events)
+				d->base = (d->base + d->nr_events) % d->nr;
 		}
 		fa_watch_duty__follow(d);
 		fa_watch_duty__arm(d, on);
@@ -127,7 +142,7 @@ static void *fa_watch_duty__run(void *arg)
 static bool fa_watch_duty__needed(const struct fa_watch *watch, int nr, unsigned int percent)
 {
 	for (int w = 0; w < nr; w++) {
-		if (percent < 100 || watch[w].ptr)
+		if (percent < 100 || watch[w].ptr || w >= FA_WATCH_MAX)
 			return true;
 	}
 	return false;
@@ -154,8 +169,14 @@ int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, 
 		return 0;
 	d->watch = watch;
 	d->nr = nr;
+	d->nr_events = min(nr, FA_WATCH_MAX);
 	for (int w = 0; w < nr; w++)
 		d->target[w] = watch[w].ptr ? 0 : watch[w].addr;
+	/* where perf record opens the events */
+	for (int e = 0; e < d->nr_events; e++) {
+		d->at[e] = watch[e].addr;
+		d->len_at[e] = watch[e].len;
+	}
 	d->on_us = percent >= 100 ? cycle_us : cycle_us * percent / 100 ?: 1;
 	d->off_us = cycle_us - d->on_us;
 	d->exe = strdup(exe);

@@ -122,7 +122,7 @@ static int fa_elf__load_bias(Elf *elf, u64 *bias)
 			interp = true;
 		if (ph.p_type != PT_LOAD)
 			continue;
-		first = min(first, (u64)ph.p_vaddr);
+		first = min_t(u64, first, ph.p_vaddr);
 		if (is_power_of_2(ph.p_align))
 			align = max(align, (u64)ph.p_align);
 	}
@@ -133,42 +133,26 @@ static int fa_elf__load_bias(Elf *elf, u64 *bias)
 	return 0;
 }
 
-/*
- * The offset and size of @field of @var's struct type, or of the struct
- * type @var points to (@deref), from @exe's DWARF
- */
-static int fa_watch__field(const char *exe, const char *var, u64 vaddr, const char *field,
-			   bool deref, u64 *off, u64 *size)
+/* @var's struct type, or the struct type @var points to (@deref), from @exe's DWARF */
+static struct fa_struct *fa_watch__struct(const char *exe, const char *var, u64 vaddr,
+					  bool deref)
 {
 	struct debuginfo *di = debuginfo__new(exe);
 	struct fa_struct *st = NULL;
 	u64 die_offset, var_die;
 	struct strbuf name;
-	int err = -ENOENT;
 	bool array;
 	u32 tsize;
 
 	strbuf_init(&name, 64);
-	if (!di)
-		goto out;
-	if (deref ? fa_dwarf__pointee_type(di->dbg, var, vaddr, &name, &tsize, &die_offset) :
-		    fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array, &die_offset,
-				       &var_die))
-		goto out;
-	st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
-	for (int i = 0; st && i < st->nr_fields; i++) {
-		if (!strcmp(st->fields[i].name, field)) {
-			*off = st->fields[i].offset;
-			*size = st->fields[i].size;
-			err = 0;
-			break;
-		}
-	}
-out:
-	fa_struct__delete(st);
+	if (di && !(deref ? fa_dwarf__pointee_type(di->dbg, var, vaddr, &name, &tsize,
+						   &die_offset) :
+			    fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array,
+					       &die_offset, &var_die)))
+		st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
 	strbuf_release(&name);
 	debuginfo__delete(di);
-	return err;
+	return st;
 }
 
 /* The largest length of 8, 4, 2, 1 bytes that @addr is aligned to, and @size holds */
@@ -181,11 +165,79 @@ static u32 fa_watch__len(u64 addr, u64 size)
 	return len;
 }
 
-/* The ELF of @exe: resolve @ws in it into @w */
-static int fa_watch__resolve_elf(struct fa_watch *w, const struct fa_watch_spec *ws,
+/*
+ * @w: @size bytes at @off of variable @ws->var at @var_addr in the
+ * workload, or of what it points to; @name its member's, or NULL
+ */
+static int fa_watch__target(struct fa_watch *w, const struct fa_watch_spec *ws, u64 var_addr,
+			    u64 off, u64 size, const char *name, char *errbuf, size_t errsize)
+{
+	memset(w, 0, sizeof(*w));
+	if (name && asprintf(&w->spec, "%s%s%s", ws->var, ws->deref ? "->" : ".", name) < 0)
+		w->spec = NULL;
+	else if (!name)
+		w->spec = strdup(ws->var);
+	if (!w->spec)
+		return -ENOMEM;
+	w->size = size ?: 1;
+	if (ws->deref) {
+		/* where it points is learned as the workload runs (watch-duty.c) */
+		w->ptr = var_addr;
+		w->off = off;
+		w->addr = w->ptr;
+		/* an allocation is aligned to 16 bytes at least */
+		w->len = ws->len ?: fa_watch__len(off, w->size);
+		return 0;
+	}
+	w->addr = var_addr + off;
+	w->len = ws->len ?: fa_watch__len(w->addr, w->size);
+	if (w->addr & (w->len - 1)) {
+		scnprintf(errbuf, errsize, "%s at %#" PRIx64 " is not aligned to %u bytes",
+			  w->spec, w->addr, w->len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @ws's members: the one named, or every leaf ('*'), into @w, room for @room */
+static int fa_watch__members(struct fa_watch *w, int room, const struct fa_watch_spec *ws,
+			     const char *exe, u64 vaddr, u64 var_addr, char *errbuf, size_t size)
+{
+	struct fa_struct *st = fa_watch__struct(exe, ws->var, vaddr, ws->deref);
+	bool all = !strcmp(ws->field, "*");
+	int n = 0, err = 0;
+
+	/* a member by its name, nested structs too; '*': what accesses go to */
+	for (int i = 0; st && i < (all ? st->nr_leaves : st->nr_fields) && !err; i++) {
+		const struct fa_field *f = &st->fields[all ? st->leaves[i] : i];
+
+		if (!all && strcmp(f->name, ws->field))
+			continue;
+		if (n == room) {
+			scnprintf(errbuf, size, "more than %d watchpoints", FA_WATCH_TARGETS);
+			err = -E2BIG;
+			break;
+		}
+		err = fa_watch__target(&w[n], ws, var_addr, ws->off + f->offset, f->size, f->name,
+				       errbuf, size);
+		n += !err;
+	}
+	if (!err && !n) {
+		scnprintf(errbuf, size, "no member '%s' in the struct type %s%s (DWARF of %s)",
+			  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, exe);
+		err = -ENOENT;
+	}
+	while (err && n)
+		zfree(&w[--n].spec);
+	fa_struct__delete(st);
+	return err ?: n;
+}
+
+/* The ELF of @exe: resolve @ws in it into @w, room for @room */
+static int fa_watch__resolve_elf(struct fa_watch *w, int room, const struct fa_watch_spec *ws,
 				 const char *exe, Elf *elf, char *errbuf, size_t size)
 {
-	u64 vaddr, vsize, bias, off = ws->off, fsize;
+	u64 vaddr, vsize, bias;
 	int err;
 
 	if (fa_elf__object(elf, ws->var, &vaddr, &vsize)) {
@@ -200,51 +252,35 @@ static int fa_watch__resolve_elf(struct fa_watch *w, const struct fa_watch_spec 
 			  "not an ELF executable");
 		return err;
 	}
-	fsize = vsize - min(off, vsize);
-	if (ws->field) {
-		u64 foff;
-
-		if (fa_watch__field(exe, ws->var, vaddr, ws->field, ws->deref, &foff, &fsize)) {
-			scnprintf(errbuf, size, "no member '%s' in the struct type %s%s (DWARF of %s)",
-				  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, exe);
-			return -ENOENT;
-		}
-		off += foff;
-	}
-	w->size = fsize ?: 1;
-	if (ws->deref) {
-		/* where it points is learned as the workload runs (watch-duty.c) */
-		w->ptr = bias + vaddr;
-		w->off = off;
-		w->addr = w->ptr;
-		/* an allocation is aligned to 16 bytes at least */
-		w->len = ws->len ?: fa_watch__len(off, w->size);
-		return 0;
-	}
-	w->addr = bias + vaddr + off;
-	w->len = ws->len ?: fa_watch__len(w->addr, w->size);
-	if (w->addr & (w->len - 1)) {
-		scnprintf(errbuf, size, "%s at %#" PRIx64 " is not aligned to %u bytes", w->spec,
-			  w->addr, w->len);
-		return -EINVAL;
-	}
-	return 0;
+	if (ws->field)
+		return fa_watch__members(w, room, ws, exe, vaddr, bias + vaddr, errbuf, size);
+	err = fa_watch__target(w, ws, bias + vaddr, ws->off, vsize - min(ws->off, vsize), NULL,
+			       errbuf, size);
+	return err ?: 1;
 }
 
 /**
- * fa_watch__resolve - Where --watch @w->spec will be in @exe, run without ASLR
+ * fa_watch__resolve - Where --watch @spec will be in @exe, run without ASLR
+ * @w: The watched ranges, room for @room (var.* names several)
  * @errbuf: Why not, when it returns an error
+ *
+ * Return: how many ranges are in @w, or a negative error.
  */
-int fa_watch__resolve(struct fa_watch *w, const char *exe, char *errbuf, size_t size)
+int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char *exe,
+		      char *errbuf, size_t size)
 {
 	struct fa_watch_spec ws;
 	Elf *elf = NULL;
 	int fd = -1, err;
 
-	err = fa_watch_spec__parse(w->spec, &ws);
+	if (room < 1) {
+		scnprintf(errbuf, size, "more than %d watchpoints", FA_WATCH_TARGETS);
+		return -E2BIG;
+	}
+	err = fa_watch_spec__parse(spec, &ws);
 	if (err) {
 		scnprintf(errbuf, size,
-			  "not var, var.field, var->field or var+offset, then /1, /2, /4 or /8");
+			  "not var, var.field, var->field, var.* or var+offset, then /1, /2, /4 or /8");
 		goto out;
 	}
 #ifndef __x86_64__
@@ -260,7 +296,7 @@ int fa_watch__resolve(struct fa_watch *w, const char *exe, char *errbuf, size_t 
 		err = -errno ?: -EINVAL;
 		goto out;
 	}
-	err = fa_watch__resolve_elf(w, &ws, exe, elf, errbuf, size);
+	err = fa_watch__resolve_elf(w, room, &ws, exe, elf, errbuf, size);
 out:
 	if (elf)
 		elf_end(elf);

@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#define FA_WATCH_MAX		4	/* x86 debug registers */
+#define FA_WATCH_MAX		4	/* x86 debug registers: events */
+#define FA_WATCH_TARGETS	32	/* ranges they rotate over */
 #define FA_WATCH_CYCLE_MS	100	/* of the duty cycle (watch-duty.c) */
 #define FA_WATCH_DUTY		5	/* percent of it armed, by default */
 
@@ -42,11 +43,16 @@ struct fa_watch {
  * moved to where the pointers they follow point (watch-duty.c)
  * @thread: Writes the commands
  * @ctl: The control pipe of perf record: it reads [0]
- * @watch: The watchpoints, the events watch0 to watch<nr - 1>
+ * @watch: The ranges to watch
  * @nr: How many
+ * @nr_events: The events watch0 to watch<nr_events - 1>, the first ranges'
+ *             when opened; with more ranges they rotate over them
+ * @base: The range the first event watches in this slice
  * @exe: The workload's executable
  * @pid: The workload, once it runs @exe, else 0
- * @target: Where each watches, 0 while a pointer it follows is NULL
+ * @target: Where each range is, 0 while a pointer it follows is NULL
+ * @at: Where each event watches now
+ * @len_at: How many bytes
  * @on_us: Armed for this long
  * @off_us: Then not for this long (0: armed all the time)
  * @stop: The recording ended
@@ -58,9 +64,13 @@ struct fa_watch_duty {
 	int			 ctl[2];
 	const struct fa_watch	*watch;
 	int			 nr;
+	int			 nr_events;
+	int			 base;
 	char			*exe;
 	int			 pid;
-	u64			 target[FA_WATCH_MAX];
+	u64			 target[FA_WATCH_TARGETS];
+	u64			 at[FA_WATCH_MAX];
+	u32			 len_at[FA_WATCH_MAX];
 	unsigned int		 on_us;
 	unsigned int		 off_us;
 	bool			 stop;
@@ -73,7 +83,8 @@ int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, 
 void fa_watch_duty__stop(struct fa_watch_duty *d);
 
 #ifdef HAVE_DWARF_SUPPORT
-int fa_watch__resolve(struct fa_watch *w, const char *exe, char *errbuf, size_t size);
+int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char *exe,
+		      char *errbuf, size_t size);
 int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
 int fa_watch__no_aslr(void);
 #else
@@ -82,7 +93,8 @@ int fa_watch__no_aslr(void);
 #include <linux/compiler.h>
 
 /* The variables' addresses need the DWARF and ELF readers */
-static inline int fa_watch__resolve(struct fa_watch *w __maybe_unused,
+static inline int fa_watch__resolve(const char *spec __maybe_unused,
+				    struct fa_watch *w __maybe_unused, int room __maybe_unused,
 				    const char *exe __maybe_unused, char *errbuf, size_t size)
 {
 	snprintf(errbuf, size, "perf was built without DWARF support");
@@ -90,8 +102,8 @@ static inline int fa_watch__resolve(struct fa_watch *w __maybe_unused,
 }
 
 static inline int fa_watch__event(const struct fa_watch *w __maybe_unused,
-				  int nr __maybe_unused, u64 period __maybe_unused, char *buf __maybe_unused,
-				  size_t size __maybe_unused)
+				  int nr __maybe_unused, u64 period __maybe_unused,
+				  char *buf __maybe_unused, size_t size __maybe_unused)
 {
 	return 0;
 }
