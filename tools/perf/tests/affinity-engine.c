@@ -389,6 +389,35 @@ static int test__affinity_watched_transfers(struct test_suite *test __maybe_unus
 	return TEST_OK;
 }
 
+/*
+ * The hits of a line, by field: thread 0 writes f0, thread 1 reads f1 on
+ * the same line (false sharing), then f0 (true sharing); a hit more than
+ * a slice's gap later sees no transfer; f2 on another line none either.
+ */
+static int test__affinity_watched_lines(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_exact_lines *xl = fa_exact_lines__new(4);
+	u64 n;
+
+	T("lines", xl);
+	fa_exact_lines__add(xl, 0x1000, 10, 0, 0, true);
+	fa_exact_lines__add(xl, 0x1000, 20, 1, 1, false);	/* f0 -> f1: false */
+	fa_exact_lines__add(xl, 0x1000, 30, 0, 0, true);	/* f1 -> f0: false */
+	fa_exact_lines__add(xl, 0x1000, 40, 1, 0, false);	/* f0 -> f0: true */
+	fa_exact_lines__add(xl, 0x1040, 50, 1, 2, true);
+	fa_exact_lines__add(xl, 0x1000, 60 + FA_EXACT_GAP_NS, 0, 0, true);	/* a gap */
+	T("three transfers", xl->transfers == 3);
+	T("two between fields", xl->false_sharing == 2);
+	T("f0 -> f1 once", fa_exact_lines__pair(xl, 0, 1, &n) && n == 1);
+	T("f1 -> f0 once", fa_exact_lines__pair(xl, 1, 0, &n) && n == 1);
+	T("f0 -> f0 once", fa_exact_lines__pair(xl, 0, 0, &n) && n == 1);
+	T("f2 watched, on a line of its own", fa_exact_lines__pair(xl, 0, 2, &n) && n == 0);
+	T("f3 not watched", !fa_exact_lines__pair(xl, 0, 3, &n));
+	fa_exact_lines__delete(xl);
+	return TEST_OK;
+}
+
 static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -623,6 +652,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Bitfields and unions move as blocks", affinity_blocks_stay),
 	TEST_CASE("Watchpoint hits give the roles, samples the heat", affinity_watched_roles),
 	TEST_CASE("Watched bytes move as a cache line would", affinity_watched_transfers),
+	TEST_CASE("Watched lines tell false from true sharing", affinity_watched_lines),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
 	TEST_CASE("Advice only on sure evidence, a candidate before", affinity_evidence),

@@ -162,6 +162,21 @@ check_rotation() {
 	done
 	grep -q "^    1. move lock to the end" "${result}" ||
 		fail "members watched in turn: the advice is not the hand fix"
+	perf affinity report -i "${perfdata}" -T lockshare_rq --json - 2> /dev/null |
+		python3 -c '
+import json, sys
+t = json.load(sys.stdin)["types"][0]
+name = {f["index"]: f["name"] for f in t["fields"]}
+lines = t["watched_lines"]
+pairs = {(name[p["writer"]], name[p["reader"]]): p["watched_transfers"]
+	 for p in t["false_sharing"]}
+lock_nr = pairs.get(("lock", "nr_running"))
+print("watched lines", lines, "lock -> nr_running", lock_nr)
+# the reader never touches what the lock thread writes: all transfers but
+# the stores of the main thread before the workers are between fields
+ok = lines and lines["transfers"] > 0 and lines["false_sharing"] >= 0.9 * lines["transfers"]
+sys.exit(0 if ok and (lock_nr or 0) > 0 else 1)' ||
+		fail "members watched in turn: the false sharing the watchpoints saw"
 }
 
 check_errors() {

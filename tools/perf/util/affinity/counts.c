@@ -38,6 +38,8 @@ void fa_counts__exit(struct fa_counts *c, int nr_fields)
 		fa_exact__delete(c->stats[i].exact);
 	}
 	zfree(&c->stats);
+	fa_exact_lines__delete(c->exact_lines);
+	c->exact_lines = NULL;
 	mem_info__zput(c->mi);
 }
 
@@ -123,6 +125,7 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 int fa_type__watched(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_field_stats *fs = &t->counts.stats[s->field];
+	u64 line;
 
 	if (!fs->exact) {
 		fs->exact = fa_exact__new(t->cfg.nr_owners);
@@ -130,6 +133,15 @@ int fa_type__watched(struct fa_type *t, const struct fa_sample *s)
 			return -ENOMEM;
 	}
 	fa_exact__add(fs->exact, s->owner, s->op & FA_OP_STORE, (u64)s->weight);
+	if (!t->counts.exact_lines) {
+		t->counts.exact_lines = fa_exact_lines__new(t->st->nr_fields);
+		if (!t->counts.exact_lines)
+			return -ENOMEM;
+	}
+	/* an instance's real line: its base's address plus the field's offset */
+	line = (s->base + t->st->fields[s->field].offset) & ~(u64)(t->cfg.line_size - 1);
+	fa_exact_lines__add(t->counts.exact_lines, line, s->time, s->owner, s->field,
+			    s->op & FA_OP_STORE);
 	fa_type__add_thread(t, s->tid, false);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The watchpoint hits of a field and the roles they give (see exact.h). */
 #include <stdlib.h>
+#include <string.h>
 #include <linux/bitmap.h>
 #include <linux/zalloc.h>
 #include "classify.h"
@@ -72,4 +73,102 @@ void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *re
 		if (ex->owner_writes[o] && ex->owner_writes[o] >= ex->accesses * FA_WRITE_SHARE)
 			__set_bit(o, writers);
 	}
+}
+
+struct fa_exact_lines *fa_exact_lines__new(int nr_fields)
+{
+	struct fa_exact_lines *xl = zalloc(sizeof(*xl));
+
+	if (!xl)
+		return NULL;
+	xl->slot = malloc(nr_fields * sizeof(*xl->slot));
+	if (!xl->slot) {
+		free(xl);
+		return NULL;
+	}
+	memset(xl->slot, -1, nr_fields * sizeof(*xl->slot));
+	return xl;
+}
+
+void fa_exact_lines__delete(struct fa_exact_lines *xl)
+{
+	if (!xl)
+		return;
+	zfree(&xl->slot);
+	free(xl);
+}
+
+/* The line at @addr, a new one if there is room, or NULL */
+static struct fa_exact_line *fa_exact_lines__find(struct fa_exact_lines *xl, u64 addr)
+{
+	struct fa_exact_line *l;
+
+	for (int i = 0; i < xl->nr; i++) {
+		if (xl->lines[i].addr == addr)
+			return &xl->lines[i];
+	}
+	if (xl->nr == FA_EXACT_LINES)
+		return NULL;
+	l = &xl->lines[xl->nr++];
+	*l = (struct fa_exact_line){ .addr = addr, .last_owner = -1, .last_field = -1,
+				     .dirty_owner = -1, .dirty_field = -1, };
+	return l;
+}
+
+/* The row of @field in the pair counts, a new one if there is room, or -1 */
+static int fa_exact_lines__slot(struct fa_exact_lines *xl, int field)
+{
+	if (xl->slot[field] < 0 && xl->nr_slots < FA_EXACT_FIELDS)
+		xl->slot[field] = xl->nr_slots++;
+	return xl->slot[field];
+}
+
+/*
+ * A hit of @field by @owner on the line at @line: a transfer when another
+ * owner wrote the line last, or when it is written after another owner's
+ * access (as fa_exact__add() counts a field's).  Hits more than
+ * FA_EXACT_GAP_NS apart are of different slices armed: what moved the
+ * line between them was not seen.
+ */
+void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
+			 bool store)
+{
+	struct fa_exact_line *l = fa_exact_lines__find(xl, line);
+	int from = -1;
+
+	fa_exact_lines__slot(xl, field);
+	if (!l)
+		return;
+	if (l->last_owner >= 0 && time > l->time + FA_EXACT_GAP_NS)
+		l->last_owner = l->dirty_owner = -1;
+	if (l->dirty_owner >= 0 && l->dirty_owner != owner)
+		from = l->dirty_field;
+	else if (store && l->last_owner >= 0 && l->last_owner != owner)
+		from = l->last_field;
+	if (from >= 0) {
+		int i = fa_exact_lines__slot(xl, from), j = fa_exact_lines__slot(xl, field);
+
+		xl->transfers++;
+		xl->false_sharing += from != field;
+		if (i >= 0 && j >= 0)
+			xl->pairs[i][j]++;
+	}
+	if (l->dirty_owner != owner)
+		l->dirty_owner = -1;
+	if (store) {
+		l->dirty_owner = owner;
+		l->dirty_field = field;
+	}
+	l->last_owner = owner;
+	l->last_field = field;
+	l->time = time;
+}
+
+/* Whether the hits saw fields @from and @to: then the transfers from one to the other */
+bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers)
+{
+	if (!xl || xl->slot[from] < 0 || xl->slot[to] < 0)
+		return false;
+	*transfers = xl->pairs[xl->slot[from]][xl->slot[to]];
+	return true;
 }

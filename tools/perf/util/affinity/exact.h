@@ -44,6 +44,51 @@ struct fa_exact {
 	int	 dirty_owner;
 };
 
+#define FA_EXACT_LINES	16	/* lines of a type followed, the first hits' */
+#define FA_EXACT_FIELDS	32	/* fields in the pair counts (as many as --watch) */
+#define FA_EXACT_GAP_NS	1000000	/* between two slices armed: no transfer seen */
+
+/*
+ * A watched cache line: who accessed it last, and wrote it, and which
+ * field (-1: none yet)
+ */
+struct fa_exact_line {
+	u64	addr;
+	u64	time;
+	int	last_owner;
+	int	last_field;
+	int	dirty_owner;
+	int	dirty_field;
+};
+
+/**
+ * struct fa_exact_lines - The transfers of a type's watched lines between
+ * owners, by the fields they went from and to
+ * @lines: The lines followed
+ * @nr: How many
+ * @slot: By field index: its row and column in @pairs, or -1
+ * @nr_slots: Rows used
+ * @pairs: Transfers from the field the last owner accessed (wrote, if it
+ *         did since) to the field the next one accessed, [from][to]
+ * @transfers: All transfers seen
+ * @false_sharing: Of those, between different fields
+ */
+struct fa_exact_lines {
+	struct fa_exact_line	 lines[FA_EXACT_LINES];
+	int			 nr;
+	int			*slot;
+	int			 nr_slots;
+	u64			 pairs[FA_EXACT_FIELDS][FA_EXACT_FIELDS];
+	u64			 transfers;
+	u64			 false_sharing;
+};
+
+struct fa_exact_lines *fa_exact_lines__new(int nr_fields);
+void fa_exact_lines__delete(struct fa_exact_lines *xl);
+void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
+			 bool store);
+bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers);
+
 struct fa_exact *fa_exact__new(int nr_owners);
 void fa_exact__delete(struct fa_exact *ex);
 void fa_exact__add(struct fa_exact *ex, int owner, bool store, u64 period);

@@ -412,20 +412,33 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 	fa_json__begin_array(j, "false_sharing", /*flat=*/false);
 	for (int k = 0; k < n; k++) {
 		int w = cells[k].i, r = cells[k].j;
+		u64 xfers;
 
 		fa_json__begin_object(j, NULL, /*flat=*/true);
 		fa_json__int(j, "writer", w);
 		fa_json__int(j, "reader", r);
 		fa_json__double(j, "weight", cells[k].w);
 		fa_json__double(j, "share", t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0);
-		fa_json__owners(j, "writer_owners", t, t->counts.stats[w].writers);
-		fa_json__owners(j, "reader_owners", t, t->counts.stats[r].readers);
+		fa_json__owners(j, "writer_owners", t, fa_report__roles(t, an, w, true));
+		fa_json__owners(j, "reader_owners", t, fa_report__roles(t, an, r, false));
+		if (fa_exact_lines__pair(t->counts.exact_lines, w, r, &xfers))
+			fa_json__u64(j, "watched_transfers", xfers);
+		else
+			fa_json__null(j, "watched_transfers");
 		fa_json__bool(j, "separated", fa_layout__line(&an->suggested, st, w) !=
 			      fa_layout__line(&an->suggested, st, r));
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);
 	free(cells);
+	if (!t->counts.exact_lines) {
+		fa_json__null(j, "watched_lines");
+		return 0;
+	}
+	fa_json__begin_object(j, "watched_lines", /*flat=*/true);
+	fa_json__u64(j, "transfers", t->counts.exact_lines->transfers);
+	fa_json__u64(j, "false_sharing", t->counts.exact_lines->false_sharing);
+	fa_json__end_object(j);
 	return 0;
 }
 

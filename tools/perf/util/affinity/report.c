@@ -14,6 +14,7 @@
 #include "analyze.h"
 #include "attr.h"
 #include "decode.h"
+#include "exact.h"
 #include "fields.h"
 #include "hists.h"
 #include "lines.h"
@@ -218,6 +219,21 @@ static const char *fa_report__fs_advice(struct fa_analysis *an, const struct fa_
 	return ", NOT separated in the suggestion";
 }
 
+/*
+ * The writers (or readers) of field @f: the watchpoints' when they saw
+ * enough of it, else its samples'
+ */
+const unsigned long *fa_report__roles(const struct fa_type *t, const struct fa_analysis *an,
+				      int f, bool writers)
+{
+	const struct fa_field_info *fi = &an->classes.fields[f];
+	const struct fa_field_stats *fs = &t->counts.stats[f];
+
+	if (fi->exact)
+		return writers ? fi->writers : fi->readers;
+	return writers ? fs->writers : fs->readers;
+}
+
 static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 				       struct fa_analysis *an)
 {
@@ -236,26 +252,34 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 			  t->cfg.owners ? "by another" : "on another CPU");
 	for (int k = 0; k < n && shown < 8; k++) {
 		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
-		const struct fa_field_stats *rs = &t->counts.stats[cells[k].j];
+		const unsigned long *readers = fa_report__roles(t, an, cells[k].j, false);
 		double share = t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0;
 		/* a field only written (a reference count) is not "read on CPU -" */
-		bool read = !bitmap_empty(rs->readers, t->cfg.nr_owners);
-		char wcpus[64], rcpus[64];
+		bool read = !bitmap_empty(readers, t->cfg.nr_owners);
+		char wcpus[64], rcpus[64], exact[64] = "";
+		u64 xfers;
 
 		if (share < 1)
 			break;
-		owners_scnprintf(t, t->counts.stats[cells[k].i].writers, wcpus, sizeof(wcpus));
-		owners_scnprintf(t, read ? rs->readers : rs->writers, rcpus, sizeof(rcpus));
-		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%%%s\n",
+		owners_scnprintf(t, fa_report__roles(t, an, cells[k].i, true), wcpus, sizeof(wcpus));
+		owners_scnprintf(t, read ? readers : fa_report__roles(t, an, cells[k].j, true),
+				 rcpus, sizeof(rcpus));
+		if (fa_exact_lines__pair(t->counts.exact_lines, cells[k].i, cells[k].j, &xfers))
+			scnprintf(exact, sizeof(exact), ", %" PRIu64 " watched", xfers);
+		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%%%s%s\n",
 				   w->name, fa_type__owner_verb(t), wcpus, r->name,
 				   read ? "read" : "written", fa_type__owner_verb(t), rcpus, share,
-				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
+				   exact, fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
 		printed += fa_report__sites(fp, te, cells[k].i);
 		printed += fa_report__sites(fp, te, cells[k].j);
 		shown++;
 	}
 	if (!shown)
 		printed += fprintf(fp, "    none seen\n");
+	if (t->counts.exact_lines && t->counts.exact_lines->transfers)
+		printed += fprintf(fp, "  Watchpoints saw %" PRIu64 " transfers of the watched lines, %" PRIu64 " of them between different fields ('watched': from the first field to the second)\n",
+				   t->counts.exact_lines->transfers,
+				   t->counts.exact_lines->false_sharing);
 	free(cells);
 	return printed;
 }

@@ -69,4 +69,7 @@ const char *fa_type__owner_verb(const struct fa_type *t);
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size);
 
+const unsigned long *fa_report__roles(const struct fa_type *t, const struct fa_analysis *an,
+				      int f, bool writers);
+
 #endif /* __PERF_AFFINITY_REPORT_H */

@@ -29,6 +29,7 @@
 #include "matrix.h"
 
 struct fa_exact;
+struct fa_exact_lines;
 struct fa_inst;
 struct fa_inst_id;
 struct mem_info;
@@ -199,6 +200,7 @@ struct fa_counts {
 	struct mem_info		*mi;		/* c2c_decode_stats()'s view of a sample */
 	u32			 tid;		/* the first thread seen accessing it */
 	u32			 nr_threads;	/* 0, 1 or 2: several */
+	struct fa_exact_lines	*exact_lines;	/* of the watchpoint hits, or NULL */
 };
 
 /* Co-access within the windows of a scope (window.c) */
