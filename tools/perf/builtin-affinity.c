@@ -275,6 +275,13 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 
 	if (!aff->watch_arg)
 		return 0;
+	ret = fa_watch__available();
+	if (ret) {
+		pr_warning("perf affinity: no data breakpoint here (%s): recording without --watch\n",
+			   strerror(-ret));
+		zfree(&aff->watch_arg);
+		return 0;
+	}
 	aff->watch_exe = cmd ? affinity__which(cmd) : NULL;
 	if (!aff->watch_exe) {
 		pr_err("--watch: name the workload after '--' (%s)\n",

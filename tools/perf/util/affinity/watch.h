@@ -87,6 +87,7 @@ int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char
 		      char *errbuf, size_t size);
 int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
 int fa_watch__no_aslr(void);
+int fa_watch__available(void);
 #else
 #include <errno.h>
 #include <stdio.h>
@@ -109,6 +110,11 @@ static inline int fa_watch__event(const struct fa_watch *w __maybe_unused,
 }
 
 static inline int fa_watch__no_aslr(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int fa_watch__available(void)
 {
 	return -EOPNOTSUPP;
 }
