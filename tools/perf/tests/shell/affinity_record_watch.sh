@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The perf c2c talk's program (perf test -w roleshare global): one function
-# serves the lock thread and the reader thread.  'record --watch' arms data
+# serves the lock thread and the reader thread.  Its report, from samples,
+# names the --watch to record with.  'record --watch' arms data
 # breakpoints on the lock word and the counter it guards: their readers,
 # writers and class come from the hits (marked exact), the writer is the
 # lock thread alone, the hits add nothing to the fields' heat, and the
@@ -11,7 +12,9 @@
 # lockshare, the one store that initializes the lock is among the hits:
 # it must not make the main thread a writer of the lock (it did when the
 # hits were counted as samples: the advice changed from 'move lock to the
-# end' to a 192 byte layout).  The watchpoints are armed 5% of the time
+# end' to a 192 byte layout).  nr_switches, which the lock thread alone
+# accesses, is watched too: sampled, a reader's sample taken for it now
+# and then gives the same layout.  The watchpoints are armed 5% of the time
 # by default: far fewer hits than armed all the time (--watch-duty 100),
 # as many as it takes for the roles.  lockshare's allocated instance is
 # watched through the global pointer to it (--watch 'lockshare_cur->lock'):
@@ -54,6 +57,12 @@ record_watch() {
 }
 
 check_roleshare() {
+	# sampling alone names what to watch
+	perf affinity record -o "${perfdata}" -- perf test -w roleshare 500 global \
+		> /dev/null 2>&1 || fail "perf affinity record -- perf test -w roleshare"
+	perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1
+	grep -q "^    Exact roles and transfers: perf affinity record --watch 'roleshare_global.\*'" \
+		"${result}" || fail "the report of roleshare does not name the --watch to record"
 	if ! record_watch roleshare_global.lock0,roleshare_global.held \
 			perf test -w roleshare 1000 global; then
 		fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
@@ -109,7 +118,8 @@ check_lockshare() {
 	local all part
 
 	for duty in 100 ""; do
-		if ! record_watch lockshare_global.lock perf test -w lockshare 1000 global; then
+		if ! record_watch lockshare_global.lock,lockshare_global.nr_switches \
+				perf test -w lockshare 1000 global; then
 			fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
 			return
 		fi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Data cache lines shared between threads (see dlines.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -457,4 +458,32 @@ static const char * const fa_dl_advice_keys[] = {
 const char *fa_dl_advice__key(enum fa_dl_advice adv)
 {
 	return fa_dl_advice_keys[adv];
+}
+
+/**
+ * fa_dline__watch_scnprintf - The --watch of 'perf affinity record' that
+ * gives the roles and transfers of line @l exactly
+ *
+ * Every member of the struct variable its owners access, or the first
+ * bytes each owner accesses.  Only a variable of the executable can be
+ * watched (watch.h): none of a library, nor in the kernel.
+ *
+ * Return: the characters written in @buf, 0 if there is none.
+ */
+int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), printed = 0;
+
+	if (!l->space || !l->where.var || !l->where.map || strstr(l->where.map, ".so"))
+		return 0;
+	if (fa_dline__advice(l, line_size) == FA_DL_ADV_TYPE)
+		return scnprintf(buf, size, "%s.*", l->where.var);
+	for (int i = 0; i < n; i++) {
+		u32 lo, hi;
+
+		fa_dl_owner__bytes(&l->owners[i], line_size, &lo, &hi);
+		printed += scnprintf(buf + printed, size - printed, "%s%s+%#" PRIx64,
+				     i ? "," : "", l->where.var, l->where.var_off + lo);
+	}
+	return printed;
 }

@@ -179,6 +179,7 @@ bool fa_dline__false_sharing(const struct fa_dline *l);
 int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines);
 void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32 *hi);
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
+int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);
 bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups);

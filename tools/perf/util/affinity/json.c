@@ -1002,6 +1002,7 @@ static void fa_json__dline(struct fa_json *j, const struct fa_dline *l, u32 line
 	enum fa_dl_advice adv = fa_dline__advice(l, line_size);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), nr;
 	struct fa_interval ci;
+	char watch[256];
 	bool sure;
 
 	fa_json__begin_object(j, NULL, /*flat=*/false);
@@ -1035,6 +1036,10 @@ static void fa_json__dline(struct fa_json *j, const struct fa_dline *l, u32 line
 	fa_json__interval(j, "saving_interval", &ci, 100);
 	fa_json__int(j, "transfer_groups", nr);
 	fa_json__bool(j, "sure", sure);
+	if (fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
+		fa_json__string(j, "watch", watch);
+	else
+		fa_json__null(j, "watch");
 	fa_json__end_object(j);
 }
 

@@ -173,6 +173,7 @@ static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_
 
 static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size)
 {
+	char watch[256];
 	size_t printed = fa_report__dl_where(fp, l);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
 	bool false_sharing = fa_dline__false_sharing(l);
@@ -186,7 +187,11 @@ static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size
 	if (l->nr_owners > FA_DL_OWNERS)
 		printed += fprintf(fp, "      and %u more %ss\n", l->nr_owners - FA_DL_OWNERS,
 				   fa_dline__owner_kind(l));
-	return printed + fa_report__dl_advice(fp, l, line_size);
+	printed += fa_report__dl_advice(fp, l, line_size);
+	if (fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
+		printed += fprintf(fp, "    Exact roles and transfers: perf affinity record --watch '%s' -- <workload>\n",
+				   watch);
+	return printed;
 }
 
 /**
