@@ -104,6 +104,7 @@ struct perf_affinity {
 	bool			 all_kernel;
 	bool			 mem_event_set;
 	char			*watch_arg;
+	const char		*watch_from;
 	struct fa_watch		 watch[FA_WATCH_TARGETS];
 	int			 nr_watch;
 	u64			 watch_period;
@@ -264,6 +265,30 @@ static char *affinity__which(const char *cmd)
 	return found;
 }
 
+/* --watch-from: what the report of an earlier recording names, added to --watch */
+static int affinity__watch_from(struct perf_affinity *aff)
+{
+	char err[256], *from, *arg = NULL;
+	int ret = fa_watch__from(aff->watch_from, &from, err, sizeof(err));
+
+	if (ret) {
+		pr_err("--watch-from %s: %s\n", aff->watch_from, err);
+		return ret;
+	}
+	pr_info("perf affinity: --watch-from %s: --watch '%s'\n", aff->watch_from, from);
+	if (!aff->watch_arg) {
+		aff->watch_arg = from;
+		return 0;
+	}
+	ret = asprintf(&arg, "%s,%s", aff->watch_arg, from);
+	free(from);
+	if (ret < 0)
+		return -ENOMEM;
+	free(aff->watch_arg);
+	aff->watch_arg = arg;
+	return 0;
+}
+
 /*
  * --watch: where each variable named will be in the workload started after
  * '--' (@cmd), which then runs without address space randomization
@@ -273,6 +298,11 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 	char err[256], *tok, *saveptr = NULL;
 	int ret = 0;
 
+	if (aff->watch_from) {
+		ret = affinity__watch_from(aff);
+		if (ret)
+			return ret;
+	}
 	if (!aff->watch_arg)
 		return 0;
 	ret = fa_watch__available();
@@ -441,6 +471,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
 		"record one watchpoint hit in N (default 1: every hit)"),
+	OPT_STRING(0, "watch-from", &aff->watch_from, "file",
+		   "watch what the report of this earlier recording (or its JSON) names"),
 	OPT_UINTEGER(0, "watch-duty", &aff->watch_duty,
 		     "percent of the time the watchpoints are armed (default 5, 100: all)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),

@@ -4,7 +4,7 @@
 #
 # The perf c2c talk's program (perf test -w roleshare global): one function
 # serves the lock thread and the reader thread.  Its report, from samples,
-# names the --watch to record with.  'record --watch' arms data
+# names the --watch to record with, which --watch-from takes.  'record --watch' arms data
 # breakpoints on the lock word and the counter it guards: their readers,
 # writers and class come from the hits (marked exact), the writer is the
 # lock thread alone, the hits add nothing to the fields' heat, and the
@@ -57,12 +57,22 @@ record_watch() {
 }
 
 check_roleshare() {
-	# sampling alone names what to watch
-	perf affinity record -o "${perfdata}" -- perf test -w roleshare 500 global \
+	# sampling alone names what to watch, and --watch-from takes it
+	perf affinity record -o "${perfdata}.sampled" -- perf test -w roleshare 500 global \
 		> /dev/null 2>&1 || fail "perf affinity record -- perf test -w roleshare"
-	perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1
+	perf affinity report -i "${perfdata}.sampled" --stdio > "${result}" 2>&1
 	grep -q "^    Exact roles and transfers: perf affinity record --watch 'roleshare_global.\*'" \
 		"${result}" || fail "the report of roleshare does not name the --watch to record"
+	if perf affinity record --watch-from "${perfdata}.sampled" -o "${perfdata}" -- \
+			perf test -w roleshare 500 global > "${result}.record" 2>&1; then
+		grep -q "watch-from .*: --watch 'roleshare_global.\*'" "${result}.record" ||
+			fail "--watch-from does not watch what the report named"
+		perf affinity report -i "${perfdata}" -T roleshare_buf --stdio 2>&1 |
+			grep -E -q "^  lock0 .*write-hot \(exact\)" ||
+			fail "--watch-from: lock0's roles are not the watchpoints'"
+	elif [ $? -lt 128 ]; then
+		fail "record --watch-from: $(grep -m1 -v '^\[' "${result}.record")"
+	fi
 	if ! record_watch roleshare_global.lock0,roleshare_global.held \
 			perf test -w roleshare 1000 global; then
 		fail "record --watch: $(grep -m1 -v '^\[' "${result}.record")"
@@ -195,7 +205,8 @@ check_errors() {
 	for args in "--watch no_such_variable" "--watch lockshare_global.no_such_field" \
 		    "--watch lockshare_global/3" \
 		    "--watch lockshare_global --watch-duty 0" "--watch lockshare_global->lock" \
-		    "--watch lockshare_global.*,lockshare_global.*,lockshare_global.*,lockshare_global.*"; do
+		    "--watch lockshare_global.*,lockshare_global.*,lockshare_global.*,lockshare_global.*" \
+		    "--watch-from ${tmpdir}/no_such_file"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
 			> "${result}.bad" 2>&1

@@ -78,6 +78,7 @@ struct fa_watch_duty {
 	char			 control[32];
 };
 
+int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
 int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
 			 const char *exe, unsigned int percent);
 void fa_watch_duty__stop(struct fa_watch_duty *d);
