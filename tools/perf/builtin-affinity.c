@@ -227,23 +227,26 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 	return 0;
 }
 
-/* --watch var[.field][/len],...: kept until the workload is known, repeatable */
-static int parse_watch(const struct option *opt, const char *str, int unset)
+/* Add @specs (var[.field][/len],...) to what --watch gives */
+static int affinity__add_watch(struct perf_affinity *aff, const char *specs)
 {
-	struct perf_affinity *aff = opt->value;
 	char *arg = NULL;
 
-	if (unset)
-		return 0;
-	if (aff->watch_arg && asprintf(&arg, "%s,%s", aff->watch_arg, str) < 0)
+	if (aff->watch_arg && asprintf(&arg, "%s,%s", aff->watch_arg, specs) < 0)
 		arg = NULL;
 	else if (!aff->watch_arg)
-		arg = strdup(str);
+		arg = strdup(specs);
 	if (!arg)
 		return -ENOMEM;
 	free(aff->watch_arg);
 	aff->watch_arg = arg;
 	return 0;
+}
+
+/* --watch var[.field][/len],...: kept until the workload is known, repeatable */
+static int parse_watch(const struct option *opt, const char *str, int unset)
+{
+	return unset ? 0 : affinity__add_watch(opt->value, str);
 }
 
 /* The executable @cmd runs, through $PATH as execvp() finds it */
@@ -268,7 +271,7 @@ static char *affinity__which(const char *cmd)
 /* --watch-from: what the report of an earlier recording names, added to --watch */
 static int affinity__watch_from(struct perf_affinity *aff)
 {
-	char err[256], *from, *arg = NULL;
+	char err[256], *from;
 	int ret = fa_watch__from(aff->watch_from, &from, err, sizeof(err));
 
 	if (ret) {
@@ -276,17 +279,9 @@ static int affinity__watch_from(struct perf_affinity *aff)
 		return ret;
 	}
 	pr_info("perf affinity: --watch-from %s: --watch '%s'\n", aff->watch_from, from);
-	if (!aff->watch_arg) {
-		aff->watch_arg = from;
-		return 0;
-	}
-	ret = asprintf(&arg, "%s,%s", aff->watch_arg, from);
+	ret = affinity__add_watch(aff, from);
 	free(from);
-	if (ret < 0)
-		return -ENOMEM;
-	free(aff->watch_arg);
-	aff->watch_arg = arg;
-	return 0;
+	return ret;
 }
 
 /*

@@ -7,6 +7,36 @@
 #include "classify.h"
 #include "exact.h"
 
+static void fa_holder__init(struct fa_holder *h)
+{
+	*h = (struct fa_holder){ .last_owner = -1, .last_field = -1, .dirty_owner = -1,
+				 .dirty_field = -1, };
+}
+
+/*
+ * An access to @field of the bytes by @owner: the field they moved from,
+ * or -1 if they did not move.  They move when another owner wrote them
+ * last, or to be written after another owner's access.
+ */
+static int fa_holder__access(struct fa_holder *h, int owner, int field, bool store)
+{
+	int from = -1;
+
+	if (h->dirty_owner >= 0 && h->dirty_owner != owner)
+		from = h->dirty_field;
+	else if (store && h->last_owner >= 0 && h->last_owner != owner)
+		from = h->last_field;
+	if (h->dirty_owner != owner)
+		h->dirty_owner = -1;
+	if (store) {
+		h->dirty_owner = owner;
+		h->dirty_field = field;
+	}
+	h->last_owner = owner;
+	h->last_field = field;
+	return from;
+}
+
 struct fa_exact *fa_exact__new(int nr_owners)
 {
 	struct fa_exact *ex = zalloc(sizeof(*ex));
@@ -19,8 +49,7 @@ struct fa_exact *fa_exact__new(int nr_owners)
 		fa_exact__delete(ex);
 		return NULL;
 	}
-	ex->last_owner = -1;
-	ex->dirty_owner = -1;
+	fa_holder__init(&ex->holder);
 	return ex;
 }
 
@@ -36,20 +65,15 @@ void fa_exact__delete(struct fa_exact *ex)
 /* A hit standing for @period accesses of @owner, a store or not */
 void fa_exact__add(struct fa_exact *ex, int owner, bool store, u64 period)
 {
-	/* the bytes move when another owner wrote them last, or to be written */
-	if ((ex->dirty_owner >= 0 && ex->dirty_owner != owner) ||
-	    (store && ex->last_owner >= 0 && ex->last_owner != owner))
+	/* one field: the field a transfer comes from is that one, 0 */
+	if (fa_holder__access(&ex->holder, owner, 0, store) >= 0)
 		ex->transfers++;
-	if (ex->dirty_owner != owner)
-		ex->dirty_owner = -1;
 	if (store) {
-		ex->dirty_owner = owner;
 		ex->owner_writes[owner] += period;
 		ex->writes += period;
 	}
 	ex->owner_accesses[owner] += period;
 	ex->accesses += period;
-	ex->last_owner = owner;
 	ex->hits++;
 	if (period > ex->period)
 		ex->period = period;
@@ -110,8 +134,8 @@ static struct fa_exact_line *fa_exact_lines__find(struct fa_exact_lines *xl, u64
 	if (xl->nr == FA_EXACT_LINES)
 		return NULL;
 	l = &xl->lines[xl->nr++];
-	*l = (struct fa_exact_line){ .addr = addr, .last_owner = -1, .last_field = -1,
-				     .dirty_owner = -1, .dirty_field = -1, };
+	l->addr = addr;
+	fa_holder__init(&l->holder);
 	return l;
 }
 
@@ -124,27 +148,23 @@ static int fa_exact_lines__slot(struct fa_exact_lines *xl, int field)
 }
 
 /*
- * A hit of @field by @owner on the line at @line: a transfer when another
- * owner wrote the line last, or when it is written after another owner's
- * access (as fa_exact__add() counts a field's).  Hits more than
- * FA_EXACT_GAP_NS apart are of different slices armed: what moved the
- * line between them was not seen.
+ * A hit of @field by @owner on the line at @line: a transfer as
+ * fa_holder__access() says, from the field the last holder accessed.
+ * Hits more than FA_EXACT_GAP_NS apart are of different slices armed:
+ * what moved the line between them was not seen.
  */
 void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
 			 bool store)
 {
 	struct fa_exact_line *l = fa_exact_lines__find(xl, line);
-	int from = -1;
+	int from;
 
 	fa_exact_lines__slot(xl, field);
 	if (!l)
 		return;
-	if (l->last_owner >= 0 && time > l->time + FA_EXACT_GAP_NS)
-		l->last_owner = l->dirty_owner = -1;
-	if (l->dirty_owner >= 0 && l->dirty_owner != owner)
-		from = l->dirty_field;
-	else if (store && l->last_owner >= 0 && l->last_owner != owner)
-		from = l->last_field;
+	if (l->holder.last_owner >= 0 && time > l->time + FA_EXACT_GAP_NS)
+		fa_holder__init(&l->holder);
+	from = fa_holder__access(&l->holder, owner, field, store);
 	if (from >= 0) {
 		int i = fa_exact_lines__slot(xl, from), j = fa_exact_lines__slot(xl, field);
 
@@ -153,14 +173,6 @@ void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owne
 		if (i >= 0 && j >= 0)
 			xl->pairs[i][j]++;
 	}
-	if (l->dirty_owner != owner)
-		l->dirty_owner = -1;
-	if (store) {
-		l->dirty_owner = owner;
-		l->dirty_field = field;
-	}
-	l->last_owner = owner;
-	l->last_field = field;
 	l->time = time;
 }
 

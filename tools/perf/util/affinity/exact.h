@@ -19,6 +19,20 @@
 #include <linux/types.h>
 
 /**
+ * struct fa_holder - Who holds watched bytes, as a cache line moves
+ * @last_owner: Owner of the last access, -1 before the first
+ * @last_field: The field it accessed
+ * @dirty_owner: Owner whose store no other owner saw since, or -1
+ * @dirty_field: The field it stored to
+ */
+struct fa_holder {
+	int	last_owner;
+	int	last_field;
+	int	dirty_owner;
+	int	dirty_field;
+};
+
+/**
  * struct fa_exact - The watchpoint hits of one field
  * @owner_accesses: Accesses by owner (the hits' periods summed)
  * @owner_writes: Of those, stores and read-modify-writes
@@ -29,8 +43,7 @@
  *             owner's store (exact at period 1, an estimate above)
  * @hits: Hits recorded
  * @period: The largest period of a hit: 1 when every access was recorded
- * @last_owner: Owner of the last hit, -1 before the first
- * @dirty_owner: Owner whose store no other owner saw since, or -1
+ * @holder: Who holds the field's bytes
  */
 struct fa_exact {
 	u64	*owner_accesses;
@@ -39,26 +52,19 @@ struct fa_exact {
 	u64	 writes;
 	u64	 transfers;
 	u64	 hits;
-	u64	 period;
-	int	 last_owner;
-	int	 dirty_owner;
+	u64		 period;
+	struct fa_holder holder;
 };
 
 #define FA_EXACT_LINES	16	/* lines of a type followed, the first hits' */
 #define FA_EXACT_FIELDS	32	/* fields in the pair counts (as many as --watch) */
 #define FA_EXACT_GAP_NS	1000000	/* between two slices armed: no transfer seen */
 
-/*
- * A watched cache line: who accessed it last, and wrote it, and which
- * field (-1: none yet)
- */
+/* A watched cache line: who holds it, since its last hit at @time */
 struct fa_exact_line {
-	u64	addr;
-	u64	time;
-	int	last_owner;
-	int	last_field;
-	int	dirty_owner;
-	int	dirty_field;
+	u64			addr;
+	u64			time;
+	struct fa_holder	holder;
 };
 
 /**
