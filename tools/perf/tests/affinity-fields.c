@@ -107,6 +107,46 @@ static int test__affinity_fields_manual(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * Zero-length arrays that mark where a group of members begins or ends
+ * (the kernel's __cacheline_group_begin()) hold no access: the member at
+ * their offset does.  Only the last one, a flexible array, holds what
+ * follows it.
+ */
+static int test__affinity_fields_markers(struct test_suite *test __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	static const struct fa_field fields[] = {
+		{ .name = (char *)"begin_hot", .type = (char *)"__u8", .suffix = (char *)"[0]",
+		  .offset = 0, .align = 1, .parent = -1, .kind = FA_FIELD_FLEX, .leaf = true, },
+		{ .name = (char *)"a", .type = (char *)"long", .offset = 0, .size = 8,
+		  .align = 8, .parent = -1, .leaf = true, },
+		{ .name = (char *)"end_hot", .type = (char *)"__u8", .suffix = (char *)"[0]",
+		  .offset = 8, .align = 1, .parent = -1, .kind = FA_FIELD_FLEX, .leaf = true, },
+		{ .name = (char *)"b", .type = (char *)"int", .offset = 8, .size = 4,
+		  .align = 4, .parent = -1, .leaf = true, },
+		{ .name = (char *)"c", .type = (char *)"char", .offset = 12, .size = 1,
+		  .align = 1, .parent = -1, .leaf = true, },
+		{ .name = (char *)"tail", .type = (char *)"char", .suffix = (char *)"[]",
+		  .offset = 13, .align = 1, .parent = -1, .kind = FA_FIELD_FLEX, .leaf = true, },
+	};
+	struct fa_struct *st = fa_struct__new("struct s", 16, 8);
+
+	T("new", st);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		T("add", !fa_struct__add_field(st, &fields[i]));
+	T("finish", !fa_struct__finish(st));
+	T("0 is a, not the marker before it", fa_struct__find_leaf(st, 0) == 1);
+	T("7 is a", fa_struct__find_leaf(st, 7) == 1);
+	T("8 is b, not the marker after a", fa_struct__find_leaf(st, 8) == 3);
+	T("11 is b", fa_struct__find_leaf(st, 11) == 3);
+	T("12 is c", fa_struct__find_leaf(st, 12) == 4);
+	T("13 is the flexible array", fa_struct__find_leaf(st, 13) == 5);
+	T("past the struct is the flexible array", fa_struct__find_leaf(st, 40) == 5);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static int check_field(const struct fa_struct *st, const char *name, u32 offset, u32 size)
 {
 	int i = field_index(st, name);
@@ -221,6 +261,7 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__affinity_fields[] = {
 	TEST_CASE("Fields, units and leaves of a struct", affinity_fields_manual),
+	TEST_CASE("Zero-length group markers hold no access", affinity_fields_markers),
 	TEST_CASE("A struct from DWARF matches the compiler's layout", affinity_fields_dwarf),
 	{	.name = NULL, }
 };

@@ -270,12 +270,17 @@ int fa_struct__find_leaf(const struct fa_struct *st, u32 offset)
 	for (int i = lo - 1; i >= 0 && i >= lo - 16; i--) {
 		const struct fa_field *f = &st->fields[st->leaves[i]];
 
-		/* the elements of a flexible array member follow the struct */
-		if ((offset < f->offset + max(f->size, 1U) || f->kind == FA_FIELD_FLEX) &&
-		    (best < 0 || f->size < st->fields[best].size))
+		if (offset < f->offset + f->size && (best < 0 || f->size < st->fields[best].size))
 			best = st->leaves[i];
 	}
-	return best;
+	if (best >= 0 || !lo)
+		return best;
+	/*
+	 * no member holds it: the elements of a flexible array member that
+	 * starts there or before, with no member between (a zero-length
+	 * array that marks a group of members holds none of theirs)
+	 */
+	return st->fields[st->leaves[lo - 1]].kind == FA_FIELD_FLEX ? st->leaves[lo - 1] : -1;
 }
 
 /* The leaves of @unit, up to @max of them, in @leaves; returns how many. */
