@@ -111,6 +111,7 @@ struct perf_affinity {
 	unsigned int		 watch_duty;
 	struct fa_watch_duty	 duty;
 	char			*watch_exe;
+	const char		*watch_vmlinux;
 	char			 watch_events[FA_WATCH_MAX][80];
 	/* report */
 	struct fa_attr		 attr;
@@ -286,10 +287,12 @@ static int affinity__watch_from(struct perf_affinity *aff)
 
 /*
  * --watch: where each variable named will be in the workload started after
- * '--' (@cmd), which then runs without address space randomization
+ * '--' (@cmd), which then runs without address space randomization; or
+ * with --vmlinux, where it is in the running kernel
  */
 static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 {
+	struct fa_watch_resolver r = { .kernel = aff->watch_vmlinux != NULL, };
 	char err[256], *tok, *saveptr = NULL;
 	int ret = 0;
 
@@ -297,6 +300,11 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 		ret = affinity__watch_from(aff);
 		if (ret)
 			return ret;
+	}
+	if (!aff->watch_arg && aff->watch_vmlinux) {
+		pr_err("--vmlinux %s: name the kernel's variables to watch with --watch\n",
+		       aff->watch_vmlinux);
+		return -EINVAL;
 	}
 	if (!aff->watch_arg)
 		return 0;
@@ -307,22 +315,29 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 		zfree(&aff->watch_arg);
 		return 0;
 	}
-	aff->watch_exe = cmd ? affinity__which(cmd) : NULL;
-	if (!aff->watch_exe) {
-		pr_err("--watch: name the workload after '--' (%s)\n",
+	aff->watch_exe = cmd && !r.kernel ? affinity__which(cmd) : NULL;
+	if (!aff->watch_exe && !r.kernel) {
+		pr_err("--watch: name the workload after '--' (%s), or the kernel's --vmlinux\n",
 		       cmd ? "not found in $PATH" : "none given");
 		return -EINVAL;
 	}
+	r.exe = aff->watch_exe ?: aff->watch_vmlinux;
 	for (tok = strtok_r(aff->watch_arg, ",", &saveptr); tok && ret >= 0;
 	     tok = strtok_r(NULL, ",", &saveptr)) {
-		ret = fa_watch__resolve(tok, &aff->watch[aff->nr_watch],
-					FA_WATCH_TARGETS - aff->nr_watch, aff->watch_exe, err,
-					sizeof(err));
+		ret = fa_watch__resolve(&r, tok, &aff->watch[aff->nr_watch],
+					FA_WATCH_TARGETS - aff->nr_watch, err, sizeof(err));
 		if (ret < 0)
 			pr_err("--watch %s: %s\n", tok, err);
 		else
 			aff->nr_watch += ret;
 	}
+	fa_watch_resolver__exit(&r);
+	/*
+	 * the events rotate over neighbours: bytes of one line (of one CPU's
+	 * instance) watched together show the transfers between them
+	 */
+	if (ret >= 0)
+		qsort(aff->watch, aff->nr_watch, sizeof(aff->watch[0]), fa_watch__cmp_addr);
 	return ret < 0 ? ret : 0;
 }
 
@@ -360,7 +375,7 @@ static int affinity__record_watch(struct perf_affinity *aff, const char **argv, 
 	if (aff->nr_watch > FA_WATCH_MAX)
 		pr_info("perf affinity: %d watchpoints rotate over the %d ranges\n", FA_WATCH_MAX,
 			aff->nr_watch);
-	if (aff->nr_watch && fa_watch__no_aslr())
+	if (aff->nr_watch && aff->watch_exe && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
 	ret = fa_watch_duty__start(&aff->duty, aff->watch, aff->nr_watch, aff->watch_exe,
 				   aff->watch_duty);
@@ -461,8 +476,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
 		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
 		     parse_tracepoint),
-	OPT_CALLBACK(0, "watch", aff, "var[.field|->field|.*][/len],...",
-		     "hardware watchpoints on variables of the workload (4 rotate over up to 32)",
+	OPT_CALLBACK(0, "watch", aff, "var[@cpu][.field|->field|.*][/len],...",
+		     "hardware watchpoints on variables of the workload or kernel (4 rotate over up to 32)",
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
 		"record one watchpoint hit in N (default 1: every hit)"),
@@ -470,6 +485,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		   "watch what the report of this earlier recording (or its JSON) names"),
 	OPT_UINTEGER(0, "watch-duty", &aff->watch_duty,
 		     "percent of the time the watchpoints are armed (default 5, 100: all)"),
+	OPT_STRING(0, "vmlinux", &aff->watch_vmlinux, "file",
+		   "--watch variables of the running kernel, this vmlinux's (root, with -a)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};

@@ -206,7 +206,10 @@ check_errors() {
 		    "--watch lockshare_global/3" \
 		    "--watch lockshare_global --watch-duty 0" "--watch lockshare_global->lock" \
 		    "--watch lockshare_global.*,lockshare_global.*,lockshare_global.*,lockshare_global.*" \
-		    "--watch-from ${tmpdir}/no_such_file"; do
+		    "--watch-from ${tmpdir}/no_such_file" "--watch lockshare_global@1.lock" \
+		    "--vmlinux ${tmpdir}/no_such_file --watch runqueues.clock" \
+		    "--vmlinux $(command -v perf) --watch lockshare_global.lock" \
+		    "--vmlinux $(command -v perf)"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
 			> "${result}.bad" 2>&1

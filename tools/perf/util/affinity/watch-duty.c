@@ -119,7 +119,8 @@ static void *fa_watch_duty__run(void *arg)
 	bool on = true;
 
 	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
-		if (!d->pid) {
+		/* the kernel's variables are there from the start */
+		if (!d->pid && d->exe) {
 			d->pid = fa_watch_duty__workload(d);
 			if (!d->pid) {
 				fa_sleep_us(1000);
@@ -150,7 +151,7 @@ static bool fa_watch_duty__needed(const struct fa_watch *watch, int nr, unsigned
 
 /**
  * fa_watch_duty__start - Control the @nr watchpoints of @watch
- * @exe: The workload's executable
+ * @exe: The workload's executable, NULL for variables of the kernel
  * @percent: Of the time they are armed (100: all of it)
  *
  * Nothing is done when nothing needs controlling.  Else @d->control is the
@@ -179,8 +180,8 @@ int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, 
 	}
 	d->on_us = percent >= 100 ? cycle_us : cycle_us * percent / 100 ?: 1;
 	d->off_us = cycle_us - d->on_us;
-	d->exe = strdup(exe);
-	if (!d->exe) {
+	d->exe = exe ? strdup(exe) : NULL;
+	if (exe && !d->exe) {
 		errno = ENOMEM;
 		goto out_err;
 	}

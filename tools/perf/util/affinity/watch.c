@@ -24,12 +24,16 @@
 #define FA_X86_64_ET_DYN_BASE	0x555555554aaaULL
 #define FA_PAGE_SIZE		4096ULL
 
-/* What --watch names: var, var.field, var->field, var+off, and /len */
+/*
+ * What --watch names: var, var.field, var->field, var+off, and /len; a
+ * per-CPU kernel variable's instance of one CPU: var@cpu
+ */
 struct fa_watch_spec {
 	char	*var;
 	char	*field;
 	u64	 off;
 	u32	 len;
+	int	 cpu;
 	bool	 deref;
 };
 
@@ -38,6 +42,7 @@ static int fa_watch_spec__parse(const char *spec, struct fa_watch_spec *ws)
 	char *s, *end;
 
 	memset(ws, 0, sizeof(*ws));
+	ws->cpu = -1;
 	ws->var = strdup(spec);
 	if (!ws->var)
 		return -ENOMEM;
@@ -67,11 +72,35 @@ static int fa_watch_spec__parse(const char *spec, struct fa_watch_spec *ws)
 		*s++ = '\0';
 		ws->field = s;
 	}
+	s = strchr(ws->var, '@');
+	if (s) {
+		*s++ = '\0';
+		ws->cpu = strtol(s, &end, 10);
+		if (*end || end == s || ws->cpu < 0)
+			return -EINVAL;
+	}
 	return *ws->var ? 0 : -EINVAL;
 }
 
-/* The link time address and size of data symbol @name in @elf */
-static int fa_elf__object(Elf *elf, const char *name, u64 *addr, u64 *size)
+/* Whether section @idx of @elf is named @name */
+static bool fa_elf__section_is(Elf *elf, size_t idx, const char *name)
+{
+	Elf_Scn *scn = elf_getscn(elf, idx);
+	const char *n = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (scn && gelf_getshdr(scn, &sh) && !elf_getshdrstrndx(elf, &shstrndx))
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+	return n && !strcmp(n, name);
+}
+
+/*
+ * The link time address and size of symbol @name in @elf, of @type
+ * (STT_NOTYPE: any), and whether it is a per-CPU variable of the kernel
+ */
+static int fa_elf__symbol(Elf *elf, const char *name, int type, u64 *addr, u64 *size,
+			  bool *percpu)
 {
 	Elf_Scn *scn = NULL;
 
@@ -86,12 +115,14 @@ static int fa_elf__object(Elf *elf, const char *name, u64 *addr, u64 *size)
 			GElf_Sym sym;
 			const char *n;
 
-			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+			if (!gelf_getsym(data, i, &sym) ||
+			    (type != STT_NOTYPE && GELF_ST_TYPE(sym.st_info) != type))
 				continue;
 			n = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (n && !strcmp(n, name)) {
 				*addr = sym.st_value;
 				*size = sym.st_size;
+				*percpu = fa_elf__section_is(elf, sym.st_shndx, ".data..percpu");
 				return 0;
 			}
 		}
@@ -136,26 +167,45 @@ static int fa_elf__load_bias(Elf *elf, u64 *bias)
 	return 0;
 }
 
-/* @var's struct type, or the struct type @var points to (@deref), from @exe's DWARF */
-static struct fa_struct *fa_watch__struct(const char *exe, const char *var, u64 vaddr,
-					  bool deref)
+/*
+ * @var's struct type, or the struct type @var points to (@deref), from
+ * the DWARF of @r->exe: the last one is kept for the next spec
+ */
+static struct fa_struct *fa_watch_resolver__struct(struct fa_watch_resolver *r,
+						   const char *var, u64 vaddr, bool deref)
 {
-	struct debuginfo *di = debuginfo__new(exe);
-	struct fa_struct *st = NULL;
+	struct debuginfo *di;
 	u64 die_offset, var_die;
 	struct strbuf name;
 	bool array;
 	u32 tsize;
 
+	if (r->var && !strcmp(r->var, var) && r->vaddr == vaddr && r->deref == deref)
+		return r->st;
+	fa_watch_resolver__exit(r);
+	r->var = strdup(var);
+	if (!r->var)
+		return NULL;
+	r->vaddr = vaddr;
+	r->deref = deref;
+	di = debuginfo__new(r->exe);
 	strbuf_init(&name, 64);
 	if (di && !(deref ? fa_dwarf__pointee_type(di->dbg, var, vaddr, &name, &tsize,
 						   &die_offset) :
 			    fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array,
 					       &die_offset, &var_die)))
-		st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
+		r->st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
 	strbuf_release(&name);
 	debuginfo__delete(di);
-	return st;
+	return r->st;
+}
+
+/* Forget the struct type kept */
+void fa_watch_resolver__exit(struct fa_watch_resolver *r)
+{
+	zfree(&r->var);
+	fa_struct__delete(r->st);
+	r->st = NULL;
 }
 
 /* The largest length of 8, 4, 2, 1 bytes that @addr is aligned to, and @size holds */
@@ -175,11 +225,18 @@ static u32 fa_watch__len(u64 addr, u64 size)
 static int fa_watch__target(struct fa_watch *w, const struct fa_watch_spec *ws, u64 var_addr,
 			    u64 off, u64 size, const char *name, char *errbuf, size_t errsize)
 {
+	char var[128];
+
+	/* a per-CPU variable's instance: var@cpu */
+	if (ws->cpu >= 0)
+		scnprintf(var, sizeof(var), "%s@%d", ws->var, ws->cpu);
+	else
+		scnprintf(var, sizeof(var), "%s", ws->var);
 	memset(w, 0, sizeof(*w));
-	if (name && asprintf(&w->spec, "%s%s%s", ws->var, ws->deref ? "->" : ".", name) < 0)
+	if (name && asprintf(&w->spec, "%s%s%s", var, ws->deref ? "->" : ".", name) < 0)
 		w->spec = NULL;
 	else if (!name)
-		w->spec = strdup(ws->var);
+		w->spec = strdup(var);
 	if (!w->spec)
 		return -ENOMEM;
 	w->size = size ?: 1;
@@ -202,11 +259,32 @@ static int fa_watch__target(struct fa_watch *w, const struct fa_watch_spec *ws, 
 	return 0;
 }
 
+/*
+ * Whether @f is member @name, or an anonymous union of it ("{donor|curr}"
+ * is curr): watching the union watches the member
+ */
+static bool fa_field__is(const struct fa_field *f, const char *name)
+{
+	size_t len = strlen(name);
+	const char *s = f->name;
+
+	if (!strcmp(s, name))
+		return true;
+	if (*s != '{')
+		return false;
+	for (s = strstr(s, name); s; s = strstr(s + 1, name)) {
+		if (s > f->name && strchr("{|,", s[-1]) && strchr("}|,", s[len]))
+			return true;
+	}
+	return false;
+}
+
 /* @ws's members: the one named, or every leaf ('*'), into @w, room for @room */
 static int fa_watch__members(struct fa_watch *w, int room, const struct fa_watch_spec *ws,
-			     const char *exe, u64 vaddr, u64 var_addr, char *errbuf, size_t size)
+			     struct fa_watch_resolver *r, u64 vaddr, u64 var_addr, char *errbuf,
+			     size_t size)
 {
-	struct fa_struct *st = fa_watch__struct(exe, ws->var, vaddr, ws->deref);
+	struct fa_struct *st = fa_watch_resolver__struct(r, ws->var, vaddr, ws->deref);
 	bool all = !strcmp(ws->field, "*");
 	int n = 0, err = 0;
 
@@ -214,7 +292,7 @@ static int fa_watch__members(struct fa_watch *w, int room, const struct fa_watch
 	for (int i = 0; st && i < (all ? st->nr_leaves : st->nr_fields) && !err; i++) {
 		const struct fa_field *f = &st->fields[all ? st->leaves[i] : i];
 
-		if (!all && strcmp(f->name, ws->field))
+		if (!all && !fa_field__is(f, ws->field))
 			continue;
 		if (n == room) {
 			scnprintf(errbuf, size, "more than %d watchpoints", FA_WATCH_TARGETS);
@@ -227,51 +305,113 @@ static int fa_watch__members(struct fa_watch *w, int room, const struct fa_watch
 	}
 	if (!err && !n) {
 		scnprintf(errbuf, size, "no member '%s' in the struct type %s%s (DWARF of %s)",
-			  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, exe);
+			  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, r->exe);
 		err = -ENOENT;
 	}
 	while (err && n)
 		zfree(&w[--n].spec);
-	fa_struct__delete(st);
 	return err ?: n;
 }
 
-/* The ELF of @exe: resolve @ws in it into @w, room for @room */
-static int fa_watch__resolve_elf(struct fa_watch *w, int room, const struct fa_watch_spec *ws,
-				 const char *exe, Elf *elf, char *errbuf, size_t size)
+/* @ws of the variable at @vaddr of the ELF file, at @var_addr in memory */
+static int fa_watch__place(struct fa_watch *w, int room, const struct fa_watch_spec *ws,
+			   struct fa_watch_resolver *r, u64 vaddr, u64 vsize, u64 var_addr,
+			   char *errbuf, size_t size)
 {
-	u64 vaddr, vsize, bias;
 	int err;
 
-	if (fa_elf__object(elf, ws->var, &vaddr, &vsize)) {
-		scnprintf(errbuf, size, "no variable '%s' in the symbol table of %s", ws->var,
-			  exe);
-		return -ENOENT;
-	}
-	err = fa_elf__load_bias(elf, &bias);
-	if (err) {
-		scnprintf(errbuf, size, "%s: %s", exe, err == -ENOTSUP ?
-			  "a static PIE, its address is not known before it runs" :
-			  "not an ELF executable");
-		return err;
-	}
 	if (ws->field)
-		return fa_watch__members(w, room, ws, exe, vaddr, bias + vaddr, errbuf, size);
-	err = fa_watch__target(w, ws, bias + vaddr, ws->off, vsize - min(ws->off, vsize), NULL,
+		return fa_watch__members(w, room, ws, r, vaddr, var_addr, errbuf, size);
+	err = fa_watch__target(w, ws, var_addr, ws->off, vsize - min(ws->off, vsize), NULL,
 			       errbuf, size);
 	return err ?: 1;
 }
 
+/*
+ * A kernel variable at @vaddr of the vmlinux: where the running kernel has
+ * it; a per-CPU one's instance of @ws->cpu, or of every CPU
+ */
+static int fa_watch__resolve_kernel(struct fa_watch *w, int room, struct fa_watch_spec *ws,
+				    struct fa_watch_resolver *r, Elf *elf, u64 vaddr, u64 vsize,
+				    bool percpu, char *errbuf, size_t size)
+{
+	struct fa_kernel_var k = { .vmlinux = r->exe, .addr = vaddr, .percpu = percpu, };
+	int cpu = ws->cpu, last = ws->cpu < 0 ? fa_kernel__nr_cpus() - 1 : ws->cpu;
+	int n = 0, err = 0;
+	bool unused;
+	u64 addr;
+
+	if (ws->deref || (!percpu && ws->cpu >= 0)) {
+		scnprintf(errbuf, size, ws->deref ? "var->field: not in the kernel" :
+			  "'%s' is no per-CPU variable: no @cpu", ws->var);
+		return -EINVAL;
+	}
+	if (fa_elf__symbol(elf, "_text", STT_NOTYPE, &k.text, &addr, &unused) ||
+	    fa_elf__symbol(elf, "__per_cpu_offset", STT_OBJECT, &k.offsets, &addr, &unused)) {
+		scnprintf(errbuf, size, "%s: no vmlinux (no _text or __per_cpu_offset)", r->exe);
+		return -EINVAL;
+	}
+	if (!percpu)
+		return fa_kernel__addr(&k, 0, &addr, errbuf, size) ?:
+		       fa_watch__place(w, room, ws, r, vaddr, vsize, addr, errbuf, size);
+	for (ws->cpu = max(cpu, 0); ws->cpu <= last && !err; ws->cpu++) {
+		err = fa_kernel__addr(&k, ws->cpu, &addr, errbuf, size);
+		if (!err)
+			err = fa_watch__place(w + n, room - n, ws, r, vaddr, vsize, addr, errbuf,
+					      size);
+		n += max(err, 0);
+		err = min(err, 0);
+	}
+	ws->cpu = cpu;
+	while (err && n)
+		zfree(&w[--n].spec);
+	return err ?: n;
+}
+
+/* The ELF of @r->exe: resolve @ws in it into @w, room for @room */
+static int fa_watch__resolve_elf(struct fa_watch *w, int room, struct fa_watch_spec *ws,
+				 struct fa_watch_resolver *r, Elf *elf, char *errbuf, size_t size)
+{
+	u64 vaddr, vsize, bias;
+	bool percpu;
+	int err;
+
+	if (fa_elf__symbol(elf, ws->var, STT_OBJECT, &vaddr, &vsize, &percpu)) {
+		scnprintf(errbuf, size, "no variable '%s' in the symbol table of %s", ws->var,
+			  r->exe);
+		return -ENOENT;
+	}
+	if (r->kernel)
+		return fa_watch__resolve_kernel(w, room, ws, r, elf, vaddr, vsize, percpu, errbuf,
+						size);
+	if (ws->cpu >= 0) {
+		scnprintf(errbuf, size, "@cpu: only for per-CPU variables of the kernel");
+		return -EINVAL;
+	}
+	err = fa_elf__load_bias(elf, &bias);
+	if (err) {
+		scnprintf(errbuf, size, "%s: %s", r->exe, err == -ENOTSUP ?
+			  "a static PIE, its address is not known before it runs" :
+			  "not an ELF executable");
+		return err;
+	}
+	return fa_watch__place(w, room, ws, r, vaddr, vsize, bias + vaddr, errbuf, size);
+}
+
 /**
- * fa_watch__resolve - Where --watch @spec will be in @exe, run without ASLR
- * @w: The watched ranges, room for @room (var.* names several)
+ * fa_watch__resolve - Where --watch @spec will be in @r->exe, run without
+ * ASLR, or in the running kernel (@r->kernel: @r->exe is its vmlinux)
+ * @w: The watched ranges, room for @room (var.* and per-CPU variables name
+ *     several)
  * @errbuf: Why not, when it returns an error
  *
  * Return: how many ranges are in @w, or a negative error.
  */
-int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char *exe,
-		      char *errbuf, size_t size)
+int fa_watch__resolve(struct fa_watch_resolver *r, const char *spec, struct fa_watch *w,
+		      int room, char *errbuf, size_t size)
 {
+	const char *exe = r->exe;
+
 	struct fa_watch_spec ws;
 	Elf *elf = NULL;
 	int fd = -1, err;
@@ -283,7 +423,7 @@ int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char
 	err = fa_watch_spec__parse(spec, &ws);
 	if (err) {
 		scnprintf(errbuf, size,
-			  "not var, var.field, var->field, var.* or var+offset, then /1, /2, /4 or /8");
+			  "not var[@cpu], var.field, var->field, var.* or var+offset, then /1, /2, /4 or /8");
 		goto out;
 	}
 #ifndef __x86_64__
@@ -299,7 +439,7 @@ int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char
 		err = -errno ?: -EINVAL;
 		goto out;
 	}
-	err = fa_watch__resolve_elf(w, room, &ws, exe, elf, errbuf, size);
+	err = fa_watch__resolve_elf(w, room, &ws, r, elf, errbuf, size);
 out:
 	if (elf)
 		elf_end(elf);
@@ -307,6 +447,14 @@ out:
 		close(fd);
 	free(ws.var);
 	return err;
+}
+
+/* qsort() order of struct fa_watch: by address */
+int fa_watch__cmp_addr(const void *a, const void *b)
+{
+	const struct fa_watch *wa = a, *wb = b;
+
+	return wa->addr < wb->addr ? -1 : wa->addr > wb->addr;
 }
 
 /* The perf event of @w, the @nr-th: "mem:ADDR/LEN:rw/period=N,name=watchNR/" */

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+struct fa_struct;
+
 #define FA_WATCH_MAX		4	/* x86 debug registers: events */
 #define FA_WATCH_TARGETS	32	/* ranges they rotate over */
 #define FA_WATCH_CYCLE_MS	100	/* of the duty cycle (watch-duty.c) */
@@ -48,7 +50,7 @@ struct fa_watch {
  * @nr_events: The events watch0 to watch<nr_events - 1>, the first ranges'
  *             when opened; with more ranges they rotate over them
  * @base: The range the first event watches in this slice
- * @exe: The workload's executable
+ * @exe: The workload's executable, NULL when watching the kernel
  * @pid: The workload, once it runs @exe, else 0
  * @target: Where each range is, 0 while a pointer it follows is NULL
  * @at: Where each event watches now
@@ -78,15 +80,55 @@ struct fa_watch_duty {
 	char			 control[32];
 };
 
+/**
+ * struct fa_watch_resolver - Where fa_watch__resolve() looks
+ * @exe: The workload's executable, or the running kernel's vmlinux
+ * @kernel: Variables of the running kernel (watch-kernel.c)
+ * @var: The variable whose struct type @st is kept for the next spec
+ *       (searching a vmlinux's DWARF takes seconds)
+ * @vaddr: Its address in @exe
+ * @deref: @st is the type it points to
+ * @st: The type, NULL if it has none
+ */
+struct fa_watch_resolver {
+	const char		*exe;
+	bool			 kernel;
+	char			*var;
+	u64			 vaddr;
+	bool			 deref;
+	struct fa_struct	*st;
+};
+
+/**
+ * struct fa_kernel_var - A kernel variable, as its vmlinux has it
+ * @vmlinux: The file
+ * @addr: Its link time address (a per-CPU variable: in the per-CPU section)
+ * @percpu: It is a per-CPU variable
+ * @text: The link time address of _text
+ * @offsets: The link time address of __per_cpu_offset[]
+ */
+struct fa_kernel_var {
+	const char	*vmlinux;
+	u64		 addr;
+	bool		 percpu;
+	u64		 text;
+	u64		 offsets;
+};
+
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
 int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
 			 const char *exe, unsigned int percent);
 void fa_watch_duty__stop(struct fa_watch_duty *d);
 
 #ifdef HAVE_DWARF_SUPPORT
-int fa_watch__resolve(const char *spec, struct fa_watch *w, int room, const char *exe,
-		      char *errbuf, size_t size);
+int fa_watch__resolve(struct fa_watch_resolver *r, const char *spec, struct fa_watch *w,
+		      int room, char *errbuf, size_t size);
+void fa_watch_resolver__exit(struct fa_watch_resolver *r);
+int fa_kernel__addr(const struct fa_kernel_var *k, int cpu, u64 *addr, char *errbuf,
+		    size_t size);
+int fa_kernel__nr_cpus(void);
 int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
+int fa_watch__cmp_addr(const void *a, const void *b);
 int fa_watch__no_aslr(void);
 int fa_watch__available(void);
 #else
@@ -95,17 +137,28 @@ int fa_watch__available(void);
 #include <linux/compiler.h>
 
 /* The variables' addresses need the DWARF and ELF readers */
-static inline int fa_watch__resolve(const char *spec __maybe_unused,
+static inline int fa_watch__resolve(struct fa_watch_resolver *r __maybe_unused,
+				    const char *spec __maybe_unused,
 				    struct fa_watch *w __maybe_unused, int room __maybe_unused,
-				    const char *exe __maybe_unused, char *errbuf, size_t size)
+				    char *errbuf, size_t size)
 {
 	snprintf(errbuf, size, "perf was built without DWARF support");
 	return -EOPNOTSUPP;
 }
 
+static inline void fa_watch_resolver__exit(struct fa_watch_resolver *r __maybe_unused)
+{
+}
+
 static inline int fa_watch__event(const struct fa_watch *w __maybe_unused,
 				  int nr __maybe_unused, u64 period __maybe_unused,
 				  char *buf __maybe_unused, size_t size __maybe_unused)
+{
+	return 0;
+}
+
+static inline int fa_watch__cmp_addr(const void *a __maybe_unused,
+				     const void *b __maybe_unused)
 {
 	return 0;
 }
