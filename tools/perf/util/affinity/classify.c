@@ -238,6 +238,47 @@ static int fa_classes__alloc(struct fa_classes *c, const struct fa_struct *st)
 	return 0;
 }
 
+/*
+ * The weight of a watchpoint hit, in the samples' units: what the watched
+ * fields that sampling saw too weigh per hit (0: none)
+ */
+static double fa_classes__hit_weight(const struct fa_classes *c, const struct fa_type *t)
+{
+	double weight = 0, hits = 0;
+
+	for (int i = 0; i < t->st->nr_leaves; i++) {
+		int f = t->st->leaves[i];
+		const struct fa_exact *ex = t->counts.stats[f].exact;
+
+		if (fa_exact__enough(ex) && t->counts.stats[f].weight > 0) {
+			weight += c->fields[f].weight;
+			hits += ex->hits;
+		}
+	}
+	return hits ? weight / hits : 0;
+}
+
+/*
+ * A watched field that sampling never saw (the kernel's accesses with
+ * interrupts off): as hot as its hits say, at the rate of the watched
+ * fields it saw, not cold
+ */
+static void fa_classes__watched_heat(struct fa_classes *c, const struct fa_type *t,
+				     double *hottest)
+{
+	double hit_weight = fa_classes__hit_weight(c, t);
+
+	for (int i = 0; hit_weight && i < t->st->nr_leaves; i++) {
+		int f = t->st->leaves[i];
+		const struct fa_exact *ex = t->counts.stats[f].exact;
+
+		if (!fa_exact__enough(ex) || t->counts.stats[f].weight > 0)
+			continue;
+		c->fields[f].weight = max(c->fields[f].weight, ex->hits * hit_weight);
+		*hottest = max(*hottest, c->fields[f].weight);
+	}
+}
+
 /**
  * fa_classes__init - Classify the fields of @t and sum them up per unit
  */
@@ -260,6 +301,7 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 			fa_field_info__exact(fi, ex, c->nr_owners);
 		hottest = max(hottest, fi->weight);
 	}
+	fa_classes__watched_heat(c, t, &hottest);
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
