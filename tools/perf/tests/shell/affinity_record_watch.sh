@@ -182,6 +182,8 @@ check_rotation() {
 	done
 	grep -q "^    1. move lock to the end" "${result}" ||
 		fail "members watched in turn: the advice is not the hand fix"
+	grep -E -q "^    (lock \(written .*\) -> nr_running|nr_running \(.*\) -> lock) \(read .*\): [0-9]+$" \
+		"${result}" || fail "members watched in turn: the transfers between lock and nr_running are not named"
 	perf affinity report -i "${perfdata}" -T lockshare_rq --json - 2> /dev/null |
 		python3 -c '
 import json, sys
@@ -191,10 +193,13 @@ lines = t["watched_lines"]
 pairs = {(name[p["writer"]], name[p["reader"]]): p["watched_transfers"]
 	 for p in t["false_sharing"]}
 lock_nr = pairs.get(("lock", "nr_running"))
+named = {(name[p["from"]], name[p["to"]]) for p in lines["pairs"]}
 print("watched lines", lines, "lock -> nr_running", lock_nr)
+# the report names the pairs the transfers went between
+ok = ("lock", "nr_running") in named or ("nr_running", "lock") in named
 # the reader never touches what the lock thread writes: all transfers but
 # the stores of the main thread before the workers are between fields
-ok = lines and lines["transfers"] > 0 and lines["false_sharing"] >= 0.9 * lines["transfers"]
+ok = ok and lines["transfers"] > 0 and lines["false_sharing"] >= 0.9 * lines["transfers"]
 sys.exit(0 if ok and (lock_nr or 0) > 0 else 1)' ||
 		fail "members watched in turn: the false sharing the watchpoints saw"
 }

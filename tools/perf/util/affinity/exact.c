@@ -176,6 +176,40 @@ void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owne
 	l->time = time;
 }
 
+/**
+ * fa_exact_lines__top - The pairs of different fields the most transfers
+ * went between, most first (ties: by field index)
+ * @nr_fields: Of the type
+ * @pairs: Room for @max of them
+ *
+ * Return: how many are in @pairs.
+ */
+int fa_exact_lines__top(const struct fa_exact_lines *xl, int nr_fields,
+			struct fa_exact_pair *pairs, int max)
+{
+	int n = 0;
+
+	for (int from = 0; xl && from < nr_fields; from++) {
+		for (int to = 0; to < nr_fields; to++) {
+			struct fa_exact_pair p = { .from = from, .to = to, };
+			int k;
+
+			if (from == to || !fa_exact_lines__pair(xl, from, to, &p.transfers) ||
+			    !p.transfers)
+				continue;
+			/* insert, keeping the @max most */
+			k = min(n, max - 1);
+			for (; k > 0 && pairs[k - 1].transfers < p.transfers; k--)
+				pairs[k] = pairs[k - 1];
+			if (k < max) {
+				pairs[k] = p;
+				n = min(n + 1, max);
+			}
+		}
+	}
+	return n;
+}
+
 /* Whether the hits saw fields @from and @to: then the transfers from one to the other */
 bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers)
 {

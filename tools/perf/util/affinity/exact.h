@@ -59,6 +59,7 @@ struct fa_exact {
 #define FA_EXACT_LINES	16	/* lines of a type followed, the first hits' */
 #define FA_EXACT_FIELDS	32	/* fields in the pair counts (as many as --watch) */
 #define FA_EXACT_GAP_NS	1000000	/* between two slices armed: no transfer seen */
+#define FA_EXACT_TOP_PAIRS	8	/* pairs of fields transfers went between, reported */
 
 /* A watched cache line: who holds it, since its last hit at @time */
 struct fa_exact_line {
@@ -94,6 +95,16 @@ void fa_exact_lines__delete(struct fa_exact_lines *xl);
 void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
 			 bool store);
 bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers);
+
+/* Transfers the hits saw from field @from to another field @to */
+struct fa_exact_pair {
+	int	from;
+	int	to;
+	u64	transfers;
+};
+
+int fa_exact_lines__top(const struct fa_exact_lines *xl, int nr_fields,
+			struct fa_exact_pair *pairs, int max);
 
 struct fa_exact *fa_exact__new(int nr_owners);
 void fa_exact__delete(struct fa_exact *ex);

@@ -400,6 +400,24 @@ static int fa_json__coaccess(struct fa_json *j, const struct fa_analysis *an)
 	return 0;
 }
 
+/* The pairs of different fields the watchpoints saw the most transfers between */
+static void fa_json__watched_pairs(struct fa_json *j, const struct fa_type *t)
+{
+	struct fa_exact_pair pairs[FA_EXACT_TOP_PAIRS];
+	int n = fa_exact_lines__top(t->counts.exact_lines, t->st->nr_fields, pairs,
+				    ARRAY_SIZE(pairs));
+
+	fa_json__begin_array(j, "pairs", /*flat=*/true);
+	for (int k = 0; k < n; k++) {
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__int(j, "from", pairs[k].from);
+		fa_json__int(j, "to", pairs[k].to);
+		fa_json__u64(j, "transfers", pairs[k].transfers);
+		fa_json__end_object(j);
+	}
+	fa_json__end_array(j);
+}
+
 static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 				  const struct fa_analysis *an)
 {
@@ -438,6 +456,7 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 	fa_json__begin_object(j, "watched_lines", /*flat=*/true);
 	fa_json__u64(j, "transfers", t->counts.exact_lines->transfers);
 	fa_json__u64(j, "false_sharing", t->counts.exact_lines->false_sharing);
+	fa_json__watched_pairs(j, t);
 	fa_json__end_object(j);
 	return 0;
 }

@@ -234,6 +234,36 @@ const unsigned long *fa_report__roles(const struct fa_type *t, const struct fa_a
 	return writers ? fs->writers : fs->readers;
 }
 
+/* What the watchpoints saw move between different fields, the most first */
+static size_t fa_report__watched_pairs(FILE *fp, const struct fa_type *t,
+				       const struct fa_analysis *an)
+{
+	const struct fa_exact_lines *xl = t->counts.exact_lines;
+	struct fa_exact_pair pairs[FA_EXACT_TOP_PAIRS];
+	int n = fa_exact_lines__top(xl, t->st->nr_fields, pairs, ARRAY_SIZE(pairs));
+	size_t printed;
+
+	printed = fprintf(fp, "  Watchpoints saw %" PRIu64 " transfers of the watched lines, %" PRIu64 " of them between different fields%s\n",
+			  xl->transfers, xl->false_sharing,
+			  n ? ", from the field last accessed (written) to the next:" : "");
+	for (int k = 0; k < n; k++) {
+		const unsigned long *writers = fa_report__roles(t, an, pairs[k].from, true);
+		/* a field the hits never saw written (an emulator's atomics) is read */
+		bool written = !bitmap_empty(writers, t->cfg.nr_owners);
+		char wcpus[64], rcpus[64];
+
+		owners_scnprintf(t, written ? writers : fa_report__roles(t, an, pairs[k].from, false),
+				 wcpus, sizeof(wcpus));
+		owners_scnprintf(t, fa_report__roles(t, an, pairs[k].to, false), rcpus,
+				 sizeof(rcpus));
+		printed += fprintf(fp, "    %s (%s %s %s) -> %s (read %s %s): %" PRIu64 "\n",
+				   t->st->fields[pairs[k].from].name, written ? "written" : "read",
+				   fa_type__owner_verb(t), wcpus, t->st->fields[pairs[k].to].name,
+				   fa_type__owner_verb(t), rcpus, pairs[k].transfers);
+	}
+	return printed;
+}
+
 static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 				       struct fa_analysis *an)
 {
@@ -277,9 +307,7 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 	if (!shown)
 		printed += fprintf(fp, "    none seen\n");
 	if (t->counts.exact_lines && t->counts.exact_lines->transfers)
-		printed += fprintf(fp, "  Watchpoints saw %" PRIu64 " transfers of the watched lines, %" PRIu64 " of them between different fields ('watched': from the first field to the second)\n",
-				   t->counts.exact_lines->transfers,
-				   t->counts.exact_lines->false_sharing);
+		printed += fa_report__watched_pairs(fp, t, an);
 	free(cells);
 	return printed;
 }
