@@ -10,6 +10,13 @@
 #                     linux-image-6.12-amd64-dbg, ~1 GB download, 350 MB kept
 #                     in build/kernel) and lay out struct rq and four other
 #                     kernel structs, checked against pahole
+#   make kernel-record
+#                     build, fetch Debian's 6.12 kernel image and its vmlinux
+#                     once (build/kernel), boot it in QEMU with perf and two
+#                     workloads, record struct rq (watchpoints and sampling)
+#                     and tcp_sock there, report on the host and compare with
+#                     the upstream ground truth (bench/kernel_truth.py)
+#   make kernel-fetch fetch and install what kernel-record and its test need
 #   make test         build, then run the perf affinity test suites
 #   make stress       build, then run the suites RUNS times (default 20) and
 #                     list every test that failed at least once
@@ -72,7 +79,7 @@ DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
 
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS SANITIZE
 
-.PHONY: FORCE all deps perf demo kernel-demo test stress fuzz series series-check clean distclean help
+.PHONY: FORCE all deps perf demo kernel-demo kernel-fetch kernel-record test stress fuzz series series-check clean distclean help
 
 all: perf
 	@echo "perf is at $(PERF)"
@@ -113,6 +120,12 @@ demo: perf
 
 kernel-demo: perf
 	@sh mk/kernel-demo.sh
+
+kernel-fetch:
+	@sh mk/kernel-fetch.sh
+
+kernel-record: perf kernel-fetch
+	@sh mk/kernel-record.sh
 
 test: perf
 	@sh mk/run-tests.sh

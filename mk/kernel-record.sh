@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make kernel-record: perf affinity on a real kernel.  With Debian's 6.12
+# kernel image and its vmlinux (mk/kernel-fetch.sh, build/kernel), boot it in
+# QEMU with build/perf and two workloads of our own in an initramfs
+# (mk/guest-boot.sh), record there (mk/guest/record.sh: struct rq watched
+# on every CPU plus sampling under a scheduler stress, sampling under TCP
+# request/response), bring the perf.data out to build/kernel/guest and
+# report on the host against the vmlinux; then set the reports beside the
+# upstream ground truth (bench/kernel_truth.py).  Each step says how long
+# it took.
+set -eu
+
+kdir="$BUILD/kernel"
+out="$kdir/guest"
+vmlinux="$kdir/vmlinux"
+PATH="$BUILD:$PATH"
+PERF_PAGER=cat
+export PATH PERF_PAGER
+
+now() { date +%s.%N; }
+took() { printf '%-52s %6.1f s\n' "kernel-record: $1" "$(echo "$(now) - $2" | bc)"; }
+
+doc="$kdir/tcp_sock.rst"
+
+t=$(now)
+# the last recording is kept, as perf keeps perf.data.old
+rm -rf "$out.old"
+[ -d "$out" ] && mv "$out" "$out.old"
+mkdir -p "$out"
+sh "$TOP/mk/guest-boot.sh" "$kdir" "$TOP/mk/guest/record.sh" "$out"
+took "boot, record in the guest, power off" "$t"
+for f in rq tcp; do
+	[ "$(cat "$out/$f.rc" 2> /dev/null)" = 0 ] ||
+		{ echo "kernel-record: the guest's $f recording failed:" >&2;
+		  tail -5 "$out/$f.record" >&2; exit 1; }
+done
+
+# the guest ran the kernel the vmlinux describes
+want=$(readelf -n "$vmlinux" | sed -n 's/.*Build ID: //p')
+got=$(perf buildid-list -i "$out/rq.data" 2> /dev/null | awk '/\[kernel.kallsyms\]/ { print $1 }')
+[ "$got" = "$want" ] ||
+	{ echo "kernel-record: the guest's kernel has build ID '$got', $vmlinux $want" >&2; exit 1; }
+echo "kernel-record: build ID $want: the guest ran the kernel of $vmlinux"
+
+t=$(now)
+for size in 64 128; do
+	perf affinity report -i "$out/rq.data" -k "$vmlinux" -T rq --cacheline-size $size \
+		--stdio > "$out/rq.$size.txt" 2> /dev/null
+	perf affinity report -i "$out/rq.data" -k "$vmlinux" -T rq --cacheline-size $size \
+		--json "$out/rq.$size.json" > /dev/null 2>&1
+done
+took "report struct rq at 64 and 128 byte lines" "$t"
+t=$(now)
+perf affinity report -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock --stdio \
+	> "$out/tcp_sock.txt" 2> /dev/null
+perf affinity report -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock \
+	--json "$out/tcp_sock.json" > /dev/null 2>&1
+took "report struct tcp_sock" "$t"
+perf affinity check -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock "$vmlinux" \
+	> "$out/tcp_sock.check" 2>&1 && rc=0 || rc=$?
+echo "kernel-record: perf affinity check of the 6.12 tcp_sock layout: exit $rc," \
+	"$(grep -m1 -i 'hold\|regress\|evidence' "$out/tcp_sock.check" || true)"
+
+echo
+python3 "$TOP/bench/kernel_truth.py" --dir "$out" --doc "$doc"
+echo
+echo "kernel-record: reports in $out (rq.64.txt, rq.128.txt, tcp_sock.txt and their .json)"
