@@ -386,6 +386,21 @@ static int test__affinity_watched_transfers(struct test_suite *test __maybe_unus
 	T("all read", readers[0] == 0xf);
 	T("two write", writers[0] == 0x3);
 	fa_exact__delete(ex);
+
+	/*
+	 * Four CPUs each store to it in 1 of 16 of their accesses (rq->curr):
+	 * each is a writer, though its stores are 1.6% of all accesses; the
+	 * one store of a fifth owner that initialized it is none
+	 */
+	ex = fa_exact__new(8);
+	T("exact", ex);
+	for (int i = 0; i < 4 * 160; i++)
+		fa_exact__add(ex, i % 4, i / 4 % 16 == 0, 1);
+	fa_exact__add(ex, 4, true, 1);
+	fa_exact__roles(ex, 8, readers, writers);
+	T("four read", readers[0] == 0xf);
+	T("the four write, not who stored once", writers[0] == 0xf);
+	fa_exact__delete(ex);
 	return TEST_OK;
 }
 

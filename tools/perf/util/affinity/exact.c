@@ -94,7 +94,10 @@ void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *re
 	for (int o = 0; o < nr_owners; o++) {
 		if (ex->owner_accesses[o] && ex->owner_accesses[o] >= ex->accesses * FA_COLD_SHARE)
 			__set_bit(o, readers);
-		if (ex->owner_writes[o] && ex->owner_writes[o] >= ex->accesses * FA_WRITE_SHARE)
+		/* stores are a share of its own accesses, and not a few of all */
+		if (ex->owner_writes[o] &&
+		    ex->owner_writes[o] >= ex->owner_accesses[o] * FA_WRITE_SHARE &&
+		    ex->owner_writes[o] >= ex->accesses * FA_COLD_SHARE)
 			__set_bit(o, writers);
 	}
 }

@@ -8,9 +8,10 @@
  * would make a watched field the hottest of all.
  *
  * An owner reads the field when its hits are at least FA_COLD_SHARE of the
- * field's, writes it when its stores are at least FA_WRITE_SHARE of them:
- * the thread that initializes a lock once is no writer of a lock another
- * thread takes a million times.
+ * field's, writes it when its stores are at least FA_WRITE_SHARE of its own
+ * hits and FA_COLD_SHARE of the field's: the thread that initializes a
+ * lock once is no writer of a lock another thread takes a million times,
+ * and each of four CPUs that store to a field in one of 16 accesses is.
  */
 #ifndef __PERF_AFFINITY_EXACT_H
 #define __PERF_AFFINITY_EXACT_H
