@@ -627,6 +627,14 @@ static int evidence__run(struct fa_analysis *a, struct fa_struct *st, int n, int
 static int test__affinity_evidence(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
+	/* the replay's cost of the current layout, then of the suggested */
+	static const struct fa_cost more[2] = {
+		{ .total = 1, .accesses = 10, }, { .total = 1.02, .accesses = 10, },
+	};
+	static const struct fa_cost same[2] = {
+		{ .total = 1, .accesses = 10, }, { .total = 1.005, .accesses = 10, },
+	};
+	static const struct fa_cost none[2] = { { .total = 1, }, { .total = 2, }, };
 	struct fa_struct *st = longs__new(16);
 	struct fa_analysis a;
 
@@ -643,6 +651,11 @@ static int test__affinity_evidence(struct test_suite *test __maybe_unused,
 		.est = 0.05, .lo = -0.03, .hi = 0.13, }, FA_MIN_GAIN) - 4) < 1e-9);
 	T("nothing to record for", !fa_interval__more_samples(&(struct fa_interval){
 		.est = 0.005, .lo = 0, .hi = 0.01, }, FA_MIN_GAIN));
+
+	/* the model's gain, which the replay of the accesses says is a loss */
+	T("a replay that costs 2% more contradicts", fa_cost__replay_contradicts(more));
+	T("one that costs as much does not", !fa_cost__replay_contradicts(same));
+	T("nor one without accesses", !fa_cost__replay_contradicts(none));
 
 	T("analysis of 20000 accesses", !evidence__run(&a, st, 20000, 500));
 	T("the edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);

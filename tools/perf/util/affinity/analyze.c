@@ -209,6 +209,28 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
 	return fa_layout__copy(&a->suggested, &a->current);
 }
 
+/*
+ * The model's suggestion, which the replay of the recorded accesses says
+ * costs FA_MIN_GAIN more than the current layout: two estimates that
+ * disagree are no evidence for a change; it is only the leading candidate
+ */
+static int fa_analysis__contradicted(struct fa_analysis *a)
+{
+	if (!a->changed || a->kept || a->insufficient || !fa_cost__replay_contradicts(a->replay))
+		return 0;
+	a->insufficient = a->contradicted = true;
+	a->candidate_advice = a->advice;
+	a->candidate_replay = a->replay[1];
+	a->record_more = 0;
+	a->model[1] = a->model[0];
+	a->cost_ci[1] = a->cost_ci[0];
+	a->replay[1] = a->replay[0];
+	a->advice = FA_ADVICE_NONE;
+	a->changed = false;
+	a->candidate = a->suggested;
+	return fa_layout__copy(&a->suggested, &a->current);
+}
+
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -238,7 +260,8 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
 	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0]) ||
 	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
-			    xfer_cost, &a->replay[1]))
+			    xfer_cost, &a->replay[1]) ||
+	    fa_analysis__contradicted(a))
 		return -ENOMEM;
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)

@@ -94,6 +94,9 @@ struct fa_analysis {
 	struct fa_layout	 candidate;	/* then: the leading candidate */
 	enum fa_advice		 candidate_advice;
 	double			 record_more;	/* times the samples it needs, 0: unknown */
+	/* the replay of the accesses says the candidate costs more: its cost */
+	bool			 contradicted;
+	struct fa_cost		 candidate_replay;
 	/* the current layout's cost and lines, the windows (visits), by group */
 	struct {
 		struct fa_boot_sum	 cost;

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "access.h"
+#include "analyze.h"
 #include "classify.h"
 #include "cost.h"
 #include "fields.h"
@@ -129,6 +130,19 @@ static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_co
 			return true;
 	}
 	return false;
+}
+
+/**
+ * fa_cost__replay_contradicts - Whether the replay of the accesses says a
+ * layout the model suggests costs more than the current one
+ * @replay: The replay's cost of the current layout, then the suggested
+ *
+ * Return: true when the suggested costs FA_MIN_GAIN more, and the replay
+ * had accesses to tell.
+ */
+bool fa_cost__replay_contradicts(const struct fa_cost replay[2])
+{
+	return replay[0].accesses && replay[1].total > replay[0].total * (1 + FA_MIN_GAIN);
 }
 
 /**

@@ -93,6 +93,7 @@ enum fa_bases {
 	FA_BASES_SPREAD,	/* each on cache lines of its own */
 };
 
+bool fa_cost__replay_contradicts(const struct fa_cost replay[2]);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost);
 

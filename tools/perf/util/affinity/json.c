@@ -709,6 +709,12 @@ static void fa_json__candidate(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__double(j, "gain", 100 * an->gain_ci.est);
 	fa_json__interval(j, "gain_interval", &an->gain_ci, 100);
 	fa_json__double(j, "record_more", an->record_more);
+	/* the replay of the accesses says it costs more: by how much */
+	if (an->contradicted)
+		fa_json__double(j, "replay_gain",
+				100 * (1 - an->candidate_replay.total / an->replay[0].total));
+	else
+		fa_json__null(j, "replay_gain");
 	fa_json__end_object(j);
 }
 

@@ -592,7 +592,9 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 	const struct fa_cost c[2] = { an->model[0], an->reorder_model };
 	size_t printed;
 
-	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current))
+	/* the leading candidate of insufficient evidence: said in 'Advice' */
+	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current) ||
+	    (an->insufficient && an->candidate_advice == FA_ADVICE_REORDER))
 		return 0;
 	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d member%s, ",
 			  fa_cost__change(c), an->moved[1], an->moved[1] == 1 ? "" : "s");
@@ -696,6 +698,9 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 		printed += fa_report__edits(fp, &an->edits, te->st);
 	}
 	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->gain_ci.est);
+	if (an->contradicted)
+		return printed + fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
+					 100 * (an->candidate_replay.total / an->replay[0].total - 1));
 	if (an->record_more > 1) {
 		printed += fprintf(fp, ", %s: not surely %.0f%%\n",
 				   fa_interval__str(&an->gain_ci, true, ci, sizeof(ci)),
