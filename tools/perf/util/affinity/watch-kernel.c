@@ -5,21 +5,21 @@
  * running kernel's _text in /proc/kallsyms how far KASLR moved them.  A
  * per-CPU variable (in .data..percpu) is that far from each CPU's base,
  * __per_cpu_offset[cpu], read through /proc/kcore.  Both need root
- * (kptr_restrict, CAP_SYS_RAWIO).
+ * (kptr_restrict, CAP_SYS_RAWIO).  All of it is read once per recording.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include "watch.h"
 #include "../build-id.h"
 #include "../event.h"
 #include "../symbol.h"
-#include <linux/compiler.h>
-#include "../../perf-sys.h"
 
 #define FA_KALLSYMS	"/proc/kallsyms"
 #define FA_KCORE	"/proc/kcore"
@@ -73,51 +73,69 @@ static int fa_kernel__check_build_id(const char *vmlinux, char *errbuf, size_t s
 	return -EINVAL;
 }
 
-/**
- * fa_kernel__addr - Where a kernel variable is in the running kernel
- * @k: Where the vmlinux has it, _text and __per_cpu_offset[]
- * @cpu: A per-CPU variable's instance of this CPU
- * @addr: Result
- * @errbuf: Why not, when it returns an error
- *
- * The kernel is where its _text is in /proc/kallsyms (KASLR).  A per-CPU
- * variable of a kernel whose per-CPU section is linked at 0 is an offset,
- * not moved with it.
- *
- * Return: 0 or a negative error.
- */
-int fa_kernel__addr(const struct fa_kernel_var *k, int cpu, u64 *addr, char *errbuf,
-		    size_t size)
-{
-	u64 text, base, slide;
-	int err;
-
-	err = fa_kernel__check_build_id(k->vmlinux, errbuf, size);
-	if (err)
-		return err;
-	/* kptr_restrict shows 0 for every address */
-	if (kallsyms__get_symbol_start(FA_KALLSYMS, "_text", &text) || !text) {
-		scnprintf(errbuf, size, "%s hides the kernel's addresses (kernel.kptr_restrict)",
-			  FA_KALLSYMS);
-		return -EACCES;
-	}
-	slide = text - k->text;
-	*addr = k->addr + (k->percpu && k->addr < k->text ? 0 : slide);
-	if (!k->percpu)
-		return 0;
-	if (fa_kcore__read(k->offsets + slide + cpu * sizeof(u64), &base, sizeof(base))) {
-		scnprintf(errbuf, size, "cannot read __per_cpu_offset[%d] in %s (root?)", cpu,
-			  FA_KCORE);
-		return -EACCES;
-	}
-	*addr += base;
-	return 0;
-}
-
 /* The CPUs a per-CPU variable has an instance of: those configured */
-int fa_kernel__nr_cpus(void)
+static int fa_kernel__nr_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	return n > 0 ? n : 1;
+}
+
+/**
+ * fa_kernel__init - Read where the running kernel is, once
+ * @vmlinux: Its vmlinux
+ * @text: The link time address of _text in it
+ * @offsets: The link time address of __per_cpu_offset[] in it
+ * @errbuf: Why not, when it returns an error
+ *
+ * Return: 0 or a negative error.
+ */
+int fa_kernel__init(struct fa_kernel *k, const char *vmlinux, u64 text, u64 offsets,
+		    char *errbuf, size_t size)
+{
+	u64 running;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = fa_kernel__check_build_id(vmlinux, errbuf, size);
+	if (err)
+		return err;
+	/* kptr_restrict shows 0 for every address */
+	if (kallsyms__get_symbol_start(FA_KALLSYMS, "_text", &running) || !running) {
+		scnprintf(errbuf, size, "%s hides the kernel's addresses (kernel.kptr_restrict)",
+			  FA_KALLSYMS);
+		return -EACCES;
+	}
+	k->text = text;
+	k->slide = running - text;
+	k->nr_cpus = fa_kernel__nr_cpus();
+	k->cpu_base = calloc(k->nr_cpus, sizeof(*k->cpu_base));
+	if (!k->cpu_base)
+		return -ENOMEM;
+	if (fa_kcore__read(offsets + k->slide, k->cpu_base, k->nr_cpus * sizeof(u64))) {
+		scnprintf(errbuf, size, "cannot read __per_cpu_offset[] in %s (root?)", FA_KCORE);
+		fa_kernel__exit(k);
+		return -EACCES;
+	}
+	return 0;
+}
+
+void fa_kernel__exit(struct fa_kernel *k)
+{
+	zfree(&k->cpu_base);
+	k->nr_cpus = 0;
+}
+
+/**
+ * fa_kernel__addr - Where the variable at link time address @vaddr is in
+ * the running kernel; a per-CPU variable's instance of @cpu
+ *
+ * A per-CPU variable of a kernel whose per-CPU section is linked at 0 is
+ * an offset, not moved with the kernel.
+ */
+u64 fa_kernel__addr(const struct fa_kernel *k, u64 vaddr, bool percpu, int cpu)
+{
+	if (!percpu)
+		return vaddr + k->slide;
+	return (vaddr < k->text ? vaddr : vaddr + k->slide) + k->cpu_base[cpu];
 }

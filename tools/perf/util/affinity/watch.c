@@ -167,6 +167,13 @@ static int fa_elf__load_bias(Elf *elf, u64 *bias)
 	return 0;
 }
 
+static void fa_watch_resolver__forget_type(struct fa_watch_resolver *r)
+{
+	zfree(&r->var);
+	fa_struct__delete(r->st);
+	r->st = NULL;
+}
+
 /*
  * @var's struct type, or the struct type @var points to (@deref), from
  * the DWARF of @r->exe: the last one is kept for the next spec
@@ -182,7 +189,7 @@ static struct fa_struct *fa_watch_resolver__struct(struct fa_watch_resolver *r,
 
 	if (r->var && !strcmp(r->var, var) && r->vaddr == vaddr && r->deref == deref)
 		return r->st;
-	fa_watch_resolver__exit(r);
+	fa_watch_resolver__forget_type(r);
 	r->var = strdup(var);
 	if (!r->var)
 		return NULL;
@@ -200,12 +207,11 @@ static struct fa_struct *fa_watch_resolver__struct(struct fa_watch_resolver *r,
 	return r->st;
 }
 
-/* Forget the struct type kept */
+/* The resolution ended: forget the struct type kept and the running kernel */
 void fa_watch_resolver__exit(struct fa_watch_resolver *r)
 {
-	zfree(&r->var);
-	fa_struct__delete(r->st);
-	r->st = NULL;
+	fa_watch_resolver__forget_type(r);
+	fa_kernel__exit(&r->running);
 }
 
 /* The largest length of 8, 4, 2, 1 bytes that @addr is aligned to, and @size holds */
@@ -327,6 +333,23 @@ static int fa_watch__place(struct fa_watch *w, int room, const struct fa_watch_s
 	return err ?: 1;
 }
 
+/* Where the kernel of the vmlinux @elf runs: read with its first variable */
+static int fa_watch_resolver__running(struct fa_watch_resolver *r, Elf *elf, char *errbuf,
+				      size_t size)
+{
+	u64 text, offsets, unused;
+	bool percpu;
+
+	if (r->running.cpu_base)
+		return 0;
+	if (fa_elf__symbol(elf, "_text", STT_NOTYPE, &text, &unused, &percpu) ||
+	    fa_elf__symbol(elf, "__per_cpu_offset", STT_OBJECT, &offsets, &unused, &percpu)) {
+		scnprintf(errbuf, size, "%s: no vmlinux (no _text or __per_cpu_offset)", r->exe);
+		return -EINVAL;
+	}
+	return fa_kernel__init(&r->running, r->exe, text, offsets, errbuf, size);
+}
+
 /*
  * A kernel variable at @vaddr of the vmlinux: where the running kernel has
  * it; a per-CPU one's instance of @ws->cpu, or of every CPU
@@ -335,30 +358,28 @@ static int fa_watch__resolve_kernel(struct fa_watch *w, int room, struct fa_watc
 				    struct fa_watch_resolver *r, Elf *elf, u64 vaddr, u64 vsize,
 				    bool percpu, char *errbuf, size_t size)
 {
-	struct fa_kernel_var k = { .vmlinux = r->exe, .addr = vaddr, .percpu = percpu, };
-	int cpu = ws->cpu, last = ws->cpu < 0 ? fa_kernel__nr_cpus() - 1 : ws->cpu;
-	int n = 0, err = 0;
-	bool unused;
-	u64 addr;
+	const struct fa_kernel *k = &r->running;
+	int cpu = ws->cpu, last, n = 0, err;
 
 	if (ws->deref || (!percpu && ws->cpu >= 0)) {
 		scnprintf(errbuf, size, ws->deref ? "var->field: not in the kernel" :
 			  "'%s' is no per-CPU variable: no @cpu", ws->var);
 		return -EINVAL;
 	}
-	if (fa_elf__symbol(elf, "_text", STT_NOTYPE, &k.text, &addr, &unused) ||
-	    fa_elf__symbol(elf, "__per_cpu_offset", STT_OBJECT, &k.offsets, &addr, &unused)) {
-		scnprintf(errbuf, size, "%s: no vmlinux (no _text or __per_cpu_offset)", r->exe);
+	err = fa_watch_resolver__running(r, elf, errbuf, size);
+	if (err)
+		return err;
+	if (!percpu)
+		return fa_watch__place(w, room, ws, r, vaddr, vsize,
+				       fa_kernel__addr(k, vaddr, false, 0), errbuf, size);
+	if (cpu >= k->nr_cpus) {
+		scnprintf(errbuf, size, "no CPU %d: %d configured", cpu, k->nr_cpus);
 		return -EINVAL;
 	}
-	if (!percpu)
-		return fa_kernel__addr(&k, 0, &addr, errbuf, size) ?:
-		       fa_watch__place(w, room, ws, r, vaddr, vsize, addr, errbuf, size);
+	last = cpu < 0 ? k->nr_cpus - 1 : cpu;
 	for (ws->cpu = max(cpu, 0); ws->cpu <= last && !err; ws->cpu++) {
-		err = fa_kernel__addr(&k, ws->cpu, &addr, errbuf, size);
-		if (!err)
-			err = fa_watch__place(w + n, room - n, ws, r, vaddr, vsize, addr, errbuf,
-					      size);
+		err = fa_watch__place(w + n, room - n, ws, r, vaddr, vsize,
+				      fa_kernel__addr(k, vaddr, true, ws->cpu), errbuf, size);
 		n += max(err, 0);
 		err = min(err, 0);
 	}
@@ -411,7 +432,6 @@ int fa_watch__resolve(struct fa_watch_resolver *r, const char *spec, struct fa_w
 		      int room, char *errbuf, size_t size)
 {
 	const char *exe = r->exe;
-
 	struct fa_watch_spec ws;
 	Elf *elf = NULL;
 	int fd = -1, err;

@@ -81,6 +81,20 @@ struct fa_watch_duty {
 };
 
 /**
+ * struct fa_kernel - The running kernel, as /proc says (watch-kernel.c)
+ * @text: The link time address of _text in its vmlinux
+ * @slide: How far KASLR moved it from there
+ * @cpu_base: __per_cpu_offset[] of each CPU
+ * @nr_cpus: How many
+ */
+struct fa_kernel {
+	u64	 text;
+	u64	 slide;
+	u64	*cpu_base;
+	int	 nr_cpus;
+};
+
+/**
  * struct fa_watch_resolver - Where fa_watch__resolve() looks
  * @exe: The workload's executable, or the running kernel's vmlinux
  * @kernel: Variables of the running kernel (watch-kernel.c)
@@ -89,6 +103,7 @@ struct fa_watch_duty {
  * @vaddr: Its address in @exe
  * @deref: @st is the type it points to
  * @st: The type, NULL if it has none
+ * @running: Where the kernel is, read with the first variable of the kernel
  */
 struct fa_watch_resolver {
 	const char		*exe;
@@ -97,22 +112,7 @@ struct fa_watch_resolver {
 	u64			 vaddr;
 	bool			 deref;
 	struct fa_struct	*st;
-};
-
-/**
- * struct fa_kernel_var - A kernel variable, as its vmlinux has it
- * @vmlinux: The file
- * @addr: Its link time address (a per-CPU variable: in the per-CPU section)
- * @percpu: It is a per-CPU variable
- * @text: The link time address of _text
- * @offsets: The link time address of __per_cpu_offset[]
- */
-struct fa_kernel_var {
-	const char	*vmlinux;
-	u64		 addr;
-	bool		 percpu;
-	u64		 text;
-	u64		 offsets;
+	struct fa_kernel	 running;
 };
 
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
@@ -124,9 +124,10 @@ void fa_watch_duty__stop(struct fa_watch_duty *d);
 int fa_watch__resolve(struct fa_watch_resolver *r, const char *spec, struct fa_watch *w,
 		      int room, char *errbuf, size_t size);
 void fa_watch_resolver__exit(struct fa_watch_resolver *r);
-int fa_kernel__addr(const struct fa_kernel_var *k, int cpu, u64 *addr, char *errbuf,
-		    size_t size);
-int fa_kernel__nr_cpus(void);
+int fa_kernel__init(struct fa_kernel *k, const char *vmlinux, u64 text, u64 offsets,
+		    char *errbuf, size_t size);
+void fa_kernel__exit(struct fa_kernel *k);
+u64 fa_kernel__addr(const struct fa_kernel *k, u64 vaddr, bool percpu, int cpu);
 int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
 int fa_watch__cmp_addr(const void *a, const void *b);
 int fa_watch__no_aslr(void);
