@@ -191,6 +191,21 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 }
 
 /*
+ * The suggestion is only the leading candidate: no advice, the current
+ * layout and its model cost kept
+ */
+static int fa_analysis__candidate(struct fa_analysis *a)
+{
+	a->insufficient = true;
+	a->candidate_advice = a->advice;
+	a->advice = FA_ADVICE_NONE;
+	a->model[1] = a->model[0];
+	a->cost_ci[1] = a->cost_ci[0];
+	a->candidate = a->suggested;
+	return fa_layout__copy(&a->suggested, &a->current);
+}
+
+/*
  * The suggestion, unless the lower end of its saving's interval reaches
  * FA_MIN_GAIN, is only the leading candidate: say how much longer to
  * record for the interval to clear it
@@ -202,11 +217,8 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
 	if (a->kept || !fa_cost_model__has_groups(m) ||
 	    (!few && a->gain_ci.lo >= FA_MIN_GAIN))
 		return 0;
-	a->insufficient = true;
-	a->candidate_advice = a->advice;
 	a->record_more = few ? 0 : fa_interval__more_samples(&a->gain_ci, FA_MIN_GAIN);
-	a->candidate = a->suggested;
-	return fa_layout__copy(&a->suggested, &a->current);
+	return fa_analysis__candidate(a);
 }
 
 /*
@@ -218,17 +230,12 @@ static int fa_analysis__contradicted(struct fa_analysis *a)
 {
 	if (!a->changed || a->kept || a->insufficient || !fa_cost__replay_contradicts(a->replay))
 		return 0;
-	a->insufficient = a->contradicted = true;
-	a->candidate_advice = a->advice;
+	a->contradicted = true;
 	a->candidate_replay = a->replay[1];
-	a->record_more = 0;
-	a->model[1] = a->model[0];
-	a->cost_ci[1] = a->cost_ci[0];
 	a->replay[1] = a->replay[0];
-	a->advice = FA_ADVICE_NONE;
+	a->record_more = 0;
 	a->changed = false;
-	a->candidate = a->suggested;
-	return fa_layout__copy(&a->suggested, &a->current);
+	return fa_analysis__candidate(a);
 }
 
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
@@ -251,11 +258,6 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	}
 	if (fa_analysis__insufficient(a, model))
 		return -ENOMEM;
-	if (a->insufficient) {
-		a->model[1] = a->model[0];
-		a->cost_ci[1] = a->cost_ci[0];
-		a->advice = FA_ADVICE_NONE;
-	}
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
 	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0]) ||
