@@ -44,18 +44,15 @@ got=$(perf buildid-list -i "$out/rq.data" 2> /dev/null | awk '/\[kernel.kallsyms
 echo "kernel-record: build ID $want: the guest ran the kernel of $vmlinux"
 
 t=$(now)
+# one report writes both the stdio and the JSON
 for size in 64 128; do
 	perf affinity report -i "$out/rq.data" -k "$vmlinux" -T rq --cacheline-size $size \
-		--stdio > "$out/rq.$size.txt" 2> /dev/null
-	perf affinity report -i "$out/rq.data" -k "$vmlinux" -T rq --cacheline-size $size \
-		--json "$out/rq.$size.json" > /dev/null 2>&1
+		--stdio --json "$out/rq.$size.json" > "$out/rq.$size.txt" 2> /dev/null
 done
 took "report struct rq at 64 and 128 byte lines" "$t"
 t=$(now)
 perf affinity report -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock --stdio \
-	> "$out/tcp_sock.txt" 2> /dev/null
-perf affinity report -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock \
-	--json "$out/tcp_sock.json" > /dev/null 2>&1
+	--json "$out/tcp_sock.json" > "$out/tcp_sock.txt" 2> /dev/null
 took "report struct tcp_sock" "$t"
 perf affinity check -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock "$vmlinux" \
 	> "$out/tcp_sock.check" 2>&1 && rc=0 || rc=$?
