@@ -4,7 +4,9 @@
  * every awkward kind of member read from perf's own DWARF and checked
  * against what the compiler says (offsetof, sizeof, alignof).
  */
+#include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "affinity/fields.h"
 #include "debug.h"
 #include "debuginfo.h"
+#include "strbuf.h"
 #include "tests.h"
 #include "util.h"
 
@@ -259,10 +262,66 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 #endif
 }
 
+#ifdef HAVE_DWARF_SUPPORT
+static int exe__load_base(struct dl_phdr_info *info, size_t size __maybe_unused, void *data)
+{
+	/* the first object is the executable */
+	*(u64 *)data = info->dlpi_addr;
+	return 1;
+}
+#endif
+
+static int test__affinity_fields_var(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	const char *var = "fa_test_layout_instance";
+	u64 die[2] = { 0, 1 }, var_die[2] = { 0, 1 }, base = 0, addr;
+	struct fa_dwarf_vars *vars;
+	char path[PATH_MAX];
+	struct debuginfo *di;
+	struct strbuf name;
+	int err[2], miss[2];
+	bool array;
+	u32 size;
+
+	perf_exe(path, sizeof(path));
+	di = debuginfo__new(path);
+	if (!di)
+		return TEST_SKIP;
+	vars = fa_dwarf_vars__new(di->dbg);
+	dl_iterate_phdr(exe__load_base, &base);
+	/* the link-time address DWARF has */
+	addr = (u64)(uintptr_t)&fa_test_layout_instance - base;
+	strbuf_init(&name, 64);
+	for (int i = 0; i < 2; i++) {
+		const struct fa_dwarf_vars *v = i ? vars : NULL;
+
+		strbuf_setlen(&name, 0);
+		err[i] = fa_dwarf__var_type(di->dbg, v, var, addr, &name, &size, &array, &die[i],
+					    &var_die[i]);
+		miss[i] = fa_dwarf__var_type(di->dbg, v, var, addr + 8, &name, &size, &array,
+					     &die[i], &var_die[i]);
+	}
+	strbuf_release(&name);
+	fa_dwarf_vars__delete(vars);
+	debuginfo__delete(di);
+	T("the index of variables", vars);
+	T("a struct variable found by the walk", !err[0]);
+	T("and by the index, at the same DIE", !err[1] && die[1] == die[0] &&
+	  var_die[1] == var_die[0]);
+	T("none at another address", miss[0] == -ENOENT && miss[1] == -ENOENT);
+	return TEST_OK;
+#else
+	return TEST_SKIP;
+#endif
+}
+
 static struct test_case tests__affinity_fields[] = {
 	TEST_CASE("Fields, units and leaves of a struct", affinity_fields_manual),
 	TEST_CASE("Zero-length group markers hold no access", affinity_fields_markers),
 	TEST_CASE("A struct from DWARF matches the compiler's layout", affinity_fields_dwarf),
+	TEST_CASE("A variable by address, indexed as walked", affinity_fields_var),
 	{	.name = NULL, }
 };
 

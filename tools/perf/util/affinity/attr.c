@@ -54,6 +54,7 @@ struct fa_memo {
 struct fa_dbg {
 	struct fa_dso_key	 key;		/* offset 0 */
 	struct debuginfo	*di;
+	struct fa_dwarf_vars	*vars;		/* its variables by address, once asked */
 	struct fa_tls		 tls;		/* an executable's thread-local variables */
 	bool			 tls_read;
 	bool			 has_tls;
@@ -167,6 +168,7 @@ void fa_attr__exit(struct fa_attr *a)
 			struct fa_dbg *d = cur->pvalue;
 
 			fa_tls__exit(&d->tls);
+			fa_dwarf_vars__delete(d->vars);
 			debuginfo__delete(d->di);
 		}
 	}
@@ -491,17 +493,20 @@ static struct fa_memo *fa_attr__find_var(struct fa_attr *a, struct thread *threa
 	*var_start = addr - (al.addr - al.sym->start);
 	m = fa_attr__findnew(a->vars, map__dso(al.map), al.sym->start, sizeof(*m), &created);
 	if (m && created) {
-		struct debuginfo *di = fa_attr__debuginfo(a, map__dso(al.map));
+		struct fa_dbg *d = fa_attr__dbg(a, map__dso(al.map));
+		struct debuginfo *di = d ? d->di : NULL;
 
 		strbuf_init(&name, 64);
 		err = -ENOENT;
+		if (di && !d->vars)
+			d->vars = fa_dwarf_vars__new(di->dbg);
 		if (di) {
 			u64 vaddr = al.sym->start;
 
 			if (dso__adjust_symbols(map__dso(al.map)))
 				vaddr = fa_dwarf__vaddr(di->dbg, vaddr);
-			err = fa_dwarf__var_type(di->dbg, al.sym->name, vaddr, &name, &size,
-						 &m->array, &die_offset, &var_die);
+			err = fa_dwarf__var_type(di->dbg, d->vars, al.sym->name, vaddr, &name,
+						 &size, &m->array, &die_offset, &var_die);
 		}
 		fa_memo__var(a, m, map__dso(al.map), err, name.buf, size, die_offset, var_die,
 			     /*tls=*/false, *var_start);

@@ -203,8 +203,12 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name);
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
-int fa_dwarf__var_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
-		       u32 *size, bool *array, u64 *die_offset, u64 *var_die);
+struct fa_dwarf_vars;
+struct fa_dwarf_vars *fa_dwarf_vars__new(Dwarf *dbg);
+void fa_dwarf_vars__delete(struct fa_dwarf_vars *vars);
+int fa_dwarf__var_type(Dwarf *dbg, const struct fa_dwarf_vars *vars, const char *var, u64 addr,
+		       struct strbuf *type_name, u32 *size, bool *array, u64 *die_offset,
+		       u64 *var_die);
 int fa_dwarf__pointee_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
 			   u32 *size, u64 *die_offset);
 int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,

@@ -199,8 +199,8 @@ static struct fa_struct *fa_watch_resolver__struct(struct fa_watch_resolver *r,
 	strbuf_init(&name, 64);
 	if (di && !(deref ? fa_dwarf__pointee_type(di->dbg, var, vaddr, &name, &tsize,
 						   &die_offset) :
-			    fa_dwarf__var_type(di->dbg, var, vaddr, &name, &tsize, &array,
-					       &die_offset, &var_die)))
+			    fa_dwarf__var_type(di->dbg, NULL, var, vaddr, &name, &tsize,
+					       &array, &die_offset, &var_die)))
 		r->st = fa_struct__from_dwarf(di->dbg, name.buf, tsize, die_offset);
 	strbuf_release(&name);
 	debuginfo__delete(di);
