@@ -53,9 +53,12 @@ got=$(perf buildid-list -i "${out}/rq.data" 2> /dev/null | awk '/\[kernel.kallsy
 [ "${got}" = "${want}" ] || fail "the guest's kernel is not the vmlinux's: '${got}', '${want}'"
 
 # one report, both outputs: against a vmlinux it takes some 20 s
-perf affinity report -i "${out}/rq.data" -k "${kdir}/vmlinux" -T rq --stdio \
-	--json "${tmpdir}/report.json" > "${tmpdir}/report" 2>&1 ||
-	fail "report of the guest's recording"
+perf affinity report -v -i "${out}/rq.data" -k "${kdir}/vmlinux" -T rq --stdio \
+	--json "${tmpdir}/report.json" > "${tmpdir}/report" 2> "${tmpdir}/report.err" ||
+	fail "report of the guest's recording: $(tail -1 "${tmpdir}/report.err")"
+# once, though perf maps sections of the vmlinux apart as DSOs of their own
+n=$(grep -c 'perf affinity: the debug info of .*vmlinux' "${tmpdir}/report.err")
+[ "${n}" = 1 ] || fail "the vmlinux's debug info opened ${n} times for attribution"
 for f in nr_running clock; do
 	grep -E -q "^  ${f} .*\(exact\)$" "${tmpdir}/report" ||
 		fail "struct rq ${f}: its roles are not the watchpoints'"

@@ -53,6 +53,7 @@ struct fa_memo {
 
 struct fa_dbg {
 	struct fa_dso_key	 key;		/* offset 0 */
+	struct fa_dbg		*file;		/* the entry with the file's debug info */
 	struct debuginfo	*di;
 	struct fa_dwarf_vars	*vars;		/* its variables by address, once asked */
 	struct fa_tls		 tls;		/* an executable's thread-local variables */
@@ -167,6 +168,8 @@ void fa_attr__exit(struct fa_attr *a)
 		hashmap__for_each_entry(a->debuginfo, cur, bkt) {
 			struct fa_dbg *d = cur->pvalue;
 
+			if (d->file != d)
+				continue;
 			fa_tls__exit(&d->tls);
 			fa_dwarf_vars__delete(d->vars);
 			debuginfo__delete(d->di);
@@ -232,14 +235,40 @@ static void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, 
 	return v;
 }
 
+/*
+ * The entry of another DSO of the same file: the sections of a vmlinux
+ * that perf maps apart ([kernel.kallsyms].data..percpu, ...) are DSOs of
+ * the kernel DSO's long name, and opening its debug info once for each
+ * mapped the whole vmlinux again (about 220 MB resident each).
+ */
+static struct fa_dbg *fa_attr__dbg_of_file(struct fa_attr *a, struct dso *dso)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(a->debuginfo, cur, bkt) {
+		struct fa_dbg *d = cur->pvalue;
+
+		if (d->file == d && dso__long_name(d->key.dso) == dso__long_name(dso))
+			return d;
+	}
+	return NULL;
+}
+
 static struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso)
 {
 	bool created;
 	struct fa_dbg *d = fa_attr__findnew(a->debuginfo, dso, 0, sizeof(*d), &created);
 
-	if (d && created)
-		d->di = dso__debuginfo(dso);
-	return d;
+	if (d && created) {
+		d->file = fa_attr__dbg_of_file(a, dso);
+		if (!d->file) {
+			pr_debug("perf affinity: the debug info of %s\n", dso__long_name(dso));
+			d->file = d;
+			d->di = dso__debuginfo(dso);
+		}
+	}
+	return d ? d->file : NULL;
 }
 
 static struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso)
