@@ -61,6 +61,12 @@ struct fa_dbg {
 	bool			 has_tls;
 };
 
+/* The source line of an instruction, that the data lines borrow */
+struct fa_srcline {
+	struct fa_dso_key	 key;		/* offset: the objdump address */
+	char			*line;		/* "file.c:12", or NULL */
+};
+
 /* A sampled function, for the code context method */
 struct fa_func {
 	struct fa_dso_key	 key;		/* offset: the symbol's start */
@@ -122,6 +128,7 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->memo = fa_dso_map__new();
 	a->vars = fa_dso_map__new();
 	a->debuginfo = fa_dso_map__new();
+	a->srclines = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
 	a->tps = fa_u64_map__new();
@@ -136,8 +143,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 		if (!a->only)
 			return -ENOMEM;
 	}
-	return a->memo && a->vars && a->debuginfo && a->funcs && a->fail_sites && a->tps &&
-	       a->type_names ? 0 : -ENOMEM;
+	return a->memo && a->vars && a->debuginfo && a->srclines && a->funcs && a->fail_sites &&
+	       a->tps && a->type_names ? 0 : -ENOMEM;
 }
 
 static void fa_type_entry__delete(struct fa_type_entry *te)
@@ -194,6 +201,12 @@ void fa_attr__exit(struct fa_attr *a)
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
 	fa_attr__put_dsos(a->funcs);
+	if (a->srclines) {
+		hashmap__for_each_entry(a->srclines, cur, bkt)
+			free(((struct fa_srcline *)cur->pvalue)->line);
+	}
+	fa_attr__put_dsos(a->srclines);
+	fa_map__free_values(a->srclines);
 	fa_map__free_values(a->memo);
 	fa_map__free_values(a->vars);
 	fa_map__free_values(a->debuginfo);
@@ -1185,6 +1198,26 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
 }
 
 /* Count the access on its data line, whatever it was attributed to */
+/*
+ * "file.c:12" of the instruction at objdump address @addr of @dso, from the
+ * debug info attribution has open: perf's srcline opened a second copy of
+ * a vmlinux for it (with libLLVM, 380 MB for a kernel recording).
+ */
+static const char *fa_attr__srcline(struct fa_attr *a, struct dso *dso, u64 addr)
+{
+	bool created;
+	struct fa_srcline *s = fa_attr__findnew(a->srclines, dso, addr, sizeof(*s), &created);
+	struct debuginfo *di;
+
+	if (!s)
+		return NULL;
+	if (created) {
+		di = fa_attr__debuginfo(a, dso);
+		s->line = di ? fa_dwarf__srcline(di->dbg, addr) : NULL;
+	}
+	return s->line;
+}
+
 static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 {
 	const struct fa_origin *o = acc->origin;
@@ -1210,6 +1243,7 @@ static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 		owner->code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
 		owner->code.sym = o->sym->name;
 		owner->code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
+		owner->code.srcline = fa_attr__srcline(a, map__dso(o->map), owner->code.addr);
 	}
 }
 

@@ -155,6 +155,7 @@ struct fa_attr {
 	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
 	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */
 	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
+	struct hashmap		 *srclines;	/* dso, objdump addr -> struct fa_srcline */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
 	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
 	struct fa_type_entry	**types;	/* in the order they were seen */

@@ -48,6 +48,7 @@ struct fa_dl_code {
 	u64		 addr;
 	const char	*sym;
 	u64		 sym_off;
+	const char	*srcline;	/* "file.c:12", or NULL */
 };
 
 /**

@@ -1094,6 +1094,34 @@ int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u3
 	return fa_die__var_record(&die, type_name, size, array, die_offset, /*deref=*/false);
 }
 
+/**
+ * fa_dwarf__srcline - "file.c:12" of the instruction at link-time address
+ * @addr, as perf's srcline names it (the file without its directories)
+ *
+ * Return: an allocated string, or NULL
+ */
+char *fa_dwarf__srcline(Dwarf *dbg, u64 addr)
+{
+	const char *file, *base;
+	Dwarf_Line *line;
+	Dwarf_Die cu;
+	int lineno;
+	char *s;
+
+	if (!dwarf_addrdie(dbg, addr, &cu))
+		return NULL;
+	line = dwarf_getsrc_die(&cu, addr);
+	if (!line || dwarf_lineno(line, &lineno))
+		return NULL;
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file)
+		return NULL;
+	base = strrchr(file, '/');
+	if (asprintf(&s, "%s:%d", base ? base + 1 : file, lineno) < 0)
+		return NULL;
+	return s;
+}
+
 /* A type that is no record nor array: its typedefs and qualifiers skipped into @real */
 static bool fa_die__scalar(Dwarf_Die *type, Dwarf_Die *real)
 {

@@ -203,6 +203,7 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name);
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
+char *fa_dwarf__srcline(Dwarf *dbg, u64 addr);
 struct fa_dwarf_vars;
 struct fa_dwarf_vars *fa_dwarf_vars__new(Dwarf *dbg);
 void fa_dwarf_vars__delete(struct fa_dwarf_vars *vars);

@@ -13,7 +13,6 @@
 #include "dlines.h"
 #include "report.h"
 #include "../dso.h"
-#include "../srcline.h"
 
 #define FA_DL_SHOWN	10	/* lines shown */
 
@@ -55,7 +54,7 @@ int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t s
 static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const struct fa_dl_owner *o,
 				  u32 line_size)
 {
-	char what[256], *srcline = NULL;
+	char what[256];
 	u32 lo, hi;
 	size_t printed;
 
@@ -65,11 +64,9 @@ static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const stru
 			  fa_dline__owner_kind(l), o->id, what, lo, hi, o->loads, o->stores);
 	if (!o->code.sym)
 		return printed + fprintf(fp, "\n");
-	srcline = get_srcline((struct dso *)o->code.dso, o->code.addr, NULL, false, true, 0);
 	printed += fprintf(fp, ", by %s+%#" PRIx64, o->code.sym, o->code.sym_off);
-	if (srcline && strcmp(srcline, SRCLINE_UNKNOWN))
-		printed += fprintf(fp, " (%s)", srcline);
-	zfree_srcline(&srcline);
+	if (o->code.srcline)
+		printed += fprintf(fp, " (%s)", o->code.srcline);
 	return printed + fprintf(fp, "\n");
 }
 
