@@ -278,7 +278,8 @@ static struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso)
 		if (!d->file) {
 			pr_debug("perf affinity: the debug info of %s\n", dso__long_name(dso));
 			d->file = d;
-			d->di = dso__debuginfo(dso);
+			/* the instance data-type profiling has: one copy of a vmlinux */
+			d->di = dso__data_type_debuginfo(dso);
 		}
 	}
 	return d ? d->file : NULL;
