@@ -58,6 +58,12 @@ awk '/^  struct [a-z_]*: [0-9]* bytes/ { f = /tiny_slab_meta/ } /Arrays of scala
 	"${result}" > "${tmpdir}/slab"
 grep -q "^  Advice: split it into a hot and a cold struct" "${tmpdir}/slab" ||
 	fail "no split of struct tiny_slab_meta"
+# the struct table's gain is the split's saving, not the 0 of its layout
+split=$(sed -n 's/^  predicted: -\([0-9.]*\)% (bytes of the array.*/\1/p' "${tmpdir}/slab" | head -1)
+gain=$(awk '$1 == "struct" && $2 == "tiny_slab_meta" { print $NF }' "${result}" | head -1)
+echo "struct table: tiny_slab_meta gain ${gain:-none}, the split's saving ${split:-none}%"
+[ -n "${split}" ] && [ "${gain}" = "${split}%" ] ||
+	fail "the struct table's gain of tiny_slab_meta (${gain:-none}) is not the split's (${split:-none}%)"
 grep -q "^    hot : freelist, used, capacity (16 bytes)" "${tmpdir}/slab" ||
 	fail "the hot part is not freelist, used, capacity"
 grep -q "^struct tiny_slab_meta_cold {" "${tmpdir}/slab" || fail "no C of the cold part"

@@ -400,6 +400,19 @@ double fa_analysis__gain(const struct fa_analysis *an)
 }
 
 /*
+ * fa_analysis__saving - What the advice saves, whatever edit it is: the
+ * gain of the layout, or the split's (whose layout is the current one)
+ */
+double fa_analysis__saving(const struct fa_analysis *an)
+{
+	const struct fa_split *sp = &an->split;
+
+	if (an->advice == FA_ADVICE_SPLIT && sp->cost[0] > 0)
+		return 1 - sp->cost[2] / sp->cost[0];
+	return fa_analysis__gain(an);
+}
+
+/*
  * A split instead of the layout advised, where it is cheaper still; never
  * with an alignment of the instances, which is about lines that instances
  * share, not about what a visit brings in

@@ -127,6 +127,7 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 		     const struct fa_keep_opts *keep);
 void fa_analysis__exit(struct fa_analysis *a);
 double fa_analysis__gain(const struct fa_analysis *an);
+double fa_analysis__saving(const struct fa_analysis *an);
 bool fa_analysis__unsure(const struct fa_analysis *a);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);

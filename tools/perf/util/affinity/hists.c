@@ -108,9 +108,10 @@ static double fa_struct__lines(const struct fa_hist_entry *fe)
 	return fe->an->model[0].lines_per_window;
 }
 
+/* What the advice saves: reorder, pad, align or split */
 static double fa_struct__gain(const struct fa_hist_entry *fe)
 {
-	return 100 * fa_analysis__gain(fe->an);
+	return 100 * fa_analysis__saving(fe->an);
 }
 
 #define FA_NUM(_name, _header, _order, _format, _value)				\
