@@ -120,6 +120,7 @@ struct perf_affinity {
 	struct fa_report_opts	 ropts;
 	const char		*input_name;
 	const char		*field_sep;
+	const char		*table;		/* -x: "struct" or "fields" */
 	const char		*types;
 	const char		*method_str;
 	const char		*scope_str;
@@ -834,6 +835,15 @@ static int parse_values(struct perf_affinity *aff)
 		pr_err("-T '%s': no struct type given\n", aff->types);
 		return -EINVAL;
 	}
+	if (aff->table && strcmp(aff->table, "struct") && strcmp(aff->table, "fields")) {
+		pr_err("--table %s: use struct or fields\n", aff->table);
+		return -EINVAL;
+	}
+	if (aff->table && !aff->field_sep) {
+		pr_err("--table %s: picks the table -x prints; --stdio prints them all\n",
+		       aff->table);
+		return -EINVAL;
+	}
 	return parse_percent(aff) ?: check_paths();
 }
 
@@ -1186,6 +1196,15 @@ static void perf_affinity__print_types(struct perf_affinity *aff, struct fa_hist
 		fa_report__type(stdout, fe, &aff->ropts);
 }
 
+/* -x: one table for a script, its keys first, nothing else on stdout */
+static void perf_affinity__print_table(struct perf_affinity *aff, struct fa_hists *fh)
+{
+	if (aff->table && !strcmp(aff->table, "fields"))
+		fa_report__field_tables_sep(stdout, fh, &aff->ropts);
+	else
+		fa_hists__fprintf(fh, stdout);
+}
+
 /* Analyze every struct type, and make the struct table of them */
 static int perf_affinity__structs(struct perf_affinity *aff, struct fa_analysis **pan,
 				  struct fa_hists *fh, bool *have_fh, u64 *total)
@@ -1245,7 +1264,8 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	}
 	/* only now: the progress of the analysis is on stderr */
 	setup_pager();
-	perf_affinity__print_header(aff, session, stdout);
+	if (!aff->field_sep || aff->stats_only)
+		perf_affinity__print_header(aff, session, stdout);
 	if (aff->stats_only) {
 		fa_decode_stats__fprintf(&aff->decoder.stats, stdout);
 		fa_attr_stats__fprintf(&a->stats, stdout);
@@ -1253,14 +1273,17 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 			fa_attr__fprintf_fail_sites(a, 20, stdout);
 		goto out;
 	}
-	if (!aff->field_sep)
-		fa_report__summary(stdout, &aff->decoder.stats, a);
+	if (aff->field_sep) {
+		perf_affinity__print_table(aff, &fh);
+		if (!total)
+			pr_err("No access was attributed to a struct field: see perf affinity report --stats\n");
+		goto out;
+	}
+	fa_report__summary(stdout, &aff->decoder.stats, a);
 	fa_report__struct_table(stdout, &fh, &aff->ropts);
 	perf_affinity__print_types(aff, &fh);
-	if (!aff->field_sep) {
-		fa_report__arrays(stdout, a);
-		fa_report__data_lines(stdout, a);
-	}
+	fa_report__arrays(stdout, a);
+	fa_report__data_lines(stdout, a);
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");
 	else if (!total)
@@ -1513,7 +1536,9 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
 		    "print every decoded memory access, one per line"),
 	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
-			   "separator for the columns of --dump-raw-accesses"),
+			   "print one table, its columns separated by this (and --dump-raw-accesses)"),
+	OPT_STRING(0, "table", &aff->table, "struct|fields",
+		   "with -x: the struct table (default), or the field tables as one"),
 	OPT_STRING(0, "time", &aff->time_str, "str",
 		   "only samples in this time span (start,stop; see perf report --time)"),
 	OPT_STRING('C', "cpu", &aff->cpu_list, "cpu", "only samples of these CPUs"),

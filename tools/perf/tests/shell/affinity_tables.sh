@@ -3,9 +3,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The struct table and the field tables are perf hists: -F picks their
-# columns, --sort their order (each table the keys it has), -x prints them
-# separated, one line of column keys first.  The JSON follows the struct
-# table's order.  Synthesized samples: the same report every run.
+# columns, --sort their order (each table the keys it has), -x prints one
+# of them and nothing else (--table), one line of column keys first.  The
+# JSON follows the struct table's order.  Synthesized samples: the same
+# report every run.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -43,12 +44,15 @@ rows() {
 		       f { sub(/^ +/, ""); print }' "${result}"
 }
 
-# csv TYPE: the lines of TYPE's field table with -x ,
-csv() {
-	awk -v t="$1" '$0 ~ "^  " t ": " { s = 1; next }
-		       s && /^name,/ { f = 1 }
-		       f && /^ *$/ { exit }
-		       f { print }' "${result}"
+# table N: stdout is one table of N columns, its keys first, as CSV reads it
+table() {
+	python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+n = int(sys.argv[2])
+bad = [r for r in rows if len(r) != n or any(f != f.strip() for f in r)]
+print(len(rows) - 1, "rows;", "bad:", bad[:2])
+sys.exit(1 if bad or len(rows) < 2 else 0)' "${result}" "$1"
 }
 
 echo "default: the field table by offset, every column"
@@ -90,17 +94,31 @@ awk '/^# Struct/ { s = 1; next } s && /^#/ { next } s && /^ *$/ { exit }
 [ "$(wc -l < "${tmpdir}/structs")" -ge 2 ] || fail "--sort name: fewer than two structs"
 LC_ALL=C sort -c "${tmpdir}/structs" 2> /dev/null || fail "--sort name: structs not by name"
 
-echo "-x ,: the keys, then one line per field, lists quoted"
+echo "-x ,: the struct table, and nothing else"
 report -x ,
-csv "struct lockshare_rq" > "${tmpdir}/csv"
-[ "$(head -1 "${tmpdir}/csv")" = \
-  "name,offset,size,line,loads,stores,hitm,share,readers,writers,class" ] ||
-	fail "-x: header '$(head -1 "${tmpdir}/csv")'"
-[ "$(wc -l < "${tmpdir}/csv")" -ge 3 ] || fail "-x: fewer than two fields"
-# 11 fields a line, a quoted field counted once
-bad=$(tail -n +2 "${tmpdir}/csv" | sed 's/"[^"]*"/q/g' | awk -F, 'NF != 11' | head -1)
-[ -z "${bad}" ] || fail "-x: not 11 fields: '${bad}'"
-grep -q "^ \| ,\|, " "${tmpdir}/csv" && fail "-x: padded fields"
+[ "$(head -1 "${result}")" = "name,size,accesses,stores,hitm,fs,lines,gain" ] ||
+	fail "-x: header '$(head -1 "${result}")'"
+table 8 || fail "-x: not a table of 8 columns"
+grep -q "^struct lockshare_rq," "${result}" || fail "-x: no row of struct lockshare_rq"
+
+echo "-x , --table fields: the field tables as one, the type first, lists quoted"
+report -x , --table fields
+[ "$(head -1 "${result}")" = \
+  "struct,name,offset,size,line,loads,stores,hitm,share,readers,writers,class" ] ||
+	fail "-x --table fields: header '$(head -1 "${result}")'"
+table 12 || fail "-x --table fields: not a table of 12 columns"
+[ "$(grep -c "^struct lockshare_rq," "${result}")" -ge 2 ] ||
+	fail "-x --table fields: fewer than two fields of struct lockshare_rq"
+
+echo "--table without -x, or of no such table: an error"
+for args in "--table fields" "-x , --table bogus"; do
+	# shellcheck disable=SC2086
+	if perf affinity report -i "${perfdata}" ${args} > "${result}" 2> "${errout}"; then
+		fail "${args}: exit 0"
+	fi
+	[ "$(wc -l < "${errout}")" = 1 ] && grep -q "^--table" "${errout}" ||
+		fail "${args}: not one line naming --table: $(head -2 "${errout}")"
+done
 
 echo "--json follows --sort"
 perf affinity report -i "${perfdata}" --sort name --json - > "${result}" 2> "${errout}" ||

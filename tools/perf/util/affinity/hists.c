@@ -719,32 +719,46 @@ bool fa_hists__marked(struct fa_hists *fh, bool exact)
 	return false;
 }
 
-/*
- * -x: the keys of the columns, then the entries, with nothing but the
- * separator between fields (hists__fprintf() pads them to the columns)
- */
-static size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp)
+/* One field of -x: "1201,1202" with -x , is one field, quoted as in CSV */
+static size_t fa_sep__field(FILE *fp, const char *sep, bool first, const char *text)
 {
-	const char *sep = symbol_conf.field_sep;
+	bool quote = *sep && strstr(text, sep);
+
+	return fprintf(fp, "%s%s%s%s", first ? "" : sep, quote ? "\"" : "", text,
+		       quote ? "\"" : "");
+}
+
+/**
+ * fa_hists__fprintf_sep - -x: the keys of the columns (with @header), then
+ * the entries, with nothing but the separator between fields
+ * (hists__fprintf() pads them to the columns)
+ * @key: NULL, or the key of a first column, whose value is @value on
+ *       every line: the field tables of several types in one
+ */
+size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp, const char *key, const char *value,
+			     bool header)
+{
+	const char *sep = symbol_conf.field_sep ?: ",";
 	struct perf_hpp_fmt *fmt;
 	struct fa_hist_entry *fe;
 	size_t printed = 0;
 	char buf[128];
 
-	perf_hpp_list__for_each_format(&fh->list, fmt)
-		printed += fprintf(fp, "%s%s", fmt->list.prev == &fh->list.fields ? "" : sep,
-				   fa_fmt(fmt)->dim->name);
-	printed += fprintf(fp, "\n");
+	if (header) {
+		if (key)
+			printed += fa_sep__field(fp, sep, true, key);
+		perf_hpp_list__for_each_format(&fh->list, fmt)
+			printed += fa_sep__field(fp, sep, !key && fmt->list.prev == &fh->list.fields,
+						 fa_fmt(fmt)->dim->name);
+		printed += fprintf(fp, "\n");
+	}
 	fa_hists__for_each_entry(fh, fe) {
+		if (key)
+			printed += fa_sep__field(fp, sep, true, value);
 		perf_hpp_list__for_each_format(&fh->list, fmt) {
-			/* "1201,1202" with -x, is one field, quoted as in CSV */
-			bool quote;
-
 			fa_dim__snprintf(fa_fmt(fmt)->dim, fe, buf, sizeof(buf));
-			quote = *sep && strstr(buf, sep);
-			printed += fprintf(fp, "%s%s%s%s",
-					   fmt->list.prev == &fh->list.fields ? "" : sep,
-					   quote ? "\"" : "", buf, quote ? "\"" : "");
+			printed += fa_sep__field(fp, sep, !key && fmt->list.prev == &fh->list.fields,
+						 buf);
 		}
 		printed += fprintf(fp, "\n");
 	}
@@ -754,7 +768,7 @@ static size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp)
 size_t fa_hists__fprintf(struct fa_hists *fh, FILE *fp)
 {
 	if (symbol_conf.field_sep)
-		return fa_hists__fprintf_sep(fh, fp);
+		return fa_hists__fprintf_sep(fh, fp, NULL, NULL, /*header=*/true);
 	return hists__fprintf(&fh->hists, /*show_header=*/true, 0, 0, 0, fp,
 			      /*ignore_callchains=*/true);
 }

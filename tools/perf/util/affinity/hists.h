@@ -58,6 +58,8 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_report_opts *o);
 void fa_hists__exit(struct fa_hists *fh);
 size_t fa_hists__fprintf(struct fa_hists *fh, FILE *fp);
+size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp, const char *key, const char *value,
+			     bool header);
 bool fa_hists__marked(struct fa_hists *fh, bool exact);
 
 struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *fe);

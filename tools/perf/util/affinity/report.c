@@ -47,6 +47,28 @@ size_t fa_report__struct_table(FILE *fp, struct fa_hists *fh, const struct fa_re
 	return printed;
 }
 
+/**
+ * fa_report__field_tables_sep - -x --table fields: the field tables of the
+ * struct table's types as one table, its first column the type
+ */
+size_t fa_report__field_tables_sep(FILE *fp, struct fa_hists *structs,
+				   const struct fa_report_opts *o)
+{
+	struct fa_hist_entry *fe;
+	size_t printed = 0;
+	bool header = true;
+
+	fa_hists__for_each_entry(structs, fe) {
+		struct fa_hists *fh = fa_hists__fields(fe, o);
+
+		if (!fh)
+			return printed;
+		printed += fa_hists__fprintf_sep(fh, fp, "struct", fe->te->name, header);
+		header = false;
+	}
+	return printed;
+}
+
 /* The attributed loads, stores and HITMs of all types */
 static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *hitm)
 {

@@ -59,6 +59,8 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const char *regs,
 		   char *buf, size_t size);
 size_t fa_report__struct_table(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o);
+size_t fa_report__field_tables_sep(FILE *fp, struct fa_hists *structs,
+				   const struct fa_report_opts *o);
 size_t fa_report__type(FILE *fp, struct fa_hist_entry *fe, const struct fa_report_opts *o);
 int fa_report__title(struct fa_type_entry *te, char *buf, size_t size);
 size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
