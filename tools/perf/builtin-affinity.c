@@ -121,6 +121,7 @@ struct perf_affinity {
 	const char		*input_name;
 	const char		*field_sep;
 	const char		*table;		/* -x: "struct" or "fields" */
+	bool			 system_types;	/* also of system libraries' code */
 	const char		*types;
 	const char		*method_str;
 	const char		*scope_str;
@@ -992,6 +993,8 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 		if (a->types[i]->t)
 			fa_type__flush(a->types[i]->t);
 	}
+	if (!aff->system_types)
+		fa_attr__drop_system(a);
 	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t) {
@@ -1286,6 +1289,8 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	fa_report__data_lines(stdout, a);
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");
+	else if (!total && a->stats.system)
+		printf("\nNo struct type is left: --system-types reports system libraries' ones\n");
 	else if (!total)
 		printf("\nNo access was attributed to a struct field: see perf affinity report --stats\n");
 out:
@@ -1505,6 +1510,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
 	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
 		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "system-types", &aff->system_types,
+		    "also the types only system libraries' code accesses (libc, ld.so)"),
 	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface"),
 	OPT_BOOLEAN(0, "tui", &aff->use_tui, "use the TUI interface (default on a terminal)"),
 	OPT_BOOLEAN(0, "stats", &aff->stats_only,
@@ -1536,7 +1543,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
 		    "print every decoded memory access, one per line"),
 	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
-			   "print one table, its columns separated by this (and --dump-raw-accesses)"),
+			   "one table, its columns separated by this (and --dump-raw-accesses)"),
 	OPT_STRING(0, "table", &aff->table, "struct|fields",
 		   "with -x: the struct table (default), or the field tables as one"),
 	OPT_STRING(0, "time", &aff->time_str, "str",
@@ -1677,7 +1684,7 @@ static int perf_affinity__layout(int argc, const char **argv)
  */
 
 /* The options of the analysis that check and diff share with report, and the end */
-#define AFFINITY_NR_ANALYSIS_OPTIONS	12
+#define AFFINITY_NR_ANALYSIS_OPTIONS	13
 
 static void perf_affinity__analysis_options(struct perf_affinity *aff, struct option *opts)
 {
@@ -1685,6 +1692,8 @@ static void perf_affinity__analysis_options(struct perf_affinity *aff, struct op
 	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
 	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
 		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "system-types", &aff->system_types,
+		    "also the types only system libraries' code accesses (libc, ld.so)"),
 	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface (the only one)"),
 	OPT_STRING(0, "json", &aff->json_name, "file",
 		   "also write the answer as JSON to this file ('-': only that, to stdout)"),

@@ -306,10 +306,60 @@ static struct fa_dbg *fa_attr__tls(struct fa_attr *a, struct dso *dso)
 	return d->has_tls ? d : NULL;
 }
 
+/*
+ * A system library's: libc, ld.so and the like, whose layouts are not
+ * the user's to change (by where distributions install them)
+ */
+static bool fa_dso__system(struct dso *dso)
+{
+	static const char * const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", };
+	const char *name = dso ? dso__long_name(dso) : NULL;
+
+	if (!name || dso__kernel(dso) != DSO_SPACE__USER)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (strstarts(name, dirs[i]))
+			return true;
+	}
+	return false;
+}
+
 static bool fa_attr__wanted(const struct fa_attr *a, const char *name)
 {
 	return !a->only || strlist__has_entry(a->only, name) ||
 	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->only, name + 7));
+}
+
+/**
+ * fa_attr__drop_system - Leave out the types only system libraries' code
+ * accessed, once accumulated, unless -T asked for types: their accesses
+ * are counted in the stats, the types not analyzed nor reported
+ */
+void fa_attr__drop_system(struct fa_attr *a)
+{
+	for (int i = 0; !a->only && i < a->nr_types; i++) {
+		struct fa_type_entry *te = a->types[i];
+
+		if (!te->t || !te->system)
+			continue;
+		a->stats.system += te->t->counts.nr_accesses;
+		a->stats.system_types++;
+		fa_type__delete(te->t);
+		te->t = NULL;
+	}
+}
+
+/* Whether fa_attr__drop_system() left the type @name out */
+bool fa_attr__left_out(const struct fa_attr *a, const char *name)
+{
+	struct fa_type_entry *te = NULL;
+
+	hashmap__find(a->type_names, name, &te);
+	for (; te; te = te->same_name) {
+		if (te->system && !te->t && a->stats.system_types)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -325,8 +375,10 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 
 	hashmap__find(a->type_names, name, &first);
 	for (te = first; te; te = te->same_name) {
-		if (!size || !te->size || te->size == size)
+		if (!size || !te->size || te->size == size) {
+			te->system = te->system && fa_dso__system(dso);
 			return te;
+		}
 	}
 	types = realloc(a->types, (a->nr_types + 1) * sizeof(*types));
 	if (!types)
@@ -345,6 +397,7 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 		te->st = fa_struct__from_dwarf(di->dbg, name, size, die_offset);
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
+	te->system = fa_dso__system(dso);
 	/* the newest first: the key is its name */
 	te->same_name = first;
 	if (hashmap__set(a->type_names, te->name, te, NULL, NULL)) {

@@ -96,6 +96,8 @@ struct fa_attr_stats {
 	u64	by_array;	/* to an element of an array variable of scalars */
 	u64	agree;
 	u64	disagree;
+	u64	system;		/* of @resolved, to types left out: see fa_attr__drop_system() */
+	u32	system_types;
 	u64	failed[FA_ATTR_MAX];
 };
 
@@ -108,6 +110,7 @@ struct fa_type_entry {
 	u32			 size;
 	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
 	bool			 kernel;	/* of vmlinux or a module: C in its macros */
+	bool			 system;	/* only system libraries' code accessed it */
 	struct fa_type		*t;	/* created on its first access */
 	struct fa_type_entry	*same_name;	/* another size of the name */
 	u64			 nr_accounted;	/* accesses attributed to it */
@@ -186,6 +189,8 @@ void fa_attr__exit(struct fa_attr *a);
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
 int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
 int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec);
+void fa_attr__drop_system(struct fa_attr *a);
+bool fa_attr__left_out(const struct fa_attr *a, const char *name);
 void fa_attr__flush_ranges(struct fa_attr *a);
 void fa_attr__flush_pending(struct fa_attr *a);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);

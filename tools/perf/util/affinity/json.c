@@ -243,6 +243,8 @@ static void fa_json__attr_stats(struct fa_json *j, const struct fa_attr_stats *s
 	fa_json__u64(j, "watched", st->watched);
 	fa_json__u64(j, "by_instance", st->by_instance);
 	fa_json__u64(j, "by_later", st->by_later);
+	fa_json__u64(j, "system", st->system);
+	fa_json__u64(j, "system_types", st->system_types);
 	fa_json__u64(j, "by_enclosing", st->by_enclosing);
 	fa_json__u64(j, "by_tls", st->by_tls);
 	fa_json__u64(j, "tls_accesses", st->tls);

@@ -146,13 +146,17 @@ static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_s
 	return printed + fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
 }
 
-static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_size)
+static size_t fa_report__dl_advice(FILE *fp, const struct fa_attr *a, const struct fa_dline *l,
+				   u32 line_size)
 {
 	enum fa_dl_advice adv = fa_dline__advice(l, line_size);
 	const char *who = fa_dline__owner_kind(l);
 
 	switch (adv) {
 	case FA_DL_ADV_TYPE:
+		if (fa_attr__left_out(a, l->owners[0].what.type))
+			return fprintf(fp, "    Advice: none: %s is a system library's, left out (--system-types reports it)\n",
+				       l->owners[0].what.type);
 		return fprintf(fp, "    Advice: see %s above: its fields share the line\n",
 			       l->owners[0].what.type);
 	case FA_DL_ADV_ELEMENTS:
@@ -168,7 +172,8 @@ static size_t fa_report__dl_advice(FILE *fp, const struct fa_dline *l, u32 line_
 	}
 }
 
-static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size)
+static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct fa_dline *l,
+			       u32 line_size)
 {
 	char watch[256];
 	size_t printed = fa_report__dl_where(fp, l);
@@ -184,7 +189,7 @@ static size_t fa_report__dline(FILE *fp, const struct fa_dline *l, u32 line_size
 	if (l->nr_owners > FA_DL_OWNERS)
 		printed += fprintf(fp, "      and %u more %ss\n", l->nr_owners - FA_DL_OWNERS,
 				   fa_dline__owner_kind(l));
-	printed += fa_report__dl_advice(fp, l, line_size);
+	printed += fa_report__dl_advice(fp, a, l, line_size);
 	if (fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
 		printed += fprintf(fp, "    Exact roles and transfers: perf affinity record --watch '%s' -- <workload>\n",
 				   watch);
@@ -211,7 +216,7 @@ size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 	printed += fprintf(fp, " by writes:");
 	printed += fprintf(fp, " by address, typed or not\n");
 	for (int i = 0; i < nr && shown < FA_DL_SHOWN; i++, shown++)
-		printed += fa_report__dline(fp, lines[i], a->cfg.line_size);
+		printed += fa_report__dline(fp, a, lines[i], a->cfg.line_size);
 	if (nr > shown)
 		printed += fprintf(fp, "\n  %d more lines: see --json\n", nr - shown);
 	free(lines);

@@ -123,6 +123,13 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 		printed += fa_stat_line(fp, "  by the address of an instance", st->by_instance);
 	if (st->by_tls)
 		printed += fa_stat_line(fp, "  by a thread-local variable", st->by_tls);
+	if (st->system) {
+		char label[64];
+
+		scnprintf(label, sizeof(label), "  to %u system libraries' types, left out",
+			  st->system_types);
+		printed += fa_stat_line(fp, label, st->system);
+	}
 	if (st->failed[FA_ATTR_FILTERED])
 		printed += fa_stat_line(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
 	printed += fa_stat_line(fp, "Not attributed (see --stats)",
