@@ -114,6 +114,7 @@ perf: $(PRISTINE)/.stamp
 		  echo "perf build failed, see $(BUILD)/perf-build.log"; exit 1; }
 	@ln -sf $(notdir $(OBJ))/perf $(PERF)
 	@sh mk/man.sh
+	@sh mk/schemas.sh
 
 demo: perf
 	@sh mk/demo.sh

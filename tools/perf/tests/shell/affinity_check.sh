@@ -194,11 +194,13 @@ PY
 then
 	fail "check --json"
 fi
+affinity__valid check "${tmpdir}/check.json" || fail "check --json: not as its schema says"
 
 echo "check -i a report saved with --json: the same answers as from the recording"
 for v in good bad; do
 	perf affinity report -i "${tmpdir}/${v}.data" --json "${tmpdir}/${v}.json" > /dev/null 2>&1 ||
 		fail "perf affinity report --json of ${v}.data"
+	affinity__valid report "${tmpdir}/${v}.json" || fail "${v}.json: not as its schema says"
 done
 for pair in good:bad good:good bad:good good:cold; do
 	data=${pair%%:*}
@@ -263,6 +265,9 @@ else
 	grep -qP "^  lock +[0-9.]+% +[0-9.]+% +\S+ +0 +1$" "${result}" ||
 		fail "diff does not show the lock moved from line 0 to 1"
 fi
+perf affinity diff --json "${tmpdir}/diff.json" "${tmpdir}/bad.data" "${tmpdir}/good.data" \
+	> /dev/null 2>&1 || fail "diff --json FILE"
+affinity__valid diff "${tmpdir}/diff.json" || fail "diff --json: not as its schema says"
 if ! perf affinity diff --json - "${tmpdir}/bad.data" "${tmpdir}/good.data" |
    python3 -c '
 import json, sys

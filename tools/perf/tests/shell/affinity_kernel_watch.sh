@@ -59,6 +59,7 @@ perf affinity report -v -i "${out}/rq.data" -k "${kdir}/vmlinux" -T rq --stdio \
 # once, though perf maps sections of the vmlinux apart as DSOs of their own
 n=$(grep -c 'perf affinity: the debug info of .*vmlinux' "${tmpdir}/report.err")
 [ "${n}" = 1 ] || fail "the vmlinux's debug info opened ${n} times for attribution"
+affinity__valid report "${tmpdir}/report.json" || fail "--json: not as its schema says"
 for f in nr_running clock; do
 	grep -E -q "^  ${f} .*\(exact\)$" "${tmpdir}/report" ||
 		fail "struct rq ${f}: its roles are not the watchpoints'"

@@ -72,6 +72,7 @@ perf affinity report -i "${perfdata}" --stdio -T "${first}" > "${result}" 2>&1 |
 types | grep -q -x -F "${first}" || fail "-T ${first}: not reported"
 
 perf affinity report -i "${perfdata}" --json - > "${result}" 2>&1 || fail "--json -"
+affinity__valid report "${result}" || fail "--json: not as its schema says"
 python3 -c '
 import json, sys
 a = json.load(open(sys.argv[1]))["header"]["attribution"]

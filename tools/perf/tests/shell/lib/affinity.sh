@@ -29,6 +29,28 @@ affinity__skip() {
 	exit 2
 }
 
+# affinity__valid report|check|diff FILE: FILE is the JSON of that command as
+# its schema (lib/affinity_*schema.json) says; true without python3's
+# jsonschema, which affinity_json.sh needs
+affinity__valid() {
+	local schema="${shelldir}/lib/affinity_$1_schema.json"
+
+	[ "$1" = report ] && schema="${shelldir}/lib/affinity_schema.json"
+	python3 - "${schema}" "$2" <<'PY'
+import json, sys
+try:
+	import jsonschema
+except ImportError:
+	sys.exit(0)
+try:
+	jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])),
+			    cls=jsonschema.Draft202012Validator)
+except (ValueError, jsonschema.ValidationError) as e:
+	print(str(e).splitlines()[0])
+	sys.exit(1)
+PY
+}
+
 # affinity__same_as_pahole BINARY TYPE LABEL: perf affinity layout of TYPE
 # against ${tmpdir}/pahole (pahole -C's): member by member, then byte for byte
 affinity__same_as_pahole() {
