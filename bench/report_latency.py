@@ -38,22 +38,10 @@ import os
 import statistics
 import subprocess
 import sys
-import time
+
+from report_throughput import run
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run(cmd):
-    """Wall seconds and peak RSS (KiB) of cmd, stdout discarded."""
-    start = time.monotonic()
-    with open(os.devnull, "w") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
-        err = proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    if os.waitstatus_to_exitcode(status):
-        sys.exit("%s failed:\n%s" % (" ".join(cmd), err.decode(errors="replace")[-2000:]))
-    return wall, usage.ru_maxrss
 
 
 def record_demo(perf, path, workload):
@@ -132,7 +120,7 @@ def bench(perf, base, name, path, vmlinux, rounds):
         order = cmds[r % len(cmds):] + cmds[:r % len(cmds)]
         this = {}
         for n, cmd in order:
-            wall, kib = run(cmd)
+            wall, kib, _ = run(cmd)
             times[n].append(wall)
             rss[n].append(kib)
             this[n] = wall
