@@ -1095,7 +1095,7 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 
 	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, fh, &aff->ropts))
 		return -ENOMEM;
-	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->ropts,
+	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->attr, &aff->ropts,
 						    perf_affinity__html(aff->heatmap_name)))
 		return -ENOMEM;
 	return 0;

@@ -183,12 +183,62 @@ static int fa_site__cmp(const void *a, const void *b)
 	return na > nb ? -1 : na < nb;
 }
 
+static int fa_site__cmp_sym(const void *a, const void *b)
+{
+	const struct fa_site *sa = a, *sb = b;
+
+	if (sa->sym != sb->sym)
+		return (unsigned long)sa->sym < (unsigned long)sb->sym ? -1 : 1;
+	return sa->field - sb->field;
+}
+
+/* Pairs of the sites of one function: the accesses each field had there */
+static int fa_sites__add_pairs(const struct fa_site *s, int nr, struct fa_matrix *m)
+{
+	for (int a = 0; a < nr; a++) {
+		for (int b = a + 1; b < nr; b++) {
+			u64 na = s[a].loads + s[a].stores, nb = s[b].loads + s[b].stores;
+
+			if (fa_matrix__add(m, s[a].field, s[b].field, min(na, nb)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /**
- * fa_type__sites - The functions accessing @field, most accesses first
- * @sites: Result, a malloc()ed array the caller frees
+ * fa_type__sampled_pairs - Weigh each pair of fields with the sampled
+ * accesses both had in the functions that accessed both (the fewer of the
+ * two, per function): what the samples say of the pairs the code method
+ * weighs alike, the fields of one function
+ * @m: Initialized by the caller, i < j
  *
- * Return: how many, or -ENOMEM.
+ * Return: 0 or -ENOMEM.
  */
+int fa_type__sampled_pairs(const struct fa_type *t, struct fa_matrix *m)
+{
+	size_t nr = hashmap__size(t->code.sites), i = 0, first = 0;
+	struct hashmap_entry *cur;
+	struct fa_site *sites;
+	size_t bkt;
+	int err = 0;
+
+	sites = calloc(nr + 1, sizeof(*sites));
+	if (!sites)
+		return -ENOMEM;
+	hashmap__for_each_entry(t->code.sites, cur, bkt)
+		sites[i++] = *(const struct fa_site *)cur->pvalue;
+	qsort(sites, nr, sizeof(*sites), fa_site__cmp_sym);
+	for (i = 1; i <= nr && !err; i++) {
+		if (i < nr && sites[i].sym == sites[first].sym)
+			continue;
+		err = fa_sites__add_pairs(&sites[first], i - first, m);
+		first = i;
+	}
+	free(sites);
+	return err;
+}
+
 /* The fields the samples of one function accessed */
 struct fa_func_fields {
 	u64	key;		/* the function's name, as sampled */
@@ -246,6 +296,12 @@ int fa_type__sampled_fields(struct fa_type *t, const char *sym, int *fields, boo
 	return nr;
 }
 
+/**
+ * fa_type__sites - The functions accessing @field, most accesses first
+ * @sites: Result, a malloc()ed array the caller frees
+ *
+ * Return: how many, or -ENOMEM.
+ */
 int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites)
 {
 	struct hashmap_entry *cur;

@@ -22,6 +22,7 @@
 #include "heatmap.h"
 #include "hists.h"
 #include "lines.h"
+#include "merge.h"
 #include "report.h"
 #include "type.h"
 
@@ -41,7 +42,7 @@
 #define HM_SL_TITLE	24
 #define HM_SL_ROW	22
 #define HM_SL_BAR	512	/* px for the bytes of one cache line */
-#define HM_SL_LABEL	(HM_CHAR * 34)
+#define HM_SL_LABEL	(HM_CHAR * 42)
 
 /* Sequential, light to dark (ColorBrewer YlOrRd): the heavier, the darker */
 static const unsigned char hm_scale[][3] = {
@@ -58,9 +59,13 @@ static const char * const hm_class_color[FA_CLASS_MAX] = {
 
 #define HM_FS_COLOR	"#1060d0"
 
+static const char hm_sampled_cells[] =
+	"cells: the sampled accesses both fields had in the functions accessing both";
+
 /* One matrix: the shown fields in the order of a layout */
 struct fa_hm_panel {
 	const struct fa_layout	*l;
+	const struct fa_split	*split;		/* the hot part, then the cold one */
 	const char		*what;
 	const struct fa_cost	*cost;
 	int			*fields;
@@ -77,8 +82,12 @@ struct fa_hm_type {
 	double			 label_w;	/* room for offsets, names and markers */
 	double			 col_h;		/* room for the names over the columns */
 	double			 panel_w;
+	/* the cells' weights: the method's, or the code method's sampled pairs */
+	const struct fa_matrix	*w;
+	struct fa_matrix	 sampled;
 	double			 max_w;		/* the heaviest shown pair */
 	double			 width, height;
+	double			 title;		/* of the type */
 	double			 panel_title;
 	struct fa_shared_line	*sl;		/* lines of several instances */
 	int			 nr_sl;
@@ -200,6 +209,30 @@ static int fa_hm_panel__init(struct fa_hm_panel *p, const struct fa_hm_type *ht,
 	return 0;
 }
 
+/* The split advised: the hot members, then the cold ones, in their order */
+static int fa_hm_panel__init_split(struct fa_hm_panel *p, const struct fa_hm_type *ht,
+				   const int *shown)
+{
+	const struct fa_struct *st = ht->te->st;
+	const bool *hot = ht->an->split.hot;
+	int err = fa_hm_panel__init(p, ht, shown, &ht->an->current, "split", &ht->an->model[0]);
+	int sorted[ht->n + 1], k = 0;
+
+	if (err)
+		return err;
+	p->split = &ht->an->split;
+	memcpy(sorted, p->fields, ht->n * sizeof(*sorted));
+	for (int part = 1; part >= 0; part--) {
+		for (int i = 0; i < ht->n; i++) {
+			if (hot[st->fields[sorted[i]].unit] == part) {
+				p->line[k] = !part;
+				p->fields[k++] = sorted[i];
+			}
+		}
+	}
+	return 0;
+}
+
 static void fa_hm_type__exit(struct fa_hm_type *ht)
 {
 	for (int i = 0; i < 2; i++) {
@@ -207,6 +240,7 @@ static void fa_hm_type__exit(struct fa_hm_type *ht)
 		zfree(&ht->panel[i].line);
 	}
 	zfree(&ht->sl);
+	fa_matrix__exit(&ht->sampled);
 }
 
 static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
@@ -215,14 +249,15 @@ static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
 	/* offset column, name, class marker */
 	ht->label_w = HM_CHAR * (6 + name_len) + HM_MARKER + 8;
 	ht->col_h = HM_CHAR * name_len + HM_MARKER + 8;
-	/* the line labels right of the matrix, and room for the titles */
-	ht->panel_w = max(ht->label_w + ht->n * ht->cell + HM_CHAR * 18, HM_CHAR * 64);
+	/* the line labels right of the matrix ("cacheline 51 @3264" and a gap), the titles */
+	ht->panel_w = max(ht->label_w + ht->n * ht->cell + HM_CHAR * 21, HM_CHAR * 64);
 	ht->width = max(ht->nr_panels * ht->panel_w,
 			ht->nr_sl ? HM_SL_LABEL + HM_SL_BAR + HM_CHAR * 48 : 0);
+	ht->title = HM_TITLE + (ht->w != ht->an->affinity ? HM_PANEL_VISIT : 0);
 	ht->panel_title = HM_PANEL_TITLE;
-	if (ht->an->lines_at[0] > 0 || ht->an->spread)
+	if (ht->an->lines_at[0] > 0 || ht->an->spread || ht->an->advice == FA_ADVICE_SPLIT)
 		ht->panel_title += HM_PANEL_VISIT;
-	ht->height = HM_TITLE + ht->panel_title + ht->col_h + ht->n * ht->cell;
+	ht->height = ht->title + ht->panel_title + ht->col_h + ht->n * ht->cell;
 	if (ht->nr_sl)
 		ht->height += HM_PAD + HM_SL_TITLE + ht->nr_sl * HM_SL_ROW;
 }
@@ -237,6 +272,17 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	memset(ht, 0, sizeof(*ht));
 	ht->te = te;
 	ht->an = an;
+	ht->w = an->affinity;
+	/*
+	 * The code method weighs all fields of a function alike: the cells
+	 * show what the samples add, how often each pair was accessed there.
+	 */
+	if (an->method == FA_METHOD_CODE) {
+		err = fa_matrix__init(&ht->sampled) ?: fa_type__sampled_pairs(te->t, &ht->sampled);
+		if (err)
+			return err;
+		ht->w = &ht->sampled;
+	}
 	for (int i = 0; i < st->nr_leaves; i++) {
 		int f = st->leaves[i];
 
@@ -244,10 +290,10 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 			continue;
 		len = min(HM_NAME, max(len, (int)strlen(st->fields[f].name)));
 		for (int k = 0; k < ht->n; k++)
-			ht->max_w = max(ht->max_w, fa_matrix__get_sym(an->affinity, f, shown[k]));
+			ht->max_w = max(ht->max_w, fa_matrix__get_sym(ht->w, f, shown[k]));
 		shown[ht->n++] = f;
 	}
-	ht->nr_panels = an->changed ? 2 : 1;
+	ht->nr_panels = an->changed || an->advice == FA_ADVICE_SPLIT ? 2 : 1;
 	if (te->t->xfer.nr_instances >= 2) {
 		ht->nr_sl = fa_shared_lines__find(te->t, &ht->sl);
 		if (ht->nr_sl < 0)
@@ -260,6 +306,8 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	if (!err && an->changed)
 		err = fa_hm_panel__init(&ht->panel[1], ht, shown, &an->suggested,
 					"suggested layout", &an->model[1]);
+	else if (!err && an->advice == FA_ADVICE_SPLIT)
+		err = fa_hm_panel__init_split(&ht->panel[1], ht, shown);
 	return err;
 }
 
@@ -275,7 +323,7 @@ static size_t fa_heatmap__legend(FILE *fp, double x, double y)
 				 x, y);
 	double bx = 290, cx = 430, lx = 660;
 
-	printed += hm_text(fp, 0, 11, "", "co-access, of the struct's heaviest pair");
+	printed += hm_text(fp, 0, 11, "", "pair weight, of the heaviest pair");
 	printed += hm_rect(fp, 0, 18, 200, 12, "fill=\"url(#hm-scale)\" stroke=\"#666\"", NULL);
 	printed += hm_text(fp, 0, 44, "", "0%");
 	printed += hm_text(fp, 100, 44, "text-anchor=\"middle\"", "50%");
@@ -342,21 +390,29 @@ static size_t fa_hm_panel__cell(FILE *fp, const struct fa_hm_type *ht, int a, in
 	const struct fa_struct *st = ht->te->st;
 	const struct fa_type *t = ht->te->t;
 	const struct fa_matrix *m = ht->an->affinity;
-	double w = fa_matrix__get_sym(m, a, b), c = ht->cell;
+	double w = fa_matrix__get_sym(ht->w, a, b), c = ht->cell;
+	double mw = fa_matrix__get_sym(m, a, b);
 	char color[16], attrs[96], title[512];
+	int len;
 
 	if (a == b) {
 		scnprintf(title, sizeof(title), "%s: %.1f%% of the accesses to the struct",
 			  st->fields[a].name, fa_type__field_share(t, a));
 		return hm_rect(fp, x, y, c, c, "class=\"diag\" fill=\"#e8e8e8\"", title);
 	}
-	if (w <= 0)
+	if (w <= 0 && mw <= 0)
 		return 0;
 	hm_color(ht->max_w ? w / ht->max_w : 0, color, sizeof(color));
 	scnprintf(attrs, sizeof(attrs), "class=\"cell\" data-i=\"%d\" data-j=\"%d\" fill=\"%s\"",
 		  a, b, color);
-	scnprintf(title, sizeof(title), "%s x %s: %.4g (%.1f%%)%s", st->fields[a].name,
-		  st->fields[b].name, w, m->total ? 100 * w / m->total : 0,
+	len = scnprintf(title, sizeof(title), "%s x %s: ", st->fields[a].name,
+			st->fields[b].name);
+	if (ht->w != m)
+		len += scnprintf(title + len, sizeof(title) - len,
+				 "both sampled %.0f times or more in the functions accessing both, ",
+				 w);
+	scnprintf(title + len, sizeof(title) - len, "co-access %.4g (%.1f%%)%s", mw,
+		  m->total ? 100 * mw / m->total : 0,
 		  fa_hm_type__fs(ht, a, b) > 0 ? ", false sharing" : "");
 	return hm_rect(fp, x, y, c, c, attrs, title);
 }
@@ -407,7 +463,12 @@ static size_t fa_hm_panel__lines(FILE *fp, const struct fa_hm_type *ht,
 		/* lines with few shown fields: label only those there is room for */
 		if (k * c < label_end)
 			continue;
-		scnprintf(label, sizeof(label), "cacheline %u @%u", line, line * p->l->line_size);
+		if (p->split)
+			scnprintf(label, sizeof(label), "%s part, %u bytes", line ? "cold" : "hot",
+				  p->split->size[line]);
+		else
+			scnprintf(label, sizeof(label), "cacheline %u @%u", line,
+				  line * p->l->line_size);
 		printed += hm_text(fp, x0 + size + 4, y0 + k * c + 1,
 				   "class=\"line-label\" dominant-baseline=\"hanging\"", label);
 		label_end = k * c + HM_FONT + 2;
@@ -439,6 +500,34 @@ static size_t fa_hm_panel__instances(FILE *fp, const struct fa_hm_type *ht,
 	return hm_text(fp, 0, 28 + HM_PANEL_VISIT, HM_GRAY, text);
 }
 
+/* The split's parts and what it saves, as --stdio predicts it */
+static size_t fa_hm_panel__split_title(FILE *fp, const struct fa_hm_type *ht,
+				       const struct fa_split *sp)
+{
+	const struct fa_struct *st = ht->te->st;
+	char title[256];
+	size_t printed;
+	int len;
+
+	scnprintf(title, sizeof(title), "split: a hot (%u bytes) and a cold struct (%u bytes)",
+		  sp->size[0], sp->size[1]);
+	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
+	scnprintf(title, sizeof(title),
+		  "per visit: %.1f -> %.1f bytes, %.2f -> %.2f lines (%+.1f%%)",
+		  sp->bytes[0], sp->bytes[2], sp->lines[0], sp->lines[2],
+		  sp->cost[0] > 0 ? 100 * (sp->cost[2] - sp->cost[0]) / sp->cost[0] : 0);
+	printed += hm_text(fp, 0, 28, HM_GRAY, title);
+	/* the cold members are seldom above --percent-limit: name them all */
+	len = scnprintf(title, sizeof(title), "cold, in %.1f%% of the visits:",
+			100 * sp->cold_share);
+	for (int u = 0; u < st->nr_units && len < (int)sizeof(title) - 1; u++) {
+		if (!sp->hot[u])
+			len += scnprintf(title + len, sizeof(title) - len, " %s",
+					 fa_unit__name(st, u));
+	}
+	return printed + hm_text(fp, 0, 28 + HM_PANEL_VISIT, HM_GRAY, title);
+}
+
 static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 				 const struct fa_hm_panel *p)
 {
@@ -448,6 +537,8 @@ static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 
 	u32 lines = DIV_ROUND_UP(p->l->size, p->l->line_size);
 
+	if (p->split)
+		return fa_hm_panel__split_title(fp, ht, p->split);
 	scnprintf(title, sizeof(title), "%s: %u bytes, %u cache line%s", p->what, p->l->size,
 		  lines, lines == 1 ? "" : "s");
 	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
@@ -561,9 +652,13 @@ static size_t fa_hm_type__shared_lines(FILE *fp, const struct fa_hm_type *ht, do
 		int len;
 
 		len = scnprintf(label, sizeof(label), "%#" PRIx64 " %s ", sl->addr, who);
-		for (int i = 0; i < sl->nr_owners && i < FA_SL_OWNERS; i++)
+		/* two of them: the label stays left of the bar */
+		for (int i = 0; i < sl->nr_owners && i < 2; i++)
 			len += scnprintf(label + len, sizeof(label) - len, "%s%u", i ? "," : "",
 					 sl->owners[i]);
+		if (sl->nr_owners > 2)
+			len += scnprintf(label + len, sizeof(label) - len, " +%d",
+					 sl->nr_owners - 2);
 		printed += hm_text(fp, 0, ry + HM_SL_ROW / 2 - 3, HM_CENTRAL, label);
 		printed += hm_rect(fp, HM_SL_LABEL, ry, HM_SL_BAR, HM_SL_ROW - 6,
 				   "fill=\"#ffffff\" stroke=\"#999\"", NULL);
@@ -595,13 +690,85 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 			fa_method__name(ht->an->method));
 	fa_analysis__method_reason(ht->an, t, title + len, sizeof(title) - len);
 	printed += hm_text(fp, 0, 30, HM_GRAY, title);
+	if (ht->w != ht->an->affinity)
+		printed += hm_text(fp, 0, 30 + HM_PANEL_VISIT, HM_GRAY, hm_sampled_cells);
 	if (!ht->n)
-		printed += hm_text(fp, 0, HM_TITLE + 12, "", "no field above --percent-limit");
+		printed += hm_text(fp, 0, ht->title + 12, "", "no field above --percent-limit");
 	for (int i = 0; ht->n && i < ht->nr_panels; i++)
-		printed += fa_hm_panel__fprintf(fp, ht, &ht->panel[i], i * ht->panel_w, HM_TITLE);
+		printed += fa_hm_panel__fprintf(fp, ht, &ht->panel[i], i * ht->panel_w, ht->title);
 	if (ht->nr_sl)
-		printed += fa_hm_type__shared_lines(fp, ht, HM_TITLE + ht->panel_title + ht->col_h +
-						    ht->n * ht->cell + HM_PAD);
+		printed += fa_hm_type__shared_lines(fp, ht, ht->title + ht->panel_title +
+						    ht->col_h + ht->n * ht->cell + HM_PAD);
+	return printed + fprintf(fp, "</g>\n");
+}
+
+#define HM_MERGE_ROW	(HM_SL_TITLE + 3 * HM_SL_ROW)
+
+static const char * const hm_merge_fill[2][2] = {
+	{ "#c6d6ea", "#4c78a8" },	/* the first array: other elements, element i */
+	{ "#fcd9b6", "#f58518" },	/* the second */
+};
+
+/*
+ * One cache line of an array: its elements (of @stride bytes, the member
+ * of array @k at @off in each) side by side, element i darker
+ */
+static size_t fa_hm_merge__line(FILE *fp, const struct fa_merge *m, int k, u32 stride, u32 off,
+				u32 line, double y)
+{
+	double px = (double)HM_SL_BAR / line;
+	u32 size = m->arr[k]->elem_size;
+	size_t printed = 0;
+	char fill[32];
+
+	for (u32 at = 0; at + stride <= line; at += stride) {
+		scnprintf(fill, sizeof(fill), "fill=\"%s\" stroke=\"#fff\"",
+			  hm_merge_fill[k][at == 0]);
+		printed += hm_rect(fp, HM_SL_LABEL + (at + off) * px, y, size * px, HM_SL_ROW - 6,
+				   fill, at ? NULL : m->arr[k]->name);
+	}
+	return printed;
+}
+
+/* A merge of two arrays of scalars: element i of both, now and merged */
+static size_t fa_hm_merge__fprintf(FILE *fp, const struct fa_merge *m, u32 line, double y)
+{
+	char text[256], name[128];
+	size_t printed = fprintf(fp, "<g class=\"merge\" transform=\"translate(0,%.1f)\">\n", y);
+
+	fa_merge__name(m, name, sizeof(name));
+	scnprintf(text, sizeof(text),
+		  "merge %s and %s into struct %s (%u bytes): lines per visit %.2f -> %.2f (%+.1f%%)",
+		  m->arr[0]->name, m->arr[1]->name, name, m->size, m->lines[0], m->lines[1],
+		  100 * (m->cost[1] / m->cost[0] - 1));
+	printed += hm_text(fp, 0, 12, "", text);
+	for (int k = 0; k < 2; k++) {
+		double ry = HM_SL_TITLE + k * HM_SL_ROW;
+
+		scnprintf(text, sizeof(text), "now: %s[i]", m->arr[k]->name);
+		printed += hm_text(fp, 0, ry + HM_SL_ROW / 2 - 3, HM_CENTRAL, text);
+		printed += fa_hm_merge__line(fp, m, k, m->arr[k]->elem_size, 0, line, ry);
+	}
+	scnprintf(text, sizeof(text), "merged: %s[i]", name);
+	printed += hm_text(fp, 0, HM_SL_TITLE + 2 * HM_SL_ROW + HM_SL_ROW / 2 - 3, HM_CENTRAL,
+			   text);
+	for (int k = 0; k < 2; k++)
+		printed += fa_hm_merge__line(fp, m, k, m->size, m->offset[k], line,
+					     HM_SL_TITLE + 2 * HM_SL_ROW);
+	return printed + fprintf(fp, "</g>\n");
+}
+
+/* The merges of arrays of scalars advised, each a line of both arrays */
+static size_t fa_heatmap__merges(FILE *fp, const struct fa_merge *merges, int nr, u32 line,
+				 double y)
+{
+	size_t printed = fprintf(fp, "<g class=\"arrays\" transform=\"translate(%d,%.1f)\">\n",
+				 HM_PAD, y);
+
+	printed += hm_text(fp, 0, 14, "class=\"type-title\" font-size=\"14\" font-weight=\"bold\"",
+			   "arrays of scalars: a cache line of each, element i darker");
+	for (int i = 0; i < nr; i++)
+		printed += fa_hm_merge__fprintf(fp, &merges[i], line, HM_TITLE + i * HM_MERGE_ROW);
 	return printed + fprintf(fp, "</g>\n");
 }
 
@@ -632,21 +799,29 @@ static size_t fa_heatmap__begin(FILE *fp, double width, double height, bool html
  * fa_heatmap__fprintf - Print the co-access matrices of the reported types
  * as one SVG image, one struct type under the other
  * @fh: The struct table: the types in its order
+ * @a: The arrays of scalars, whose merges are drawn under the types
  * @html: As the body of an HTML page, not an SVG document
  *
  * Return: the number of bytes printed, 0 if memory ran out.
  */
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report_opts *o,
-			   bool html)
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *a,
+			   const struct fa_report_opts *o, bool html)
 {
 	struct fa_hm_type *ht = calloc(fh->nr_shown + 1, sizeof(*ht));
+	double width = 1000, height = 2 * HM_PAD + HM_LEGEND, y = height;
+	struct fa_merge *merges = NULL;
 	struct fa_hist_entry *fe;
-	double width = 900, height = 2 * HM_PAD + HM_LEGEND, y = height;
+	int nr = 0, nr_merges = 0, err = 0;
 	size_t printed = 0;
-	int nr = 0, err = 0;
 
 	if (!ht)
 		return 0;
+	if (a->arrays.nr) {
+		nr_merges = fa_merges__find(&a->arrays, a->cfg.line_size, &merges);
+		if (nr_merges < 0)
+			goto out;
+		nr_merges = min(nr_merges, HM_SL_SHOWN);
+	}
 	fa_hists__for_each_entry(fh, fe) {
 		err = fa_hm_type__init(&ht[nr], fe->te, fe->an, o);
 		if (err)
@@ -656,18 +831,25 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_report
 	}
 	if (err)
 		goto out;
+	if (nr_merges)
+		height += HM_TITLE + nr_merges * HM_MERGE_ROW + 2 * HM_PAD;
 	printed = fa_heatmap__begin(fp, width, nr ? height : height + 2 * HM_PAD, html);
 	for (int i = 0; i < nr; i++) {
 		printed += fa_hm_type__fprintf(fp, &ht[i], y);
 		y += ht[i].height + 2 * HM_PAD;
 	}
-	if (!nr)
+	if (!nr) {
 		printed += hm_text(fp, HM_PAD, y + HM_PAD, "",
 				   "no struct type above --percent-limit");
+		y += 2 * HM_PAD;
+	}
+	if (nr_merges)
+		printed += fa_heatmap__merges(fp, merges, nr_merges, a->cfg.line_size, y);
 	printed += fprintf(fp, "</svg>\n%s", html ? "</body></html>\n" : "");
 out:
 	for (int i = 0; i < nr; i++)
 		fa_hm_type__exit(&ht[i]);
 	free(ht);
+	free(merges);
 	return printed;
 }

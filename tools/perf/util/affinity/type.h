@@ -336,6 +336,7 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 			     const unsigned long *cpus);
 int fa_type__add_site(struct fa_type *t, int field, const char *sym, u8 op);
 int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites);
+int fa_type__sampled_pairs(const struct fa_type *t, struct fa_matrix *m);
 int fa_type__sampled_fields(struct fa_type *t, const char *sym, int *fields, bool *stored,
 			    int max);
 
