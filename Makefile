@@ -74,7 +74,7 @@ DEB_PACKAGES	:= build-essential flex bison pkg-config bc xz-utils rsync git \
 		   libslang2-dev libzstd-dev liblzma-dev libnuma-dev libcap-dev \
 		   libunwind-dev libcapstone-dev libssl-dev libbabeltrace-dev \
 		   libiberty-dev llvm-dev asciidoctor man-db tmux python3 dwarves \
-		   python3-jsonschema \
+		   python3-jsonschema python3-cairosvg \
 		   linux-source-$(KVER)
 
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF TARBALL LINUX_SRC JOBS PERF_MAKEFLAGS SANITIZE
