@@ -343,8 +343,8 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 	return ret < 0 ? ret : 0;
 }
 
-/* What is watched, and where */
-static void affinity__watch_info(const struct fa_watch *fw, unsigned int duty)
+/* What is watched, and where: a line each with -v, or when they are few */
+static void affinity__watch_info(const struct fa_watch *fw, unsigned int duty, bool few)
 {
 	char where[64];
 
@@ -353,8 +353,51 @@ static void affinity__watch_info(const struct fa_watch *fw, unsigned int duty)
 			  fw->off);
 	else
 		scnprintf(where, sizeof(where), "at %#" PRIx64, fw->addr);
-	pr_info("perf affinity: watching %s %s, %u bytes%s, %u%% of the time\n", fw->spec, where,
-		fw->len, fw->size > fw->len ? " (its first)" : "", duty);
+	eprintf(few ? 0 : 1, verbose,
+		"perf affinity: watching %s %s, %u bytes%s, %u%% of the time\n",
+		fw->spec, where, fw->len, fw->size > fw->len ? " (its first)" : "", duty);
+}
+
+/* The length of @spec without its CPU: "runqueues@2.clock" -> "runqueues" */
+static int affinity__watch_var(const char *spec, const char **rest)
+{
+	const char *at = strchr(spec, '@');
+
+	*rest = at ? at + 1 + strspn(at + 1, "0123456789") : spec + strlen(spec);
+	return at ? at - spec : (int)strlen(spec);
+}
+
+/*
+ * Many ranges (a per-CPU variable on every CPU) in one line: each variable
+ * once, with how many CPUs' instances of it are watched
+ */
+static void affinity__watch_summary(const struct perf_affinity *aff, unsigned int duty)
+{
+	char names[512];
+	int len = 0;
+
+	for (int w = 0; w < aff->nr_watch && len < (int)sizeof(names) - 1; w++) {
+		const char *rest, *spec = aff->watch[w].spec, *r;
+		int n = affinity__watch_var(spec, &rest), same = 0, seen = 0;
+
+		for (int v = 0; v < aff->nr_watch; v++) {
+			const char *other = aff->watch[v].spec;
+			bool eq = affinity__watch_var(other, &r) == n && !strncmp(other, spec, n) &&
+				  !strcmp(r, rest);
+
+			same += eq;
+			seen += eq && v < w;
+		}
+		if (seen)
+			continue;
+		len += scnprintf(names + len, sizeof(names) - len, "%s%.*s%s", len ? ", " : "", n,
+				 spec, rest);
+		if (same > 1)
+			len += scnprintf(names + len, sizeof(names) - len, " x%d", same);
+	}
+	pr_info("perf affinity: %d watchpoints rotate over the %d ranges, armed %u%% of the time, each range %.1f%%: %s (-v lists them)\n",
+		FA_WATCH_MAX, aff->nr_watch, duty, (double)duty * FA_WATCH_MAX / aff->nr_watch,
+		names);
 }
 
 /* A data breakpoint per variable resolved, armed --watch-duty of the time */
@@ -372,11 +415,10 @@ static int affinity__record_watch(struct perf_affinity *aff, const char **argv, 
 			argv[(*i)++] = "-e";
 			argv[(*i)++] = aff->watch_events[w];
 		}
-		affinity__watch_info(fw, min(aff->watch_duty, 100U));
+		affinity__watch_info(fw, min(aff->watch_duty, 100U), aff->nr_watch <= FA_WATCH_MAX);
 	}
 	if (aff->nr_watch > FA_WATCH_MAX)
-		pr_info("perf affinity: %d watchpoints rotate over the %d ranges\n", FA_WATCH_MAX,
-			aff->nr_watch);
+		affinity__watch_summary(aff, min(aff->watch_duty, 100U));
 	if (aff->nr_watch && aff->watch_exe && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
 	ret = fa_watch_duty__start(&aff->duty, aff->watch, aff->nr_watch, aff->watch_exe,

@@ -43,10 +43,11 @@ if ! PERF=$(command -v perf) BUILD="${top}/build" GUEST_TIMEOUT=400 \
 	exit ${err}
 fi
 out=${tmpdir}/out
-grep -q "watching runqueues@0.nr_running at 0x" "${out}/rq.record" ||
-	fail "record --vmlinux --watch does not watch CPU 0's nr_running: $(head -3 "${out}/rq.record")"
-grep -q "4 watchpoints rotate over the 12 ranges" "${out}/rq.record" ||
+grep -q "4 watchpoints rotate over the 12 ranges.*: runqueues.__lock x4, runqueues.nr_running x4" \
+	"${out}/rq.record" ||
 	fail "record --watch runqueues.x: not one range per CPU (4 CPUs, 3 members)"
+[ "$(grep -c 'perf affinity: watching\|watchpoints rotate' "${out}/rq.record")" = 1 ] ||
+	fail "record --vmlinux --watch: not one line for the 12 ranges: $(head -3 "${out}/rq.record")"
 
 want=$(readelf -n "${kdir}/vmlinux" | sed -n 's/.*Build ID: //p')
 got=$(perf buildid-list -i "${out}/rq.data" 2> /dev/null | awk '/\[kernel.kallsyms\]/ { print $1 }')

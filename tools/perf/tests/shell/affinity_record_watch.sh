@@ -20,7 +20,8 @@
 # watched through the global pointer to it (--watch 'lockshare_cur->lock'):
 # its address is learned as the workload runs, and the hits are the lock's
 # there.  'lockshare_global.*' watches its 10 members, 4 at a time in
-# turn: the roles of every member the workers access are exact.  Bad
+# turn, said in one line (a line each with -v): the roles of every member
+# the workers access are exact.  Bad
 # --watch arguments fail with one line.
 
 shelldir=$(dirname "$0")
@@ -174,6 +175,11 @@ check_rotation() {
 	fi
 	grep -q "4 watchpoints rotate over the 10 ranges" "${result}.record" ||
 		fail "record --watch lockshare_global.* does not rotate over 10 members"
+	# one line for the 10 ranges, naming them; a line each only with -v
+	[ "$(grep -c 'perf affinity: watching\|watchpoints rotate' "${result}.record")" = 1 ] ||
+		fail "record --watch of 10 ranges: not one line for them"
+	grep -q "rotate over the 10 ranges.*: lockshare_global.lock, .*lockshare_global.nr_switches" \
+		"${result}.record" || fail "record --watch of 10 ranges: the line does not name them"
 	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
 		fail "report of lockshare's members watched in turn"
 	for f in lock nr_running clock load_avg nr_switches; do
