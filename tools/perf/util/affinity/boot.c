@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A bootstrap over blocks of time (see boot.h). */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <linux/kernel.h>
@@ -100,29 +101,60 @@ void fa_boot__change(const struct fa_boot_sum *a, const struct fa_boot_sum *b,
 	ci->hi -= 1;
 }
 
+/* b / a - 1, or with @diff b - a; NAN where it is not defined */
+static double fa_boot__compare(double a_num, double a_den, double b_num, double b_den, bool diff)
+{
+	if (a_den <= 0 || b_den <= 0)
+		return NAN;
+	if (diff)
+		return b_num / b_den - a_num / a_den;
+	return a_num > 0 ? (b_num / b_den) / (a_num / a_den) - 1 : NAN;
+}
+
+/*
+ * @a_num / @a_den of one recording against @b_num / @b_den of another:
+ * their replicates are drawn apart.  No interval where the estimate is
+ * not defined.
+ */
+static bool fa_boot__apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
+			   const struct fa_boot_sum *b_num, const struct fa_boot_sum *b_den,
+			   bool diff, struct fa_interval *ci)
+{
+	double est = fa_boot__compare(fa_boot_sum__total(a_num), fa_boot_sum__total(a_den),
+				      fa_boot_sum__total(b_num), fa_boot_sum__total(b_den), diff);
+	double reps[FA_BOOT_REPS];
+	int nr = 0;
+
+	for (int r = 0; r < FA_BOOT_REPS && !isnan(est); r++) {
+		int rb = (r + FA_BOOT_REPS / 2) % FA_BOOT_REPS;
+		double v = fa_boot__compare(fa_boot_sum__rep(a_num, r), fa_boot_sum__rep(a_den, r),
+					    fa_boot_sum__rep(b_num, rb),
+					    fa_boot_sum__rep(b_den, rb), diff);
+
+		if (!isnan(v))
+			reps[nr++] = v;
+	}
+	fa_interval__from(ci, isnan(est) ? 0 : est, reps, nr);
+	return nr > 1;
+}
+
 /*
  * The relative change from @a_num / @a_den of one recording to @b_num /
- * @b_den of another: their replicates are drawn apart
+ * @b_den of another.  Return: whether it has an interval.
  */
-void fa_boot__change_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
+bool fa_boot__change_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
 			   const struct fa_boot_sum *b_num, const struct fa_boot_sum *b_den,
 			   struct fa_interval *ci)
 {
-	double a = fa_boot_sum__total(a_den), b = fa_boot_sum__total(b_den), reps[FA_BOOT_REPS];
-	double est = 0;
-	int nr = 0;
+	return fa_boot__apart(a_num, a_den, b_num, b_den, /*diff=*/false, ci);
+}
 
-	if (a > 0 && b > 0 && fa_boot_sum__total(a_num) > 0)
-		est = (fa_boot_sum__total(b_num) / b) / (fa_boot_sum__total(a_num) / a) - 1;
-	for (int r = 0; r < FA_BOOT_REPS; r++) {
-		int rb = (r + FA_BOOT_REPS / 2) % FA_BOOT_REPS;
-		double ad = fa_boot_sum__rep(a_den, r), an = fa_boot_sum__rep(a_num, r);
-		double bd = fa_boot_sum__rep(b_den, rb);
-
-		if (ad > 0 && an > 0 && bd > 0)
-			reps[nr++] = (fa_boot_sum__rep(b_num, rb) / bd) / (an / ad) - 1;
-	}
-	fa_interval__from(ci, est, reps, nr);
+/* The difference of @b_num / @b_den and @a_num / @a_den, as fa_boot__change_apart() */
+bool fa_boot__diff_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
+			 const struct fa_boot_sum *b_num, const struct fa_boot_sum *b_den,
+			 struct fa_interval *ci)
+{
+	return fa_boot__apart(a_num, a_den, b_num, b_den, /*diff=*/true, ci);
 }
 
 /* The saving from @a to @b (1 - b / a), with its interval */

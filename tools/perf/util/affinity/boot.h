@@ -56,9 +56,12 @@ void fa_boot__change(const struct fa_boot_sum *a, const struct fa_boot_sum *b,
 		     struct fa_interval *ci);
 void fa_boot__saving(const struct fa_boot_sum *a, const struct fa_boot_sum *b,
 		     struct fa_interval *ci);
-void fa_boot__change_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
+bool fa_boot__change_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
 			   const struct fa_boot_sum *b_num, const struct fa_boot_sum *b_den,
 			   struct fa_interval *ci);
+bool fa_boot__diff_apart(const struct fa_boot_sum *a_num, const struct fa_boot_sum *a_den,
+			 const struct fa_boot_sum *b_num, const struct fa_boot_sum *b_den,
+			 struct fa_interval *ci);
 double fa_boot__prob_less(const struct fa_boot_sum *a, const struct fa_boot_sum *b);
 void fa_interval__from(struct fa_interval *ci, double est, double *reps, int nr);
 /* Room for fa_interval__str()'s "95% interval -100.0% to +100.0%" */

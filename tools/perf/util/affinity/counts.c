@@ -18,8 +18,9 @@
 int fa_counts__init(struct fa_counts *c, int nr_fields, int nr_owners)
 {
 	c->stats = calloc(nr_fields, sizeof(*c->stats));
+	c->field_by_group = calloc(nr_fields, sizeof(*c->field_by_group));
 	c->mi = mem_info__new();
-	if (!c->stats || !c->mi)
+	if (!c->stats || !c->field_by_group || !c->mi)
 		return -ENOMEM;
 	for (int i = 0; i < nr_fields; i++) {
 		c->stats[i].readers = bitmap_zalloc(nr_owners);
@@ -38,6 +39,7 @@ void fa_counts__exit(struct fa_counts *c, int nr_fields)
 		fa_exact__delete(c->stats[i].exact);
 	}
 	zfree(&c->stats);
+	zfree(&c->field_by_group);
 	fa_exact_lines__delete(c->exact_lines);
 	c->exact_lines = NULL;
 	mem_info__zput(c->mi);
@@ -77,7 +79,7 @@ u64 fa_type__stores(const struct fa_type *t)
 
 /* HITMs and peer snoops as perf c2c counts them, local and remote */
 static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
-			      const struct fa_sample *s)
+			      const struct fa_sample *s, int group)
 {
 	struct c2c_stats stats = { .nr_entries = 0, };
 
@@ -88,12 +90,14 @@ static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
 	fs->hitm += stats.tot_hitm;
 	fs->peer += stats.tot_peer;
 	t->counts.hitm += stats.tot_hitm;
+	t->counts.hitm_by_group.g[group] += stats.tot_hitm;
 }
 
 void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_field_stats *fs = &t->counts.stats[s->field];
 	union perf_mem_data_src dsrc = { .val = s->data_src, };
+	int group = fa_boot__group(s->time, t->cfg.boot_ns);
 
 	switch (s->op) {
 	case FA_OP_LOAD:
@@ -116,9 +120,14 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 	}
 	fs->weight += s->weight;
 	if (dsrc.mem_op != PERF_MEM_OP_NA)
-		fa_type__data_src(t, fs, s);
+		fa_type__data_src(t, fs, s, group);
 	t->counts.nr_accesses++;
 	t->counts.weight += s->weight;
+	t->counts.field_by_group[s->field].g[group] += s->weight;
+	t->counts.weight_by_group.g[group] += s->weight;
+	t->counts.accesses_by_group.g[group]++;
+	if (!(s->op & FA_OP_STORE))
+		t->counts.loads_by_group.g[group]++;
 }
 
 /* A watchpoint's hit: an exact access, not a sample (exact.h) */

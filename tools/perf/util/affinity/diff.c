@@ -14,16 +14,6 @@
 #include "matrix.h"
 #include "type.h"
 
-enum fa_diff_measure {
-	FA_DIFF_ACCESSES,
-	FA_DIFF_INSTANCES,
-	FA_DIFF_LINES,
-	FA_DIFF_XFERS,
-	FA_DIFF_HITM,
-	FA_DIFF_COST,
-	FA_DIFF_MAX,
-};
-
 static const char * const fa_diff_keys[FA_DIFF_MAX] = {
 	[FA_DIFF_ACCESSES]	= "accesses",
 	[FA_DIFF_INSTANCES]	= "instances",
@@ -64,27 +54,53 @@ static double fa_diff_side__measure(const struct fa_diff_side *s, int m)
 	}
 }
 
-/* The changes of the lines per window and of the cost, with intervals */
+/* The transfers of the current layout by group: what of its cost is not lines */
+static void fa_diff_side__xfers(const struct fa_diff_side *s, struct fa_boot_sum *xfers)
+{
+	const struct fa_analysis *an = s->an;
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++)
+		xfers->g[g] = an->xfer_cost ? (an->measured.cost.g[g] - an->measured.lines.g[g]) /
+					      an->xfer_cost : 0;
+}
+
+/*
+ * The changes of the measures, with intervals: those of the model (lines,
+ * transfers, cost) by its windows' (or visits') groups, HITMs by loads
+ */
 static void fa_diff__intervals(struct fa_diff *d)
 {
 	const struct fa_analysis *a = d->side[0].an, *b = d->side[1].an;
+	const struct fa_type *ta = d->side[0].t, *tb = d->side[1].t;
+	const struct fa_boot_sum *wa = &a->measured.windows, *wb = &b->measured.windows;
+	struct fa_boot_sum xa, xb;
+	bool *have = d->have_change;
 
-	if (fa_boot_sum__total(&a->measured.windows) <= 0 ||
-	    fa_boot_sum__total(&b->measured.windows) <= 0)
-		return;
-	fa_boot__change_apart(&a->measured.lines, &a->measured.windows, &b->measured.lines,
-			      &b->measured.windows, &d->change[0]);
-	fa_boot__change_apart(&a->measured.cost, &a->measured.windows, &b->measured.cost,
-			      &b->measured.windows, &d->change[1]);
-	d->have_change = true;
+	if (fa_boot_sum__total(wa) > 0 && fa_boot_sum__total(wb) > 0) {
+		have[FA_DIFF_LINES] = fa_boot__change_apart(&a->measured.lines, wa,
+							    &b->measured.lines, wb,
+							    &d->change[FA_DIFF_LINES]);
+		have[FA_DIFF_COST] = fa_boot__change_apart(&a->measured.cost, wa,
+							   &b->measured.cost, wb,
+							   &d->change[FA_DIFF_COST]);
+		fa_diff_side__xfers(&d->side[0], &xa);
+		fa_diff_side__xfers(&d->side[1], &xb);
+		have[FA_DIFF_XFERS] = fa_boot__change_apart(&xa, &ta->counts.accesses_by_group,
+							    &xb, &tb->counts.accesses_by_group,
+							    &d->change[FA_DIFF_XFERS]);
+	}
+	if (d->side[0].hitm && d->side[1].hitm)
+		have[FA_DIFF_HITM] = fa_boot__change_apart(&ta->counts.hitm_by_group,
+							   &ta->counts.loads_by_group,
+							   &tb->counts.hitm_by_group,
+							   &tb->counts.loads_by_group,
+							   &d->change[FA_DIFF_HITM]);
 }
 
 /* The interval of measure @m's change, or NULL */
 static const struct fa_interval *fa_diff__interval(const struct fa_diff *d, int m)
 {
-	if (!d->have_change)
-		return NULL;
-	return m == FA_DIFF_LINES ? &d->change[0] : m == FA_DIFF_COST ? &d->change[1] : NULL;
+	return d->have_change[m] ? &d->change[m] : NULL;
 }
 
 /**
@@ -218,15 +234,22 @@ static int fa_diff_side__field(const struct fa_diff_side *s, const char *name)
 	return -1;
 }
 
-/* A field as both recordings saw it: its share of the accesses, its line */
+/*
+ * A field as both recordings saw it: its share of the accesses, its line,
+ * and the change of its share in points, with an interval if both have it
+ */
 struct fa_diff_field {
-	const char	*name;
-	double		 share[2];
-	int		 line[2];
+	const char		*name;
+	double			 share[2];
+	int			 line[2];
+	struct fa_interval	 ci;
+	bool			 have_ci;
 };
 
 static bool fa_diff__field(const struct fa_diff *d, const char *name, struct fa_diff_field *df)
 {
+	const struct fa_boot_sum *by_group[2] = { NULL, NULL, };
+
 	df->name = name;
 	for (int i = 0; i < 2; i++) {
 		const struct fa_diff_side *s = &d->side[i];
@@ -234,7 +257,13 @@ static bool fa_diff__field(const struct fa_diff *d, const char *name, struct fa_
 
 		df->share[i] = f < 0 ? NAN : fa_type__field_share(s->t, f);
 		df->line[i] = f < 0 ? -1 : fa_layout__line(&s->an->current, s->t->st, f);
+		if (f >= 0)
+			by_group[i] = &s->t->counts.field_by_group[f];
 	}
+	df->have_ci = by_group[0] && by_group[1] &&
+		      fa_boot__diff_apart(by_group[0], &d->side[0].t->counts.weight_by_group,
+					  by_group[1], &d->side[1].t->counts.weight_by_group,
+					  &df->ci);
 	return df->share[0] >= d->percent_limit || df->share[1] >= d->percent_limit;
 }
 
@@ -285,14 +314,24 @@ static void fa_diff_field__fprintf(const struct fa_diff_field *df, FILE *fp)
 		else
 			fprintf(fp, " %5d", df->line[i]);
 	}
+	if (df->have_ci && fa_interval__spans(&df->ci, 0))
+		fprintf(fp, "   no measurable change");
+	else if (df->have_ci)
+		fprintf(fp, "   %.0f%% interval %+.1f to %+.1f", 100 * FA_BOOT_LEVEL,
+			100 * df->ci.lo, 100 * df->ci.hi);
 	fprintf(fp, "\n");
 }
 
-/* A falsely shared pair, by the names of its fields */
+/*
+ * A falsely shared pair, by the names of its fields; the relative change
+ * of its rate, or where one recording has none the difference
+ */
 struct fa_diff_pair {
-	const char	*writer;
-	const char	*reader;
-	double		 rate[2];	/* transfers per 1000 accesses of the type */
+	const char		*writer;
+	const char		*reader;
+	double			 rate[2];	/* transfers per 1000 accesses of the type */
+	struct fa_interval	 ci;
+	bool			 have_ci;
 };
 
 struct fa_diff_pairs {
@@ -300,24 +339,57 @@ struct fa_diff_pairs {
 	int			 nr;
 };
 
-static int fa_diff_pairs__add(struct fa_diff_pairs *p, int side, const char *w, const char *r,
-			      double rate)
+static int fa_diff_pairs__add(struct fa_diff_pairs *p, const char *w, const char *r)
 {
 	void *n;
 
 	for (int k = 0; k < p->nr; k++) {
-		if (!strcmp(p->pairs[k].writer, w) && !strcmp(p->pairs[k].reader, r)) {
-			p->pairs[k].rate[side] = rate;
+		if (!strcmp(p->pairs[k].writer, w) && !strcmp(p->pairs[k].reader, r))
 			return 0;
-		}
 	}
 	n = realloc(p->pairs, (p->nr + 1) * sizeof(*p->pairs));
 	if (!n)
 		return -ENOMEM;
 	p->pairs = n;
-	p->pairs[p->nr] = (struct fa_diff_pair){ .writer = w, .reader = r, };
-	p->pairs[p->nr++].rate[side] = rate;
+	p->pairs[p->nr++] = (struct fa_diff_pair){ .writer = w, .reader = r, };
 	return 0;
+}
+
+/* The transfers from @w to @r of side @s by group, into @sum; the rate */
+static double fa_diff_side__pair(const struct fa_diff_side *s, const char *w, const char *r,
+				 struct fa_boot_sum *sum)
+{
+	int fw = fa_diff_side__field(s, w), fr = fa_diff_side__field(s, r);
+	const struct fa_pair_groups *pg;
+
+	memset(sum, 0, sizeof(*sum));
+	if (fw < 0 || fr < 0 || !s->t->counts.weight)
+		return 0;
+	pg = fa_keymap__find(&s->t->xfer.fs_by_group, (u64)fw << 32 | (u32)fr);
+	if (pg)
+		*sum = pg->sum;
+	return 1000 * fa_matrix__get(&s->t->xfer.fs, fw, fr) / s->t->counts.weight;
+}
+
+/* Each pair's rate in both recordings, and the interval of its change */
+static void fa_diff__pair_rates(const struct fa_diff *d, struct fa_diff_pair *dp)
+{
+	const struct fa_type *t[2] = { d->side[0].t, d->side[1].t, };
+	struct fa_boot_sum sum[2];
+
+	for (int i = 0; i < 2; i++)
+		dp->rate[i] = t[i] ? fa_diff_side__pair(&d->side[i], dp->writer, dp->reader,
+							&sum[i]) : NAN;
+	if (!t[0] || !t[1])
+		return;
+	if (dp->rate[0] > 0 && dp->rate[1] > 0)
+		dp->have_ci = fa_boot__change_apart(&sum[0], &t[0]->counts.weight_by_group,
+						    &sum[1], &t[1]->counts.weight_by_group,
+						    &dp->ci);
+	else
+		dp->have_ci = fa_boot__diff_apart(&sum[0], &t[0]->counts.weight_by_group,
+						  &sum[1], &t[1]->counts.weight_by_group,
+						  &dp->ci);
 }
 
 /* The pairs either recording shows, old ones first */
@@ -337,35 +409,49 @@ static int fa_diff__pairs(const struct fa_diff *d, struct fa_diff_pairs *p)
 		for (int k = 0; !err && k < n && k < FA_DIFF_MAX_FS; k++) {
 			if (100 * cells[k].w < FA_DIFF_MIN_FS * t->xfer.fs.total)
 				break;
-			err = fa_diff_pairs__add(p, i, t->st->fields[cells[k].i].name,
-						 t->st->fields[cells[k].j].name,
-						 1000 * cells[k].w / t->counts.weight);
+			err = fa_diff_pairs__add(p, t->st->fields[cells[k].i].name,
+						 t->st->fields[cells[k].j].name);
 		}
 		free(cells);
 		if (err)
 			return err;
 	}
+	for (int k = 0; k < p->nr; k++)
+		fa_diff__pair_rates(d, &p->pairs[k]);
 	return 0;
+}
+
+/* "gone" or "new" where one recording has none, or the interval of the change */
+static const char *fa_diff_pair__note(const struct fa_diff_pair *dp, char *buf, size_t size)
+{
+	bool one = !dp->rate[0] != !dp->rate[1];
+
+	if (isnan(dp->rate[0]) || isnan(dp->rate[1]))
+		return NULL;
+	if (!dp->have_ci)
+		return one ? (dp->rate[0] ? "gone" : "new") : NULL;
+	if (fa_interval__spans(&dp->ci, 0))
+		return "no measurable change";
+	if (one)
+		return dp->rate[0] ? "gone" : "new";
+	return fa_interval__str(&dp->ci, false, buf, size);
 }
 
 static size_t fa_diff__pairs_fprintf(const struct fa_diff *d, FILE *fp)
 {
 	struct fa_diff_pairs p;
 	size_t printed;
-	char label[128];
+	char label[128], note[FA_INTERVAL_STR];
 
 	if (fa_diff__pairs(d, &p))
 		return 0;
 	printed = fprintf(fp, "\n  False sharing, transfers per 1k accesses:\n");
 	for (int k = 0; k < p.nr; k++) {
 		const struct fa_diff_pair *dp = &p.pairs[k];
-		/* a pair only one recording shows is none in the other */
-		double old = d->side[0].t ? dp->rate[0] : NAN;
-		double new = d->side[1].t ? dp->rate[1] : NAN;
 
 		scnprintf(label, sizeof(label), "%s -> %s", dp->writer, dp->reader);
-		printed += fa_diff__row(fp, label, old, new, false,
-					!new && old ? "gone" : new && !old ? "new" : NULL);
+		printed += fa_diff__row(fp, label, dp->rate[0], dp->rate[1], false,
+					fa_diff_pair__note(dp, note, sizeof(note)));
 	}
 	if (!p.nr)
 		printed += fprintf(fp, "    none seen in either\n");
@@ -408,23 +494,10 @@ static void fa_json__double_pair(struct fa_json *j, const char *key, double old,
 	fa_json__end_array(j);
 }
 
-static void fa_diff_field__json(const struct fa_diff_field *df, struct fa_json *j)
+/* {"change": %, "interval": [lo, hi], "measurable": bool} of @ci, or null */
+static void fa_diff__json_interval(struct fa_json *j, const char *key,
+				   const struct fa_interval *ci)
 {
-	fa_json__begin_object(j, NULL, /*flat=*/true);
-	fa_json__string(j, "name", df->name);
-	fa_json__double_pair(j, "share", df->share[0], df->share[1]);
-	fa_json__double_pair(j, "line", df->line[0] < 0 ? NAN : df->line[0],
-			     df->line[1] < 0 ? NAN : df->line[1]);
-	fa_json__end_object(j);
-}
-
-/* One type in both recordings, an object of the "types" array */
-/* {"change": %, "interval": [lo, hi], "measurable": bool}, or null */
-static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, const char *key,
-				 int m)
-{
-	const struct fa_interval *ci = fa_diff__interval(d, m);
-
 	if (!ci) {
 		fa_json__null(j, key);
 		return;
@@ -438,6 +511,26 @@ static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, con
 	fa_json__bool(j, "measurable", !fa_interval__spans(ci, 0));
 	fa_json__end_object(j);
 }
+
+static void fa_diff_field__json(const struct fa_diff_field *df, struct fa_json *j)
+{
+	fa_json__begin_object(j, NULL, /*flat=*/true);
+	fa_json__string(j, "name", df->name);
+	fa_json__double_pair(j, "share", df->share[0], df->share[1]);
+	fa_json__double_pair(j, "line", df->line[0] < 0 ? NAN : df->line[0],
+			     df->line[1] < 0 ? NAN : df->line[1]);
+	/* in points of the share */
+	fa_diff__json_interval(j, "share_change", df->have_ci ? &df->ci : NULL);
+	fa_json__end_object(j);
+}
+
+static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, const char *key,
+				 int m)
+{
+	fa_diff__json_interval(j, key, fa_diff__interval(d, m));
+}
+
+/* One type in both recordings, an object of the "types" array */
 
 int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 {
@@ -457,18 +550,24 @@ int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 		fa_json__double_pair(j, "predicted_cost", d->predicted[0], d->predicted[1]);
 	fa_diff__json_change(j, d, "lines_change", FA_DIFF_LINES);
 	fa_diff__json_change(j, d, "cost_change", FA_DIFF_COST);
+	fa_diff__json_change(j, d, "xfers_change", FA_DIFF_XFERS);
+	fa_diff__json_change(j, d, "hitm_change", FA_DIFF_HITM);
 	fa_json__begin_array(j, "fields", /*flat=*/false);
 	for (int pos = 0; fa_diff__next_field(d, &pos, &df);)
 		fa_diff_field__json(&df, j);
 	fa_json__end_array(j);
 	fa_json__begin_array(j, "false_sharing", /*flat=*/false);
 	for (int k = 0; k < p.nr; k++) {
+		const struct fa_diff_pair *dp = &p.pairs[k];
+		bool both = dp->have_ci && dp->rate[0] > 0 && dp->rate[1] > 0;
+
 		fa_json__begin_object(j, NULL, /*flat=*/true);
-		fa_json__string(j, "writer", p.pairs[k].writer);
-		fa_json__string(j, "reader", p.pairs[k].reader);
-		fa_json__double_pair(j, "xfers_per_kacc",
-				     d->side[0].t ? p.pairs[k].rate[0] : NAN,
-				     d->side[1].t ? p.pairs[k].rate[1] : NAN);
+		fa_json__string(j, "writer", dp->writer);
+		fa_json__string(j, "reader", dp->reader);
+		fa_json__double_pair(j, "xfers_per_kacc", dp->rate[0], dp->rate[1]);
+		fa_diff__json_interval(j, "xfers_change", both ? &dp->ci : NULL);
+		if (dp->have_ci)
+			fa_json__bool(j, "measurable", !fa_interval__spans(&dp->ci, 0));
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);

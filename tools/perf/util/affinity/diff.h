@@ -24,6 +24,17 @@ struct fa_type;
  * @an: Its analysis
  * @hitm: The recording has data sources: its HITMs are measured
  */
+/* What diff sets side by side for a type: fa_diff__fprintf()'s rows */
+enum fa_diff_measure {
+	FA_DIFF_ACCESSES,
+	FA_DIFF_INSTANCES,
+	FA_DIFF_LINES,
+	FA_DIFF_XFERS,
+	FA_DIFF_HITM,
+	FA_DIFF_COST,
+	FA_DIFF_MAX,
+};
+
 struct fa_diff_side {
 	const struct fa_type		*t;
 	const struct fa_analysis	*an;
@@ -45,8 +56,9 @@ struct fa_diff {
 	double			 predicted[2];
 	bool			 have_predicted;
 	double			 percent_limit;
-	struct fa_interval	 change[2];	/* lines, cost */
-	bool			 have_change;
+	/* by measure (diff.c): the relative change, if it has an interval */
+	struct fa_interval	 change[FA_DIFF_MAX];
+	bool			 have_change[FA_DIFF_MAX];
 };
 
 int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side *old,

@@ -201,6 +201,18 @@ struct fa_counts {
 	u32			 tid;		/* the first thread seen accessing it */
 	u32			 nr_threads;	/* 0, 1 or 2: several */
 	struct fa_exact_lines	*exact_lines;	/* of the watchpoint hits, or NULL */
+	/* by group of the bootstrap (boot.h), for diff's intervals */
+	struct fa_boot_sum	*field_by_group;	/* weight, by field index */
+	struct fa_boot_sum	 weight_by_group;
+	struct fa_boot_sum	 accesses_by_group;
+	struct fa_boot_sum	 loads_by_group;	/* and of unknown direction */
+	struct fa_boot_sum	 hitm_by_group;
+};
+
+/* The transfers between a falsely shared pair of fields, by group (boot.h) */
+struct fa_pair_groups {
+	u64			 key;		/* writer << 32 | reader */
+	struct fa_boot_sum	 sum;
 };
 
 /* Co-access within the windows of a scope (window.c) */
@@ -233,6 +245,7 @@ struct fa_transfers {
 	u64			 nr_sweeps;
 	struct fa_matrix	 pairs __aligned(FA_APART); /* write i on a, access j on b != a */
 	struct fa_matrix	 fs;		/* of those, i != j on one real line */
+	struct fa_keymap	 fs_by_group;	/* (i << 32 | j) -> struct fa_pair_groups */
 	/* who accessed the fields of the instances swept from @insts */
 	struct fa_inst_field	*retired;
 	size_t			 nr_retired;

@@ -20,7 +20,7 @@ int fa_transfers__init(struct fa_transfers *x, int nr_fields)
 {
 	x->sweep_at = FA_INST_SWEEP;
 	if (fa_keymap__init(&x->insts) || fa_matrix__init_n(&x->pairs, nr_fields) ||
-	    fa_matrix__init_n(&x->fs, nr_fields))
+	    fa_matrix__init_n(&x->fs, nr_fields) || fa_keymap__init(&x->fs_by_group))
 		return -ENOMEM;
 	return 0;
 }
@@ -31,6 +31,7 @@ void fa_transfers__exit(struct fa_transfers *x)
 
 	fa_matrix__exit(&x->pairs);
 	fa_matrix__exit(&x->fs);
+	fa_keymap__free_values(&x->fs_by_group);
 	fa_keymap__for_each(&x->insts, slot) {
 		struct fa_inst_id *id = slot->value;
 
@@ -309,6 +310,21 @@ struct fa_inst *fa_type__instance(struct fa_type *t, const struct fa_sample *s)
 	return &id->inst;
 }
 
+/* A transfer between two fields on one line, and its group for diff's intervals */
+static int fa_type__false_sharing(struct fa_type *t, int writer, const struct fa_sample *s)
+{
+	u64 key = (u64)writer << 32 | (u32)s->field;
+	struct fa_pair_groups *pg;
+
+	if (fa_matrix__add(&t->xfer.fs, writer, s->field, s->weight))
+		return -ENOMEM;
+	pg = fa_keymap__findnew(&t->xfer.fs_by_group, key, sizeof(*pg));
+	if (!pg)
+		return -ENOMEM;
+	pg->sum.g[fa_boot__group(s->time, t->cfg.boot_ns)] += s->weight;
+	return 0;
+}
+
 /*
  * Pairs for the report: this access after writes to other fields of the
  * instance on other CPUs, and those of them on the same real cache line.
@@ -325,7 +341,7 @@ int fa_type__transfers(struct fa_type *t, struct fa_inst *inst, const struct fa_
 		if (fa_matrix__add(&t->xfer.pairs, w->field, s->field, s->weight))
 			return -ENOMEM;
 		if (w->field != s->field && fa_type__same_line(t, inst->base, w->field, s->field) &&
-		    fa_matrix__add(&t->xfer.fs, w->field, s->field, s->weight))
+		    fa_type__false_sharing(t, w->field, s))
 			return -ENOMEM;
 	}
 	fa_type__moved(t, inst, s);
