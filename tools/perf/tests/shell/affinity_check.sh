@@ -8,8 +8,9 @@
 # accesses.  check holds 'good' and 'cold' against a recording of 'good',
 # and 'good' against one of 'bad' (the fix); it fails 'bad' with the lock,
 # the fields and the cache line in pahole's format.  diff of the two
-# recordings shows the transfers drop and names the falsely shared pair
-# that is gone.  A report saved with --json gives check the same answers
+# recordings shows the transfers drop, outside the noise, and names the
+# falsely shared pair that is gone; diff of a recording with itself finds
+# no row changed measurably.  A report saved with --json gives check the same answers
 # as the recording; the golden report (perf's own workloads) gives the
 # same every time.  Only what every run shows is asserted: the writer thread
 # always stores the lock, the reader always loads the fields, and a pair
@@ -262,8 +263,20 @@ else
 	awk '/^  transfers per 1k accesses/ { found = 1; if (!($5 > $6)) exit 1 }
 	     END { exit !found }' "${result}" || fail "diff does not show the transfers drop"
 	grep -qP "^  lock -> \S+ .* gone$" "${result}" || fail "diff does not name the pair gone"
-	grep -qP "^  lock +[0-9.]+% +[0-9.]+% +\S+ +0 +1$" "${result}" ||
+	grep -qP "^  lock +[0-9.]+% +[0-9.]+% +\S+ +0 +1( |$)" "${result}" ||
 		fail "diff does not show the lock moved from line 0 to 1"
+	grep -qP "^  transfers per 1k accesses .* 95% interval -\S+% to -\S+%$" "${result}" ||
+		fail "diff does not give the transfers' drop its interval"
+fi
+echo "diff of a recording with itself: no row changes measurably"
+if ! perf affinity diff "${tmpdir}/bad.data" "${tmpdir}/bad.data" > "${result}" 2>&1; then
+	fail "perf affinity diff of one recording"
+else
+	n=$(grep -c "no measurable change" "${result}")
+	grep -v "no measurable change" "${result}" | grep -q "95% interval" &&
+		fail "diff of one recording: a measurable change"
+	# lines, transfers and cost, the fields shown and the falsely shared pairs
+	[ "${n}" -ge 5 ] || fail "diff of one recording: ${n} rows with intervals"
 fi
 perf affinity diff --json "${tmpdir}/diff.json" "${tmpdir}/bad.data" "${tmpdir}/good.data" \
 	> /dev/null 2>&1 || fail "diff --json FILE"
@@ -274,7 +287,10 @@ import json, sys
 t = json.load(sys.stdin)["types"][0]
 assert t["type"] == "struct check_rq", t
 assert t["xfers_per_kacc"][0] > t["xfers_per_kacc"][1], t
-assert any(p["writer"] == "lock" and p["xfers_per_kacc"][1] == 0 for p in t["false_sharing"]), t
+assert any(p["writer"] == "lock" and p["xfers_per_kacc"][1] == 0 and p["measurable"]
+	   for p in t["false_sharing"]), t
+assert t["xfers_change"]["measurable"] and t["xfers_change"]["interval"][1] < 0, t
+assert all(f["share_change"] is not None for f in t["fields"]), t
 '; then
 	fail "diff --json"
 fi
