@@ -420,6 +420,23 @@ static void fa_json__watched_pairs(struct fa_json *j, const struct fa_type *t)
 	fa_json__end_array(j);
 }
 
+/* Of the pairs --stdio shows, FA_FS_SHOWN% of the transfers or more; else null */
+static void fa_json__fs_share_interval(struct fa_json *j, const struct fa_type *t, int w, int r,
+				       double weight)
+{
+	struct fa_interval ci;
+
+	if (!t->xfer.fs.total || 100 * weight / t->xfer.fs.total < FA_FS_SHOWN) {
+		fa_json__null(j, "share_interval");
+		return;
+	}
+	fa_type__fs_share(t, w, r, &ci);
+	fa_json__begin_array(j, "share_interval", /*flat=*/true);
+	fa_json__double(j, NULL, ci.lo);
+	fa_json__double(j, NULL, ci.hi);
+	fa_json__end_array(j);
+}
+
 static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 				  const struct fa_analysis *an)
 {
@@ -439,6 +456,7 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 		fa_json__int(j, "reader", r);
 		fa_json__double(j, "weight", cells[k].w);
 		fa_json__double(j, "share", t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0);
+		fa_json__fs_share_interval(j, t, w, r, cells[k].w);
 		fa_json__owners(j, "writer_owners", t, fa_report__roles(t, an, w, true));
 		fa_json__owners(j, "reader_owners", t, fa_report__roles(t, an, r, false));
 		if (fa_exact_lines__pair(t->counts.exact_lines, w, r, &xfers))

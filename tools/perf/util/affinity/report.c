@@ -312,23 +312,26 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 	for (int k = 0; k < n && shown < 8; k++) {
 		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
 		const unsigned long *readers = fa_report__roles(t, an, cells[k].j, false);
-		double share = t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0;
 		/* a field only written (a reference count) is not "read on CPU -" */
 		bool read = !bitmap_empty(readers, t->cfg.nr_owners);
 		char wcpus[64], rcpus[64], exact[64] = "";
+		struct fa_interval ci;
+		double share;
 		u64 xfers;
 
-		if (share < 1)
+		if (t->xfer.fs.total && 100 * cells[k].w / t->xfer.fs.total < FA_FS_SHOWN)
 			break;
+		share = fa_type__fs_share(t, cells[k].i, cells[k].j, &ci);
 		owners_scnprintf(t, fa_report__roles(t, an, cells[k].i, true), wcpus, sizeof(wcpus));
 		owners_scnprintf(t, read ? readers : fa_report__roles(t, an, cells[k].j, true),
 				 rcpus, sizeof(rcpus));
 		if (fa_exact_lines__pair(t->counts.exact_lines, cells[k].i, cells[k].j, &xfers))
 			scnprintf(exact, sizeof(exact), ", %" PRIu64 " watched", xfers);
-		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%%%s%s\n",
+		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%% (95%% interval %.1f%% to %.1f%%)%s%s\n",
 				   w->name, fa_type__owner_verb(t), wcpus, r->name,
 				   read ? "read" : "written", fa_type__owner_verb(t), rcpus, share,
-				   exact, fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
+				   ci.lo, ci.hi, exact,
+				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
 		printed += fa_report__sites(fp, te, cells[k].i);
 		printed += fa_report__sites(fp, te, cells[k].j);
 		shown++;

@@ -246,6 +246,7 @@ struct fa_transfers {
 	struct fa_matrix	 pairs __aligned(FA_APART); /* write i on a, access j on b != a */
 	struct fa_matrix	 fs;		/* of those, i != j on one real line */
 	struct fa_keymap	 fs_by_group;	/* (i << 32 | j) -> struct fa_pair_groups */
+	struct fa_boot_sum	 fs_total_by_group;
 	/* who accessed the fields of the instances swept from @insts */
 	struct fa_inst_field	*retired;
 	size_t			 nr_retired;
@@ -349,6 +350,7 @@ int fa_type__add_code_access(struct fa_type *t, int field, bool store, double we
 			     const unsigned long *cpus);
 int fa_type__add_site(struct fa_type *t, int field, const char *sym, u8 op);
 int fa_type__sites(const struct fa_type *t, int field, struct fa_site **sites);
+double fa_type__fs_share(const struct fa_type *t, int writer, int reader, struct fa_interval *ci);
 int fa_type__sampled_pairs(const struct fa_type *t, struct fa_matrix *m);
 int fa_type__sampled_fields(struct fa_type *t, const char *sym, int *fields, bool *stored,
 			    int max);

@@ -315,14 +315,40 @@ static int fa_type__false_sharing(struct fa_type *t, int writer, const struct fa
 {
 	u64 key = (u64)writer << 32 | (u32)s->field;
 	struct fa_pair_groups *pg;
+	int group;
 
 	if (fa_matrix__add(&t->xfer.fs, writer, s->field, s->weight))
 		return -ENOMEM;
 	pg = fa_keymap__findnew(&t->xfer.fs_by_group, key, sizeof(*pg));
 	if (!pg)
 		return -ENOMEM;
-	pg->sum.g[fa_boot__group(s->time, t->cfg.boot_ns)] += s->weight;
+	group = fa_boot__group(s->time, t->cfg.boot_ns);
+	pg->sum.g[group] += s->weight;
+	t->xfer.fs_total_by_group.g[group] += s->weight;
 	return 0;
+}
+
+/**
+ * fa_type__fs_share - The share of the falsely shared transfers that went
+ * from @writer to @reader, in percent
+ * @ci: Its interval (boot.h), in percent too
+ */
+double fa_type__fs_share(const struct fa_type *t, int writer, int reader, struct fa_interval *ci)
+{
+	const struct fa_pair_groups *pg;
+	double share = 0;
+
+	if (t->xfer.fs.total)
+		share = 100 * fa_matrix__get(&t->xfer.fs, writer, reader) / t->xfer.fs.total;
+	*ci = (struct fa_interval){ .est = share, .lo = share, .hi = share, };
+	pg = fa_keymap__find(&t->xfer.fs_by_group, (u64)writer << 32 | (u32)reader);
+	if (!pg)
+		return share;
+	fa_boot__ratio(&pg->sum, &t->xfer.fs_total_by_group, ci);
+	ci->est = share;
+	ci->lo = min(share, 100 * ci->lo);
+	ci->hi = max(share, 100 * ci->hi);
+	return share;
 }
 
 /*
