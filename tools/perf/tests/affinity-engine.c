@@ -607,6 +607,80 @@ static int test__affinity_interval_covers(struct test_suite *test __maybe_unused
 	return TEST_OK;
 }
 
+/*
+ * CPU 0 writes f0 or reads f4, CPU 1 reads f1 @permille of the time, else
+ * f3: two falsely shared pairs, f0 -> f1 and f0 -> f3, all on line 0
+ */
+static struct fa_type *random_pairs__new(struct fa_struct *st, int n, unsigned int seed,
+					 int permille)
+{
+	struct fa_type *t = fa_type__new(st, &test_config);
+	u64 time = 0;
+
+	for (int i = 0; t && i < n; i++) {
+		int r = rand_r(&seed), cpu = r & 1;
+		bool first = (r >> 1) % 1000 < permille;
+
+		time += 1 + (r >> 8) % 3;
+		if (cpu)
+			planted_access(t, time, cpu, first ? 1 : 3, FA_OP_LOAD);
+		else
+			planted_access(t, time, cpu, first ? 0 : 4, first ? FA_OP_STORE : FA_OP_LOAD);
+	}
+	if (t)
+		fa_type__flush(t);
+	return t;
+}
+
+/*
+ * The share of a falsely shared pair covers the share of a recording 100
+ * times as long at about the interval's level; the difference of a
+ * field's share between two recordings made alike (diff) covers zero
+ */
+static int test__affinity_share_covers(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(16);
+	struct fa_interval ci, diff;
+	int covered = 0, zero = 0, trials = 200;
+	struct fa_type *t, *prev = NULL;
+	double truth;
+
+	T("struct", st);
+	t = random_pairs__new(st, 400000, 1, 700);
+	T("the long recording", t);
+	truth = fa_type__fs_share(t, 0, 1, &ci);
+	fa_type__delete(t);
+	pr_debug("f0 -> f1: %.2f%% of the false sharing\n", truth);
+	T("two pairs share the false sharing", truth > 50 && truth < 90);
+	for (int seed = 2; seed < trials + 2; seed++) {
+		t = random_pairs__new(st, 4000, seed, 700);
+		T("a short recording", t);
+		fa_type__fs_share(t, 0, 1, &ci);
+		covered += fa_interval__spans(&ci, truth);
+		T("an interval", ci.lo < ci.est && ci.est < ci.hi);
+		if (prev) {
+			T("a difference", fa_boot__diff_apart(&prev->counts.field_by_group[1],
+							      &prev->counts.weight_by_group,
+							      &t->counts.field_by_group[1],
+							      &t->counts.weight_by_group, &diff));
+			zero += fa_interval__spans(&diff, 0);
+		}
+		fa_type__delete(prev);
+		prev = t;
+	}
+	fa_type__delete(prev);
+	pr_debug("%d of %d intervals cover the share, %d of %d differences zero\n", covered,
+		 trials, zero, trials - 1);
+	T("95% intervals cover the share in 90% of the trials", covered >= trials * 9 / 10);
+	T("and are not so wide that they always do", covered < trials);
+	T("95% intervals of the difference cover zero in 90% of the pairs",
+	  zero >= (trials - 1) * 9 / 10);
+	T("and not always", zero < trials - 1);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 /* The analysis of @n accesses of random_sharing__new() */
 static int evidence__run(struct fa_analysis *a, struct fa_struct *st, int n, int permille)
 {
@@ -683,6 +757,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Watched lines tell false from true sharing", affinity_watched_lines),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
+	TEST_CASE("Intervals of shares cover them at about their level", affinity_share_covers),
 	TEST_CASE("Advice only on sure evidence, a candidate before", affinity_evidence),
 	{	.name = NULL, }
 };
