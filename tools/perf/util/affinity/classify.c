@@ -234,6 +234,7 @@ static int fa_classes__alloc(struct fa_classes *c, const struct fa_struct *st)
 		fi->writers = bitmap_zalloc(c->nr_owners);
 		if (!fi->readers || !fi->writers)
 			return -ENOMEM;
+		fi->agree = 1;
 	}
 	return 0;
 }
@@ -279,6 +280,53 @@ static void fa_classes__watched_heat(struct fa_classes *c, const struct fa_type 
 	}
 }
 
+/* @fi as replicate @rep of its samples has it (boot.h) */
+static void fa_field_info__rep(struct fa_field_info *fi, const struct fa_field_groups *fg,
+			       int rep)
+{
+	double weight = fa_boot_sum__total(&fg->weight);
+
+	if (weight > 0)
+		fi->weight *= fa_boot_sum__rep(&fg->weight, rep) / weight;
+	fi->accesses = fa_boot_sum__rep(&fg->accesses, rep);
+	fi->writes = fa_boot_sum__rep(&fg->writes, rep);
+}
+
+/*
+ * How sure the classes from samples are: in how many of the bootstrap's
+ * replicates the fields' own samples give each the same class.  Who reads
+ * and writes a field, what the code adds and the watchpoints' classes are
+ * held fixed.
+ */
+static void fa_classes__agreement(struct fa_classes *c, const struct fa_type *t)
+{
+	const struct fa_struct *st = t->st;
+	struct fa_field_info rep[st->nr_leaves + 1];
+	int agree[st->nr_leaves + 1];
+
+	memset(agree, 0, sizeof(agree));
+	for (int r = 0; r < FA_BOOT_REPS; r++) {
+		double hottest = 0;
+
+		for (int i = 0; i < st->nr_leaves; i++) {
+			int f = st->leaves[i];
+
+			rep[i] = c->fields[f];
+			if (!rep[i].exact && !rep[i].class_by_code)
+				fa_field_info__rep(&rep[i], &t->counts.field_groups[f], r);
+			hottest = max(hottest, rep[i].weight);
+		}
+		for (int i = 0; i < st->nr_leaves; i++) {
+			int f = st->leaves[i];
+
+			agree[i] += fa_field__class(&rep[i], hottest, c->nr_owners, c->shared) ==
+				    c->field_cls[f];
+		}
+	}
+	for (int i = 0; i < st->nr_leaves; i++)
+		c->fields[st->leaves[i]].agree = (float)agree[i] / FA_BOOT_REPS;
+}
+
 /**
  * fa_classes__init - Classify the fields of @t and sum them up per unit
  */
@@ -308,6 +356,7 @@ int fa_classes__init(struct fa_classes *c, struct fa_type *t)
 		c->field_cls[f] = fa_field__class(&c->fields[f], hottest, c->nr_owners,
 						  c->shared);
 	}
+	fa_classes__agreement(c, t);
 	fa_classes__sum(c, st);
 	return 0;
 

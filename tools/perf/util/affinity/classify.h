@@ -82,7 +82,12 @@ struct fa_field_info {
 	bool		 inst_shared;	/* written by one, accessed by another */
 	bool		 inst_writers;	/* written by several */
 	bool		 exact;		/* readers, writers and class from watchpoints */
+	/* of the bootstrap's replicates (boot.h), those giving it this class */
+	float		 agree;
 };
+
+/* A class given in fewer of the replicates is not sure (fa_field_info::agree) */
+#define FA_CLASS_SURE	0.95
 
 struct fa_classes {
 	int			 nr_units;

@@ -18,9 +18,9 @@
 int fa_counts__init(struct fa_counts *c, int nr_fields, int nr_owners)
 {
 	c->stats = calloc(nr_fields, sizeof(*c->stats));
-	c->field_by_group = calloc(nr_fields, sizeof(*c->field_by_group));
+	c->field_groups = calloc(nr_fields, sizeof(*c->field_groups));
 	c->mi = mem_info__new();
-	if (!c->stats || !c->field_by_group || !c->mi)
+	if (!c->stats || !c->field_groups || !c->mi)
 		return -ENOMEM;
 	for (int i = 0; i < nr_fields; i++) {
 		c->stats[i].readers = bitmap_zalloc(nr_owners);
@@ -39,7 +39,7 @@ void fa_counts__exit(struct fa_counts *c, int nr_fields)
 		fa_exact__delete(c->stats[i].exact);
 	}
 	zfree(&c->stats);
-	zfree(&c->field_by_group);
+	zfree(&c->field_groups);
 	fa_exact_lines__delete(c->exact_lines);
 	c->exact_lines = NULL;
 	mem_info__zput(c->mi);
@@ -93,6 +93,15 @@ static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
 	t->counts.hitm_by_group.g[group] += stats.tot_hitm;
 }
 
+static void fa_field_groups__add(struct fa_field_groups *fg, int group,
+				 const struct fa_sample *s)
+{
+	fg->weight.g[group] += s->weight;
+	fg->accesses.g[group]++;
+	if (s->op & FA_OP_STORE)
+		fg->writes.g[group]++;
+}
+
 void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_field_stats *fs = &t->counts.stats[s->field];
@@ -123,7 +132,7 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 		fa_type__data_src(t, fs, s, group);
 	t->counts.nr_accesses++;
 	t->counts.weight += s->weight;
-	t->counts.field_by_group[s->field].g[group] += s->weight;
+	fa_field_groups__add(&t->counts.field_groups[s->field], group, s);
 	t->counts.weight_by_group.g[group] += s->weight;
 	t->counts.accesses_by_group.g[group]++;
 	if (!(s->op & FA_OP_STORE))

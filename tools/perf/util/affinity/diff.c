@@ -258,7 +258,7 @@ static bool fa_diff__field(const struct fa_diff *d, const char *name, struct fa_
 		df->share[i] = f < 0 ? NAN : fa_type__field_share(s->t, f);
 		df->line[i] = f < 0 ? -1 : fa_layout__line(&s->an->current, s->t->st, f);
 		if (f >= 0)
-			by_group[i] = &s->t->counts.field_by_group[f];
+			by_group[i] = &s->t->counts.field_groups[f].weight;
 	}
 	df->have_ci = by_group[0] && by_group[1] &&
 		      fa_boot__diff_apart(by_group[0], &d->side[0].t->counts.weight_by_group,

@@ -203,7 +203,8 @@ static int fa_field__class(const struct fa_hist_entry *fe, char *buf, size_t siz
 
 	const struct fa_field_info *fi = &c->fields[fe->field];
 
-	return scnprintf(buf, size, "%s%s", fa_class__name(c->field_cls[fe->field]),
+	return scnprintf(buf, size, "%s%s%s", fa_class__name(c->field_cls[fe->field]),
+			 fi->agree < FA_CLASS_SURE ? "?" : "",
 			 fi->exact ? " (exact)" : fi->class_by_code ? " (code)" : "");
 }
 
@@ -700,10 +701,10 @@ struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *
 }
 
 /*
- * Does a field of the table have the class the code context gave it
- * (@exact false), or the watchpoints (@exact true)?
+ * Does a field of the table have the class the code context gave it, the
+ * watchpoints, or one the samples are not sure of (@mark)?
  */
-bool fa_hists__marked(struct fa_hists *fh, bool exact)
+bool fa_hists__marked(struct fa_hists *fh, enum fa_mark mark)
 {
 	struct fa_hist_entry *fe;
 
@@ -713,7 +714,8 @@ bool fa_hists__marked(struct fa_hists *fh, bool exact)
 		if (fe->field < 0)
 			continue;
 		fi = &fe->an->classes.fields[fe->field];
-		if (exact ? fi->exact : fi->class_by_code)
+		if (mark == FA_MARK_EXACT ? fi->exact : mark == FA_MARK_CODE ? fi->class_by_code :
+		    fi->agree < FA_CLASS_SURE)
 			return true;
 	}
 	return false;

@@ -60,7 +60,14 @@ void fa_hists__exit(struct fa_hists *fh);
 size_t fa_hists__fprintf(struct fa_hists *fh, FILE *fp);
 size_t fa_hists__fprintf_sep(struct fa_hists *fh, FILE *fp, const char *key, const char *value,
 			     bool header);
-bool fa_hists__marked(struct fa_hists *fh, bool exact);
+/* How a field's class is marked in the table */
+enum fa_mark {
+	FA_MARK_CODE,		/* "(code)": from the sampled code */
+	FA_MARK_EXACT,		/* "(exact)": from the watchpoints */
+	FA_MARK_UNSURE,		/* "?": another in FA_CLASS_SURE of the replicates */
+};
+
+bool fa_hists__marked(struct fa_hists *fh, enum fa_mark mark);
 
 struct fa_hist_entry *fa_hists__next(struct fa_hists *fh, struct fa_hist_entry *fe);
 

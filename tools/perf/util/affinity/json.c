@@ -339,6 +339,7 @@ static void fa_json__field_stats(struct fa_json *j, const struct fa_type *t,
 	fa_json__owners(j, "writers", t, fi->writers);
 	fa_json__string(j, "class", fa_class__name(an->classes.field_cls[f]));
 	fa_json__bool(j, "by_code", fi->class_by_code);
+	fa_json__double(j, "class_agreement", fi->agree);
 	fa_json__watched(j, fs->exact);
 	fa_json__bool(j, "reported", fa_hists__field_shown(t, an, f, o->percent_limit));
 }

@@ -162,9 +162,12 @@ static size_t fa_report__fields(FILE *fp, struct fa_hist_entry *fe,
 		return fprintf(fp, "\n  Fields: not enough memory\n");
 	printed = fprintf(fp, "\n  Fields (current layout):\n\n");
 	printed += fa_hists__fprintf(fh, fp);
-	if (fa_hists__marked(fh, /*exact=*/false))
+	if (fa_hists__marked(fh, FA_MARK_CODE))
 		printed += fprintf(fp, "  (code): too few samples of its own, or none of its stores: the sampled code that accesses it gives its readers, writers and class\n");
-	if (fa_hists__marked(fh, /*exact=*/true))
+	if (fa_hists__marked(fh, FA_MARK_UNSURE))
+		printed += fprintf(fp, "  ?: its samples give it another class in more than %.0f%% of the resamples (see Intervals): record longer to tell\n",
+				   100 * (1 - FA_CLASS_SURE));
+	if (fa_hists__marked(fh, FA_MARK_EXACT))
 		printed += fprintf(fp, "  (exact): hardware watchpoints saw its accesses (record --watch): they give its readers, writers and class\n");
 	return printed;
 }

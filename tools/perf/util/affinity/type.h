@@ -202,11 +202,18 @@ struct fa_counts {
 	u32			 nr_threads;	/* 0, 1 or 2: several */
 	struct fa_exact_lines	*exact_lines;	/* of the watchpoint hits, or NULL */
 	/* by group of the bootstrap (boot.h), for diff's intervals */
-	struct fa_boot_sum	*field_by_group;	/* weight, by field index */
+	struct fa_field_groups	*field_groups;	/* by field index */
 	struct fa_boot_sum	 weight_by_group;
 	struct fa_boot_sum	 accesses_by_group;
 	struct fa_boot_sum	 loads_by_group;	/* and of unknown direction */
 	struct fa_boot_sum	 hitm_by_group;
+};
+
+/* A field's accesses by group of the bootstrap (boot.h): diff's and the classes' */
+struct fa_field_groups {
+	struct fa_boot_sum	 weight;
+	struct fa_boot_sum	 accesses;
+	struct fa_boot_sum	 writes;	/* stores and read-modify-writes */
 };
 
 /* The transfers between a falsely shared pair of fields, by group (boot.h) */
