@@ -624,8 +624,10 @@ static struct fa_type *random_pairs__new(struct fa_struct *st, int n, unsigned i
 		time += 1 + (r >> 8) % 3;
 		if (cpu)
 			planted_access(t, time, cpu, first ? 1 : 3, FA_OP_LOAD);
+		else if (first)
+			planted_access(t, time, cpu, 0, FA_OP_STORE);
 		else
-			planted_access(t, time, cpu, first ? 0 : 4, first ? FA_OP_STORE : FA_OP_LOAD);
+			planted_access(t, time, cpu, 4, FA_OP_LOAD);
 	}
 	if (t)
 		fa_type__flush(t);
@@ -660,9 +662,9 @@ static int test__affinity_share_covers(struct test_suite *test __maybe_unused,
 		covered += fa_interval__spans(&ci, truth);
 		T("an interval", ci.lo < ci.est && ci.est < ci.hi);
 		if (prev) {
-			T("a difference", fa_boot__diff_apart(&prev->counts.field_by_group[1],
+			T("a difference", fa_boot__diff_apart(&prev->counts.field_groups[1].weight,
 							      &prev->counts.weight_by_group,
-							      &t->counts.field_by_group[1],
+							      &t->counts.field_groups[1].weight,
 							      &t->counts.weight_by_group, &diff));
 			zero += fa_interval__spans(&diff, 0);
 		}
@@ -678,6 +680,55 @@ static int test__affinity_share_covers(struct test_suite *test __maybe_unused,
 	  zero >= (trials - 1) * 9 / 10);
 	T("and not always", zero < trials - 1);
 	fa_struct__delete(st);
+	return TEST_OK;
+}
+
+/*
+ * One thread: f0 stored in @store_permille of its accesses, f1 in 500 of
+ * 1000, f2 only loaded; @n accesses to each, in time order
+ */
+static struct fa_type *writes__new(struct fa_struct *st, int n, int store_permille)
+{
+	struct fa_type *t = fa_type__new(st, &test_config);
+	unsigned int seed = 5;
+	u64 time = 0;
+
+	for (int i = 0; t && i < n; i++) {
+		int r = rand_r(&seed);
+		u8 op = r % 1000 < store_permille ? FA_OP_STORE : FA_OP_LOAD;
+
+		planted_access(t, ++time, 0, 0, op);
+		planted_access(t, ++time, 0, 1, (r >> 10) % 2 ? FA_OP_STORE : FA_OP_LOAD);
+		planted_access(t, ++time, 0, 2, FA_OP_LOAD);
+	}
+	if (t)
+		fa_type__flush(t);
+	return t;
+}
+
+/*
+ * A field written in about FA_WRITE_SHARE of its accesses is write-hot in
+ * some resamples and read-mostly in others: its class is not sure; fields
+ * far from the threshold are
+ */
+static int test__affinity_class_agreement(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(4);
+	struct fa_type *t = st ? writes__new(st, 2000, 1000 * FA_WRITE_SHARE) : NULL;
+	struct fa_analysis a;
+
+	T("type", t);
+	T("analysis", !analysis__run(&a, t));
+	pr_debug("agreement: f0 %.3f, f1 %.3f, f2 %.3f\n", a.classes.fields[0].agree,
+		 a.classes.fields[1].agree, a.classes.fields[2].agree);
+	T("f0, at the threshold, is not sure", a.classes.fields[0].agree < FA_CLASS_SURE);
+	T("nor always the other class", a.classes.fields[0].agree > 1 - FA_CLASS_SURE);
+	T("f1, written half the time, is write-hot", a.classes.field_cls[1] == FA_CLASS_WRITE_HOT);
+	T("and sure", a.classes.fields[1].agree == 1);
+	T("f2, never written, is read-mostly and sure",
+	  a.classes.field_cls[2] == FA_CLASS_READ_MOSTLY && a.classes.fields[2].agree == 1);
+	analysis__exit(&a, t);
 	return TEST_OK;
 }
 
@@ -758,6 +809,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
 	TEST_CASE("Intervals of shares cover them at about their level", affinity_share_covers),
+	TEST_CASE("A class near its threshold is not sure", affinity_class_agreement),
 	TEST_CASE("Advice only on sure evidence, a candidate before", affinity_evidence),
 	{	.name = NULL, }
 };
