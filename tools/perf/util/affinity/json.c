@@ -935,6 +935,11 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	fa_json__double(j, "visit_lines_suggested", an->lines_at[1]);
 	fa_json__layout(j, "current", &an->current, t->st);
 	fa_json__layout(j, "suggested", &an->suggested, t->st);
+	/* what check holds a layout against when the evidence was insufficient */
+	if (an->insufficient)
+		fa_json__layout(j, "candidate", &an->candidate, t->st);
+	else
+		fa_json__null(j, "candidate");
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
 	err = fa_json__cost_model(j, t, an);

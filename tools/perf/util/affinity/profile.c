@@ -397,6 +397,19 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 	return err;
 }
 
+/* The leading candidate of insufficient evidence: check says it cannot tell */
+static int fa_profile__candidate(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
+				 const struct fa_struct *st, struct fa_analysis *an)
+{
+	const struct fa_jv *jc = fa_jv__get(jt, "candidate");
+
+	/* reports saved before there was a candidate have none */
+	if (!jc || jc->type == FA_JV_NULL)
+		return 0;
+	an->insufficient = true;
+	return fa_profile__layout(ctx, jc, st, &an->candidate);
+}
+
 static int fa_profile__type(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
 			    struct fa_profile_type *pt)
 {
@@ -421,6 +434,7 @@ static int fa_profile__type(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
 	      fa_profile__clusters(jt, st, &an->clusters) ?:
 	      fa_profile__layout(ctx, fa_jv__get(jt, "current"), st, &an->current) ?:
 	      fa_profile__layout(ctx, fa_jv__get(jt, "suggested"), st, &an->suggested) ?:
+	      fa_profile__candidate(ctx, jt, st, an) ?:
 	      fa_profile__model(jt, pt);
 	if (err == -EINVAL)
 		return fa_profile__bad(ctx, name,
