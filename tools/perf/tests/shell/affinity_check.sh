@@ -10,9 +10,11 @@
 # the fields and the cache line in pahole's format.  diff of the two
 # recordings shows the transfers drop, outside the noise, and names the
 # falsely shared pair that is gone; diff of a recording with itself finds
-# no row changed measurably.  A report saved with --json gives check the same answers
-# as the recording; the golden report (perf's own workloads) gives the
-# same every time.  Only what every run shows is asserted: the writer thread
+# no row changed measurably.  A report saved with --json gives check the
+# same answers as the recording, also when the recording is too sparse for
+# a sure saving (samples 100-300 ms apart): check is undecided (exit 2) from
+# both, the saved report keeping the leading candidate.  The golden report
+# (perf's own workloads) gives the same every time.  Only what every run shows is asserted: the writer thread
 # always stores the lock, the reader always loads the fields, and a pair
 # on separate lines has no transfers between them at all.
 
@@ -215,6 +217,30 @@ for pair in good:bad good:good bad:good good:cold; do
 		fail "check -i ${data}.json ${binary}: not what ${data}.data says"
 	fi
 done
+
+echo "check -i a saved report whose evidence was insufficient: undecided, as from the recording"
+# samples 100-300 ms apart: too few transfers for a sure saving, a leading candidate
+for period in 100000000 200000000 300000000; do
+	perf affinity record --sw-period "${period}" -o "${tmpdir}/sparse.data" -- \
+		"${tmpdir}/bad" > /dev/null 2>&1 || fail "perf affinity record --sw-period ${period}"
+	perf affinity report -i "${tmpdir}/sparse.data" --json "${tmpdir}/sparse.json" \
+		> /dev/null 2>&1 || fail "perf affinity report --json of sparse.data"
+	python3 -c 'import json, sys
+sys.exit(not json.load(open(sys.argv[1]))["types"][0]["advice"]["insufficient"])' \
+		"${tmpdir}/sparse.json" 2> /dev/null && break
+done
+affinity__valid report "${tmpdir}/sparse.json" || fail "sparse.json: not as its schema says"
+perf affinity check -i "${tmpdir}/sparse.data" "${tmpdir}/bad" > "${tmpdir}/from_data" 2>&1
+rc_data=$?
+perf affinity check -i "${tmpdir}/sparse.json" "${tmpdir}/bad" > "${tmpdir}/from_json" 2>&1
+rc_json=$?
+if ! grep -q '"insufficient": true' "${tmpdir}/sparse.json"; then
+	fail "no recording of the regressed build up to 300 ms apart left the evidence insufficient"
+elif [ "${rc_data}" != 2 ] || [ "${rc_json}" != 2 ] ||
+     ! cmp -s "${tmpdir}/from_data" "${tmpdir}/from_json"; then
+	diff -u "${tmpdir}/from_data" "${tmpdir}/from_json" | head -20
+	fail "check of insufficient evidence: exit ${rc_data} from the recording, ${rc_json} from its JSON, not 2"
+fi
 
 # The golden report's recording is of perf's own workloads: deterministic
 golden="${shelldir}/lib/affinity_golden.json"
