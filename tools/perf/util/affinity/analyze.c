@@ -96,6 +96,7 @@ static void fa_analysis__drop_candidate(struct fa_analysis *a)
 static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
 {
 	u32 line = t->cfg.line_size;
+	struct fa_boot_sum by_group;
 	struct fa_layout spread;
 	struct fa_cost cost;
 
@@ -106,7 +107,7 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 		return -ENOMEM;
 	spread.align = max(spread.align, line);
 	spread.size = roundup(spread.size, line);
-	if (fa_cost__replay(t, &spread, FA_BASES_SPREAD, xfer_cost, &cost)) {
+	if (fa_cost__replay(t, &spread, FA_BASES_SPREAD, xfer_cost, &cost, &by_group)) {
 		fa_layout__exit(&spread);
 		return -ENOMEM;
 	}
@@ -119,6 +120,8 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	fa_layout__exit(&a->suggested);
 	a->suggested = spread;
 	a->replay[1] = cost;
+	a->measured.replay[1] = by_group;
+	fa_boot__saving(&a->measured.replay[0], &by_group, &a->replay_gain_ci);
 	a->spread = true;
 	fa_analysis__drop_candidate(a);
 	a->kept = false;
@@ -260,11 +263,13 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 		return -ENOMEM;
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
-	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0]) ||
+	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0],
+			    &a->measured.replay[0]) ||
 	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
-			    xfer_cost, &a->replay[1]) ||
+			    xfer_cost, &a->replay[1], &a->measured.replay[1]) ||
 	    fa_analysis__contradicted(a))
 		return -ENOMEM;
+	fa_boot__saving(&a->measured.replay[0], &a->measured.replay[1], &a->replay_gain_ci);
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
@@ -410,6 +415,19 @@ double fa_analysis__saving(const struct fa_analysis *an)
 	if (an->advice == FA_ADVICE_SPLIT && sp->cost[0] > 0)
 		return 1 - sp->cost[2] / sp->cost[0];
 	return fa_analysis__gain(an);
+}
+
+/*
+ * fa_analysis__saving_interval - The interval of what the advice saves,
+ * where it has one: an edit or a reorder the model judged, an alignment of
+ * the instances the replay did (a split has none yet)
+ */
+bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interval *ci)
+{
+	if (!an->changed || an->advice == FA_ADVICE_SPLIT)
+		return false;
+	*ci = an->spread ? an->replay_gain_ci : an->gain_ci;
+	return true;
 }
 
 /*

@@ -89,6 +89,7 @@ struct fa_analysis {
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 	/* how sure (boot.h): the model's saving and cost per window (visit) */
 	struct fa_interval	 gain_ci;
+	struct fa_interval	 replay_gain_ci;	/* of the replay's saving */
 	struct fa_interval	 cost_ci[2];	/* current, suggested */
 	bool			 insufficient;	/* a candidate, its saving not sure */
 	struct fa_layout	 candidate;	/* then: the leading candidate */
@@ -102,6 +103,7 @@ struct fa_analysis {
 		struct fa_boot_sum	 cost;
 		struct fa_boot_sum	 lines;
 		struct fa_boot_sum	 windows;
+		struct fa_boot_sum	 replay[2];	/* the replay's cost: current, suggested */
 	} measured;
 };
 
@@ -128,6 +130,7 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 void fa_analysis__exit(struct fa_analysis *a);
 double fa_analysis__gain(const struct fa_analysis *an);
 double fa_analysis__saving(const struct fa_analysis *an);
+bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interval *ci);
 bool fa_analysis__unsure(const struct fa_analysis *a);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);

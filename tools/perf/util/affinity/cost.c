@@ -361,6 +361,8 @@ struct fa_replayer {
 	u64			 accesses;
 	u64			 windows_done;
 	u64			 lines_touched;
+	struct fa_boot_sum	*by_group;	/* lines + xfer_cost x transfers, or NULL */
+	double			 xfer_cost;
 };
 
 static void fa_replayer__clear(struct hashmap *map)
@@ -379,6 +381,8 @@ static void fa_replayer__end_window(struct fa_replayer *r, struct fa_replay_wind
 		return;
 	r->windows_done++;
 	r->lines_touched += w->nr_lines;
+	if (r->by_group)
+		r->by_group->g[fa_boot__group(w->start, r->t->cfg.boot_ns)] += w->nr_lines;
 	w->accesses = 0;
 	w->nr_lines = 0;
 }
@@ -455,8 +459,11 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 		ls->writer = -1;
 		ls->held = true;
 	}
-	if (ls->writer >= 0 && ls->writer != owner && !fa_line_state__holds(ls, owner))
+	if (ls->writer >= 0 && ls->writer != owner && !fa_line_state__holds(ls, owner)) {
 		r->xfers++;
+		if (r->by_group)
+			r->by_group->g[fa_boot__group(e->time, t->cfg.boot_ns)] += r->xfer_cost;
+	}
 	if (store) {
 		ls->nr_holders = 0;
 		ls->writer = owner;
@@ -505,16 +512,23 @@ static u64 *fa_spread__new(const struct fa_replay *rp, const struct fa_layout *l
  *         their first line (a layout that relies on line boundaries makes
  *         the struct line aligned), or spread to lines of their own
  *
+ * @by_group: If not NULL, the cost by group of the bootstrap (boot.h): the
+ *            same windows whatever the layout, so two layouts' sums give
+ *            the interval of the saving
+ *
  * Every chunk of the sample starts with empty caches.
  */
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
-		    double xfer_cost, struct fa_cost *cost)
+		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group)
 {
 	const struct fa_replay *rp = &t->replay;
-	struct fa_replayer r = { .t = t, .l = l, .bases = bases, };
+	struct fa_replayer r = { .t = t, .l = l, .bases = bases, .by_group = by_group,
+				 .xfer_cost = xfer_cost, };
 	size_t n = min(rp->nr, rp->max);
 	int err = -ENOMEM;
 
+	if (by_group)
+		memset(by_group, 0, sizeof(*by_group));
 	r.lines = fa_u64_map__new();
 	r.windows = fa_u64_map__new();
 	if (!r.lines || !r.windows)

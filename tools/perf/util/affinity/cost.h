@@ -95,6 +95,6 @@ enum fa_bases {
 
 bool fa_cost__replay_contradicts(const struct fa_cost replay[2]);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
-		    double xfer_cost, struct fa_cost *cost);
+		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group);
 
 #endif /* __PERF_AFFINITY_COST_H */

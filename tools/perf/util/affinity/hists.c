@@ -114,6 +114,16 @@ static double fa_struct__gain(const struct fa_hist_entry *fe)
 	return 100 * fa_analysis__saving(fe->an);
 }
 
+/* "77.1% to 81.9%": where the gain has an interval (fa_analysis__saving_interval()) */
+static int fa_struct__gain_interval(const struct fa_hist_entry *fe, char *buf, size_t size)
+{
+	struct fa_interval ci;
+
+	if (!fa_analysis__saving_interval(fe->an, &ci))
+		return scnprintf(buf, size, "-");
+	return scnprintf(buf, size, "%.1f%% to %.1f%%", 100 * ci.lo, 100 * ci.hi);
+}
+
 #define FA_NUM(_name, _header, _order, _format, _value)				\
 	{ .name = _name, .header = _header, .order = _order, .format = _format, .value = _value }
 #define FA_TEXT(_name, _header, _order, _text)						\
@@ -128,6 +138,7 @@ static const struct fa_dim fa_struct_dims[] = {
 	FA_NUM("fs", "FS pairs", FA_ORDER_DESC, "%.0f", fa_struct__fs),
 	FA_NUM("lines", "Lines/win", FA_ORDER_DESC, "%.2f", fa_struct__lines),
 	FA_NUM("gain", "Gain", FA_ORDER_DESC, "%.1f%%", fa_struct__gain),
+	FA_TEXT("gain_interval", "Gain 95%", FA_ORDER_DESC, fa_struct__gain_interval),
 	{ },
 };
 
@@ -230,7 +241,7 @@ static const struct fa_dim * const fa_dims[FA_TABLE_MAX] = {
 
 /* What a table shows and how it is sorted unless -F and --sort say */
 static const char * const fa_default_fields[FA_TABLE_MAX] = {
-	[FA_TABLE_STRUCTS]	= "name,size,accesses,stores,hitm,fs,lines,gain",
+	[FA_TABLE_STRUCTS]	= "name,size,accesses,stores,hitm,fs,lines,gain,gain_interval",
 	[FA_TABLE_FIELDS]	=
 		"name,offset,size,line,loads,stores,hitm,share,readers,writers,class",
 };

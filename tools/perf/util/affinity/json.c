@@ -617,6 +617,7 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 	fa_json__double(j, "gain", 100 * fa_analysis__gain(an));
 	fa_json__double(j, "level", 100 * FA_BOOT_LEVEL);
 	fa_json__interval(j, "gain_interval", an->changed && !an->spread ? &an->gain_ci : &none, 100);
+	fa_json__interval(j, "replay_gain_interval", &an->replay_gain_ci, 100);
 	fa_json__interval(j, "current_interval", &an->cost_ci[0], 1);
 	fa_json__interval(j, "suggested_interval", &an->cost_ci[1], 1);
 	fa_json__end_object(j);

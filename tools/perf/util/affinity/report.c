@@ -788,14 +788,16 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 {
 	size_t printed = fa_report__advice_head(fp, te, an);
 
-	if (an->changed && an->spread)
-		printed += fprintf(fp, "  predicted: %+.1f%% (replay of the accesses, the instances on lines of their own)\n",
-				   fa_cost__change(an->replay));
-	else if (an->changed) {
+	if (an->changed && an->spread) {
+		printed += fprintf(fp, "  predicted: ");
+		printed += fa_report__saving(fp, &an->replay_gain_ci);
+		printed += fprintf(fp, " (replay of the accesses, the instances on lines of their own)\n");
+	} else if (an->changed) {
 		printed += fprintf(fp, "  predicted: ");
 		printed += fa_report__saving(fp, &an->gain_ci);
-		printed += fprintf(fp, " (model), %+.1f%% (replay of the accesses)\n",
-				   fa_cost__change(an->replay));
+		printed += fprintf(fp, " (model), ");
+		printed += fa_report__saving(fp, &an->replay_gain_ci);
+		printed += fprintf(fp, " (replay of the accesses)\n");
 	}
 	if (an->changed && an->lines_at[0] > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
