@@ -60,7 +60,9 @@ grep -q "^  Advice: split it into a hot and a cold struct" "${tmpdir}/slab" ||
 	fail "no split of struct tiny_slab_meta"
 # the struct table's gain is the split's saving, not the 0 of its layout
 split=$(sed -n 's/^  predicted: -\([0-9.]*\)% (bytes of the array.*/\1/p' "${tmpdir}/slab" | head -1)
-gain=$(awk '$1 == "struct" && $2 == "tiny_slab_meta" { print $NF }' "${result}" | head -1)
+# the first percentage of the row: Gain, then its interval ('-' for a split)
+gain=$(awk '$1 == "struct" && $2 == "tiny_slab_meta" {
+		for (i = 3; i <= NF; i++) if ($i ~ /%$/) { print $i; exit } }' "${result}" | head -1)
 echo "struct table: tiny_slab_meta gain ${gain:-none}, the split's saving ${split:-none}%"
 [ -n "${split}" ] && [ "${gain}" = "${split}%" ] ||
 	fail "the struct table's gain of tiny_slab_meta (${gain:-none}) is not the split's (${split:-none}%)"

@@ -96,9 +96,9 @@ LC_ALL=C sort -c "${tmpdir}/structs" 2> /dev/null || fail "--sort name: structs 
 
 echo "-x ,: the struct table, and nothing else"
 report -x ,
-[ "$(head -1 "${result}")" = "name,size,accesses,stores,hitm,fs,lines,gain" ] ||
+[ "$(head -1 "${result}")" = "name,size,accesses,stores,hitm,fs,lines,gain,gain_interval" ] ||
 	fail "-x: header '$(head -1 "${result}")'"
-table 8 || fail "-x: not a table of 8 columns"
+table 9 || fail "-x: not a table of 9 columns"
 grep -q "^struct lockshare_rq," "${result}" || fail "-x: no row of struct lockshare_rq"
 
 echo "-x , --table fields: the field tables as one, the type first, lists quoted"
