@@ -464,6 +464,29 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 	return 0;
 }
 
+/* The pairs of the most co-access, and how many windows (visits) had both */
+static int fa_analysis__top_pairs(struct fa_analysis *a, const struct fa_type *t,
+				  const struct fa_cost_model *model)
+{
+	const struct fa_field *fields = t->st->fields;
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(a->affinity, &cells);
+
+	if (n < 0)
+		return n;
+	for (int k = 0; k < n && k < FA_TOP_PAIRS; k++) {
+		struct fa_top_pair *p = &a->top[a->nr_top++];
+		u16 u = fields[cells[k].i].unit, v = fields[cells[k].j].unit;
+
+		p->a = cells[k].i;
+		p->b = cells[k].j;
+		p->share = a->affinity->total ? 100 * cells[k].w / a->affinity->total : 0;
+		p->have_together = u != v && fa_cost_model__together(model, u, v, &p->together);
+	}
+	free(cells);
+	return 0;
+}
+
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
  * @t: The type, its accumulation finished by fa_type__flush()
@@ -497,6 +520,8 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 		err = fa_analysis__costs(a, t, &model, xfer_cost);
 	if (!err)
 		fa_analysis__every_call(a, &model);
+	if (!err)
+		err = fa_analysis__top_pairs(a, t, &model);
 	if (!err)
 		err = fa_analysis__split(a, t, &model);
 	fa_cost_model__exit(&model);

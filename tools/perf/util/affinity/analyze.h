@@ -53,6 +53,21 @@ enum fa_method_why {
 	FA_METHOD_WHY_MAX,
 };
 
+#define FA_TOP_PAIRS	10	/* co-access pairs the report names */
+
+/*
+ * A pair of fields of the most co-access: its share of the co-access, and
+ * the share of the windows (visits) that touched both their units, with
+ * its interval, if they are two units and the sets know their groups
+ */
+struct fa_top_pair {
+	int			 a;
+	int			 b;
+	double			 share;
+	struct fa_interval	 together;
+	bool			 have_together;
+};
+
 struct fa_analysis {
 	int			 method;
 	enum fa_method_why	 why;
@@ -90,6 +105,8 @@ struct fa_analysis {
 	/* how sure (boot.h): the model's saving and cost per window (visit) */
 	struct fa_interval	 gain_ci;
 	struct fa_interval	 replay_gain_ci;	/* of the replay's saving */
+	struct fa_top_pair	 top[FA_TOP_PAIRS];
+	int			 nr_top;
 	struct fa_interval	 cost_ci[2];	/* current, suggested */
 	bool			 insufficient;	/* a candidate, its saving not sure */
 	struct fa_layout	 candidate;	/* then: the leading candidate */

@@ -230,6 +230,42 @@ void fa_cost_model__eval_groups_lines(const struct fa_cost_model *m, const u32 *
 	}
 }
 
+/* Whether unit @u is among the @nr units of a set */
+static bool fa_units__has(const u16 *units, int nr, u16 u)
+{
+	for (int k = 0; k < nr; k++) {
+		if (units[k] == u)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * fa_cost_model__together - The share of the windows (or visits) that
+ * touched both units @u and @v, with its interval (boot.h)
+ *
+ * Return: false when the sets do not know their groups.
+ */
+bool fa_cost_model__together(const struct fa_cost_model *m, u16 u, u16 v,
+			     struct fa_interval *ci)
+{
+	struct fa_boot_sum both = { };
+
+	if (!fa_cost_model__has_groups(m))
+		return false;
+	for (int s = 0; s < m->nr_window_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+		const u16 *units = m->units + set->first;
+
+		if (!fa_units__has(units, set->nr, u) || !fa_units__has(units, set->nr, v))
+			continue;
+		for (int g = 0; g < FA_BOOT_GROUPS; g++)
+			both.g[g] += set->group[g];
+	}
+	fa_boot__ratio(&both, &m->nr_by_group, ci);
+	return true;
+}
+
 /* fa_cost_model__eval_groups_lines() of layout @l */
 void fa_cost_model__eval_groups(const struct fa_cost_model *m, const struct fa_layout *l,
 				struct fa_boot_sum *cost, struct fa_boot_sum *lines)

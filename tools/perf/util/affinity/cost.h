@@ -86,6 +86,8 @@ void fa_cost_model__eval_groups(const struct fa_cost_model *m, const struct fa_l
 void fa_cost_model__eval_groups_lines(const struct fa_cost_model *m, const u32 *line_of,
 				      struct fa_boot_sum *cost, struct fa_boot_sum *lines);
 bool fa_cost_model__has_groups(const struct fa_cost_model *m);
+bool fa_cost_model__together(const struct fa_cost_model *m, u16 u, u16 v,
+			     struct fa_interval *ci);
 /* Where fa_cost__replay() puts the instances */
 enum fa_bases {
 	FA_BASES_RECORDED,	/* at their recorded addresses */

@@ -378,6 +378,15 @@ static void fa_json__field(struct fa_json *j, const struct fa_type *t,
 	fa_json__end_object(j);
 }
 
+static void fa_json__interval(struct fa_json *j, const char *key, const struct fa_interval *ci,
+			      double scale)
+{
+	fa_json__begin_array(j, key, /*flat=*/true);
+	fa_json__double(j, NULL, scale * ci->lo);
+	fa_json__double(j, NULL, scale * ci->hi);
+	fa_json__end_array(j);
+}
+
 /* Symmetric co-access of @an's method: cells (i < j), heaviest first */
 static int fa_json__coaccess(struct fa_json *j, const struct fa_analysis *an)
 {
@@ -396,6 +405,24 @@ static int fa_json__coaccess(struct fa_json *j, const struct fa_analysis *an)
 		fa_json__int(j, NULL, max(cells[k].i, cells[k].j));
 		fa_json__double(j, NULL, cells[k].w);
 		fa_json__end_array(j);
+	}
+	fa_json__end_array(j);
+	fa_json__begin_array(j, "top", /*flat=*/false);
+	for (int k = 0; k < an->nr_top; k++) {
+		const struct fa_top_pair *p = &an->top[k];
+
+		fa_json__begin_object(j, NULL, /*flat=*/true);
+		fa_json__int(j, "a", p->a);
+		fa_json__int(j, "b", p->b);
+		fa_json__double(j, "share", p->share);
+		if (p->have_together) {
+			fa_json__double(j, "together", 100 * p->together.est);
+			fa_json__interval(j, "together_interval", &p->together, 100);
+		} else {
+			fa_json__null(j, "together");
+			fa_json__null(j, "together_interval");
+		}
+		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);
 	fa_json__end_object(j);
@@ -591,15 +618,6 @@ void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c)
 }
 
 /* [lo, hi] of an interval (boot.h), times @scale */
-static void fa_json__interval(struct fa_json *j, const char *key, const struct fa_interval *ci,
-			      double scale)
-{
-	fa_json__begin_array(j, key, /*flat=*/true);
-	fa_json__double(j, NULL, scale * ci->lo);
-	fa_json__double(j, NULL, scale * ci->hi);
-	fa_json__end_array(j);
-}
-
 static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 {
 	double gain = fa_analysis__gain(an);

@@ -198,27 +198,27 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 {
 	const struct fa_struct *st = te->st;
 	char cut_i[FA_FIELD_NAME_MAX + 1], cut_j[FA_FIELD_NAME_MAX + 1], why[160];
-	struct fa_cell *cells;
-	int n = fa_matrix__cells(an->affinity, &cells);
 	size_t printed;
 
-	if (n < 0)
-		return 0;
 	fa_analysis__method_reason(an, te->t, why, sizeof(why));
-	printed = fprintf(fp, "\n  Top co-access pairs (%s method: %s):\n",
-			  fa_method__name(an->method), why);
-	if (!n)
+	printed = fprintf(fp, "\n  Top co-access pairs (%s method: %s), and the %s that touched both:\n",
+			  fa_method__name(an->method), why, an->per_visit ? "visits" : "windows");
+	if (!an->nr_top)
 		printed += fprintf(fp, "    none: no two fields were seen together\n");
-	for (int k = 0; k < n && k < o->top_pairs; k++) {
-		const char *fi = st->fields[cells[k].i].name, *fj = st->fields[cells[k].j].name;
-		double total = an->affinity->total;
+	for (int k = 0; k < an->nr_top && k < o->top_pairs; k++) {
+		const struct fa_top_pair *p = &an->top[k];
+		const char *fi = st->fields[p->a].name, *fj = st->fields[p->b].name;
 
-		printed += fprintf(fp, "    %-24s %-24s %6.1f%%\n",
+		printed += fprintf(fp, "    %-24s %-24s %6.1f%%",
 				   fa_field__short_name(fi, FA_FIELD_NAME_MAX, cut_i, sizeof(cut_i)),
 				   fa_field__short_name(fj, FA_FIELD_NAME_MAX, cut_j, sizeof(cut_j)),
-				   total ? 100 * cells[k].w / total : 0);
+				   p->share);
+		if (p->have_together)
+			printed += fprintf(fp, "   %5.1f%% (95%% interval %.1f%% to %.1f%%)",
+					   100 * p->together.est, 100 * p->together.lo,
+					   100 * p->together.hi);
+		printed += fprintf(fp, "\n");
 	}
-	free(cells);
 	return printed;
 }
 
