@@ -172,7 +172,7 @@ bool fa_analysis__unsure(const struct fa_analysis *a)
 /* The model's cost of the current and suggested layouts and the saving, with intervals */
 static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_model *m)
 {
-	struct fa_boot_sum c[2];
+	struct fa_boot_sum c[3];
 
 	if (!fa_cost_model__has_groups(m)) {
 		for (int i = 0; i < 2; i++) {
@@ -182,6 +182,10 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 		}
 		a->gain_ci.est = a->gain_ci.lo = a->gain_ci.hi = a->model[0].total > 0 ?
 			1 - a->model[1].total / a->model[0].total : 0;
+		a->reorder_gain_ci = a->gain_ci;
+		if (a->model[0].total > 0)
+			a->reorder_gain_ci.est = 1 - a->reorder_model.total / a->model[0].total;
+		a->reorder_gain_ci.lo = a->reorder_gain_ci.hi = a->reorder_gain_ci.est;
 		return;
 	}
 	fa_cost_model__eval_groups(m, &a->current, &a->measured.cost, &a->measured.lines);
@@ -191,6 +195,8 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 	for (int i = 0; i < 2; i++)
 		fa_boot__ratio(&c[i], &m->nr_by_group, &a->cost_ci[i]);
 	fa_boot__saving(&c[0], &c[1], &a->gain_ci);
+	fa_cost_model__eval_groups(m, &a->reorder, &c[2], NULL);
+	fa_boot__saving(&c[0], &c[2], &a->reorder_gain_ci);
 }
 
 /*

@@ -105,6 +105,7 @@ struct fa_analysis {
 	/* how sure (boot.h): the model's saving and cost per window (visit) */
 	struct fa_interval	 gain_ci;
 	struct fa_interval	 replay_gain_ci;	/* of the replay's saving */
+	struct fa_interval	 reorder_gain_ci;	/* of the full reorder's (model) */
 	struct fa_top_pair	 top[FA_TOP_PAIRS];
 	int			 nr_top;
 	struct fa_interval	 cost_ci[2];	/* current, suggested */

@@ -781,6 +781,7 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__u64(j, "size", an->reorder.size);
 	fa_json__double(j, "gain", m[0].total > 0 ?
 			100 * (1 - an->reorder_model.total / m[0].total) : 0);
+	fa_json__interval(j, "gain_interval", &an->reorder_gain_ci, 100);
 	fa_json__bool(j, "moves_kept", an->reorder_breaks);
 	fa_json__end_object(j);
 	fa_json__kept(j, an, st);

@@ -622,17 +622,29 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 	return printed;
 }
 
+/* A saving as the report prints changes: "-27.0% (95% interval -35.1% to -18.2%)" */
+static size_t fa_report__saving(FILE *fp, const struct fa_interval *gain)
+{
+	char ci[FA_INTERVAL_STR];
+
+	if (gain->lo == gain->hi)
+		return fprintf(fp, "%+.1f%%", -100 * gain->est);
+	return fprintf(fp, "%+.1f%% (%s)", -100 * gain->est,
+		       fa_interval__str(gain, true, ci, sizeof(ci)));
+}
+
 static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	const struct fa_cost c[2] = { an->model[0], an->reorder_model };
 	size_t printed;
 
 	/* the leading candidate of insufficient evidence: said in 'Advice' */
 	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current) ||
 	    (an->insufficient && an->candidate_advice == FA_ADVICE_REORDER))
 		return 0;
-	printed = fprintf(fp, "  the full reorder: %+.1f%% (model), moves %d member%s, ",
-			  fa_cost__change(c), an->moved[1], an->moved[1] == 1 ? "" : "s");
+	printed = fprintf(fp, "  the full reorder: ");
+	printed += fa_report__saving(fp, &an->reorder_gain_ci);
+	printed += fprintf(fp, " (model), moves %d member%s, ", an->moved[1],
+			   an->moved[1] == 1 ? "" : "s");
 	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
 	if (an->reorder_breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
@@ -705,16 +717,6 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 				 100 * FA_SPLIT_COST, an->changed ? "the advice" : "the layout");
 }
 
-/* A saving as the report prints changes: "-27.0% (95% interval -35.1% to -18.2%)" */
-static size_t fa_report__saving(FILE *fp, const struct fa_interval *gain)
-{
-	char ci[FA_INTERVAL_STR];
-
-	if (gain->lo == gain->hi)
-		return fprintf(fp, "%+.1f%%", -100 * gain->est);
-	return fprintf(fp, "%+.1f%% (%s)", -100 * gain->est,
-		       fa_interval__str(gain, true, ci, sizeof(ci)));
-}
 
 /*
  * The leading candidate, whose saving is not sure: what it is, the
