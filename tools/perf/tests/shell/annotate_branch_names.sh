@@ -6,7 +6,8 @@
 # has there, and read all the debug info of the file for it (hundreds of
 # MB for a vmlinux, in every data-type profile).  A call to the PLT came
 # out as <_init+0x40>.  Targets are now named from perf's symbols, as
-# objdump names them: <getpid@plt>, and <main+0x1c> for a jump in main.
+# objdump names them: <getpid@plt>, and <main+0x1c> for a jump in main;
+# so is the global variable a RIP-relative load reads: <counter>.
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.branch.XXXXX)
@@ -33,6 +34,8 @@ command -v gcc > /dev/null || skip "no gcc"
 cat > "${tmpdir}/prog.c" << 'PROG'
 #include <unistd.h>
 
+volatile long counter;
+
 static inline __attribute__((always_inline)) int step(volatile int *a, long i)
 {
 	if (a[i & 7] > 3)
@@ -45,8 +48,10 @@ int main(void)
 	volatile int a[8] = { 1, 5, 2, 7, 3, 9, 4, 6 };
 	long s = 0;
 
-	for (long i = 0; i < 200000000; i++)
+	for (long i = 0; i < 200000000; i++) {
 		s += step(a, i);
+		counter += i & 1;
+	}
 	return s == getpid();
 }
 PROG
@@ -71,8 +76,10 @@ inside = [(int(a, 16), n) for a, n in jumps if start <= int(a, 16) < start + siz
 bad = [(hex(a), n) for a, n in inside if n != "main+%#x" % (a - start) and
        not (a == start and n == "main")]
 calls = re.findall(r"\bcall[a-z]*\s+0x[0-9a-f]+ <([^>]*)>", text)
-print("jumps within main:", len(inside), "misnamed:", bad[:5], "calls:", calls)
-sys.exit(1 if not inside or bad or "getpid@plt" not in calls else 0)
+data = re.findall(r"# 0x[0-9a-f]+ <([^>]*)>", text)
+print("jumps within main:", len(inside), "misnamed:", bad[:5], "calls:", calls,
+      "data:", data)
+sys.exit(1 if not inside or bad or "getpid@plt" not in calls or "counter" not in data else 0)
 CHECK
 	echo "[Fail] branch targets not named as objdump names them"
 	err=1
