@@ -1037,6 +1037,7 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	}
 	if (!aff->system_types)
 		fa_attr__drop_system(a);
+	fa_attr__dl_srclines(a);
 	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
 	for (int i = 0; !err && i < a->nr_types; i++) {
 		if (a->types[i]->t) {

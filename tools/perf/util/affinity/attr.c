@@ -1297,8 +1297,30 @@ static void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 		owner->code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
 		owner->code.sym = o->sym->name;
 		owner->code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
-		owner->code.srcline = fa_attr__srcline(a, map__dso(o->map), owner->code.addr);
 	}
+}
+
+/**
+ * fa_attr__dl_srclines - The source lines of the code of the owners of the
+ * shared data lines the report shows: looked up after the last sample, as
+ * a line's lookup makes libdw read the line table of a compile unit, MBs
+ * of a vmlinux's for each
+ */
+void fa_attr__dl_srclines(struct fa_attr *a)
+{
+	struct fa_dline **lines;
+	int nr = fa_dlines__contended(&a->dlines, &lines);
+
+	for (int i = 0; i < nr && i < FA_DL_SHOWN; i++) {
+		for (u32 k = 0; k < lines[i]->nr_owners && k < FA_DL_OWNERS; k++) {
+			struct fa_dl_code *code = &lines[i]->owners[k].code;
+
+			if (code->sym && !code->srcline)
+				code->srcline = fa_attr__srcline(a, (struct dso *)code->dso,
+								 code->addr);
+		}
+	}
+	free(lines);
 }
 
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)

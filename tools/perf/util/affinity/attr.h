@@ -193,6 +193,7 @@ void fa_attr__drop_system(struct fa_attr *a);
 bool fa_attr__left_out(const struct fa_attr *a, const char *name);
 void fa_attr__flush_ranges(struct fa_attr *a);
 void fa_attr__flush_pending(struct fa_attr *a);
+void fa_attr__dl_srclines(struct fa_attr *a);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
 #else
@@ -213,6 +214,10 @@ static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 }
 
 static inline void fa_attr__flush_pending(struct fa_attr *a __maybe_unused)
+{
+}
+
+static inline void fa_attr__dl_srclines(struct fa_attr *a __maybe_unused)
 {
 }
 

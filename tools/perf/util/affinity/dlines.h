@@ -72,6 +72,8 @@ struct fa_dl_access {
 	struct fa_dl_what	 what;
 };
 
+#define FA_DL_SHOWN	10	/* lines the stdio report shows */
+
 /* An owner of a shared line: what it did there */
 struct fa_dl_owner {
 	u32			 id;

@@ -14,7 +14,6 @@
 #include "report.h"
 #include "../dso.h"
 
-#define FA_DL_SHOWN	10	/* lines shown */
 
 /* "thread 1234" or "CPU 3" */
 static const char *fa_dline__owner_kind(const struct fa_dline *l)
