@@ -5,6 +5,8 @@
 # linux-source-6.12 perf is built from (the newest 6.12 otherwise).  The
 # .deb is about 1 GB; only the vmlinux (about 350 MB) is kept.
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 dir="$BUILD/kernel"
 [ -s "$dir/vmlinux" ] && exit 0

@@ -4,6 +4,8 @@
 # holds the DWARF of, once, into $BUILD/kernel/vmlinuz: the vmlinuz of
 # Debian's linux-image-<kver>-unsigned of the same version (about 100 MB).
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 dir="$BUILD/kernel"
 [ -s "$dir/vmlinuz" ] && exit 0

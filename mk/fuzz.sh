@@ -6,6 +6,8 @@
 #
 #   sh mk/fuzz.sh -n 1000 -j 2 [perf_data_fuzz.py options]
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 . "$TOP/mk/sanitize-env.sh"
 out=${FUZZ_OUT:-$BUILD/fuzz}

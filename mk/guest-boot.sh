@@ -18,6 +18,8 @@
 # (kvm or tcg: skip the probe), GUEST_SMP (4), GUEST_MEM (3G),
 # GUEST_APPEND (more kernel parameters).
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 die()
 {

@@ -5,6 +5,8 @@
 # vmlinux with DWARF (build/kernel), and the kernel's document of the
 # tcp_sock fast path fields to compare with.
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 kdir="$BUILD/kernel"
 mkdir -p "$kdir"

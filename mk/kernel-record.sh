@@ -10,6 +10,8 @@
 # upstream ground truth (bench/kernel_truth.py).  Each step says how long
 # it took.
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 kdir="$BUILD/kernel"
 out="$kdir/guest"

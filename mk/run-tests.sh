@@ -4,6 +4,8 @@
 # print one result line per test case, then 'N passed, N failed, N skipped'.
 # Exits non-zero if any test failed or none ran.
 set -u
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 # Descriptions (substrings, as 'perf test' matches them) of the project's
 # tests.  Every perf affinity test is described "perf affinity ...".

@@ -10,6 +10,8 @@
 # --build, also build perf at every patch of the series, and the whole
 # series without libdw, libtraceevent and slang (NO_DWARF=1, ...).
 set -eu
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 SERIES_DIR="$TOP/series"
 GIT_TREE="$BUILD/series-git"

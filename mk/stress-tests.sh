@@ -7,6 +7,8 @@
 #
 #   make stress RUNS=20     or     sh mk/stress-tests.sh 20
 set -u
+mk=$(dirname "$0")
+. "$mk/env.sh"
 
 runs=${1:-${RUNS:-20}}
 case "$runs" in
