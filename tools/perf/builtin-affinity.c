@@ -1546,6 +1546,15 @@ static void perf_affinity__close(struct perf_affinity *aff, struct perf_session 
 		perf_session__delete(session);
 }
 
+#ifndef HAVE_DWARF_SUPPORT
+/* Without libdw there are no data types, fields or layouts: say so, not why a binary has none */
+static int perf_affinity__no_dwarf(const char *cmd, const char *why)
+{
+	pr_err("perf affinity %s: %s, disabled due to missing DWARF support\n", cmd, why);
+	return -EOPNOTSUPP;
+}
+#endif
+
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -1623,8 +1632,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	aff->ropts.sep = aff->field_sep;
 	symbol_conf.field_sep = aff->field_sep;
 #ifndef HAVE_DWARF_SUPPORT
-	pr_err("perf affinity report: fields are found by data type profiling, disabled due to missing DWARF support\n");
-	return -EOPNOTSUPP;
+	return perf_affinity__no_dwarf("report", "fields are found by data type profiling");
 #endif
 	err = parse_values(aff) ?: parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (err)
@@ -1701,6 +1709,9 @@ static int perf_affinity__layout(int argc, const char **argv)
 				       argc ? "no type given" : "no binary given");
 	if (check_line_size(line_size))
 		return -EINVAL;
+#ifndef HAVE_DWARF_SUPPORT
+	return perf_affinity__no_dwarf("layout", "layouts come from DWARF");
+#endif
 	if (access(argv[0], R_OK)) {
 		pr_err("%s: %s\n", argv[0], strerror(errno));
 		return -errno;
@@ -1984,8 +1995,7 @@ static int perf_affinity__check(struct perf_affinity *aff, int argc, const char 
 		usage_with_options_msg(affinity_check_usage, options,
 				       argc ? "one binary only" : "no binary given");
 #ifndef HAVE_DWARF_SUPPORT
-	pr_err("perf affinity check: layouts come from DWARF, disabled due to missing DWARF support\n");
-	return -EOPNOTSUPP;
+	return perf_affinity__no_dwarf("check", "layouts come from DWARF");
 #endif
 	ck.binary = argv[0];
 	aff->input_name = aff->input_name ?: "perf.data";
@@ -2123,6 +2133,10 @@ static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char *
 				       "two recordings, or none for perf.data.old and perf.data");
 	for (int i = 0; argc && i < 2; i++)
 		paths[i] = argv[i];
+#ifndef HAVE_DWARF_SUPPORT
+	free(sides);
+	return perf_affinity__no_dwarf("diff", "fields are found by data type profiling");
+#endif
 	err = parse_values(aff) ?: parse_method(aff) ?: perf_affinity__open_outputs(aff);
 	if (!err)
 		err = perf_affinity__annotate_init();

@@ -221,6 +221,16 @@ static inline void fa_attr__dl_srclines(struct fa_attr *a __maybe_unused)
 {
 }
 
+static inline void fa_attr__drop_system(struct fa_attr *a __maybe_unused)
+{
+}
+
+static inline bool fa_attr__left_out(const struct fa_attr *a __maybe_unused,
+				     const char *name __maybe_unused)
+{
+	return false;
+}
+
 static inline int fa_attr__add(struct fa_attr *a __maybe_unused,
 			       const struct fa_access *acc __maybe_unused)
 {
