@@ -1738,38 +1738,29 @@ static int perf_affinity__layout(int argc, const char **argv)
  */
 
 /* The options of the analysis that check and diff share with report, and the end */
-#define AFFINITY_NR_ANALYSIS_OPTIONS	13
-
-static void perf_affinity__analysis_options(struct perf_affinity *aff, struct option *opts)
-{
-	const struct option options[] = {
-	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
-	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
-		   "only these struct types ('struct rq' or rq)"),
-	OPT_BOOLEAN(0, "system-types", &aff->system_types,
-		    "also the types only system libraries' code accesses (libc, ld.so)"),
-	OPT_BOOLEAN(0, "stdio", &aff->use_stdio, "use the stdio interface (the only one)"),
-	OPT_STRING(0, "json", &aff->json_name, "file",
-		   "also write the answer as JSON to this file ('-': only that, to stdout)"),
-	OPT_STRING(0, "percent-limit", &aff->percent_str, "percent",
-		   "only structs and fields with this share of the accesses (default 1)"),
-	OPT_STRING(0, "method", &aff->method_str, "auto|window|code",
-		   "how co-access is found, as for report"),
-	OPT_UINTEGER(0, "cacheline-size", &aff->cfg.line_size,
-		     "cache line size (default: the recording machine's)"),
-	OPT_CALLBACK(0, "symfs", NULL, "directory",
-		     "look for files with symbols relative to this directory",
-		     symbol__config_symfs),
-	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
-	OPT_BOOLEAN(0, "worker", &aff->worker,
-		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
-	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+#define AFFINITY_ANALYSIS_OPTIONS(aff)							\
+	OPT_BOOLEAN('f', "force", &(aff)->force, "don't complain, do it"),			\
+	OPT_STRING('T', "type", &(aff)->types, "struct[,struct...]",				\
+		   "only these struct types ('struct rq' or rq)"),				\
+	OPT_BOOLEAN(0, "system-types", &(aff)->system_types,					\
+		    "also the types only system libraries' code accesses (libc, ld.so)"),	\
+	OPT_BOOLEAN(0, "stdio", &(aff)->use_stdio, "use the stdio interface (the only one)"),	\
+	OPT_STRING(0, "json", &(aff)->json_name, "file",					\
+		   "also write the answer as JSON to this file ('-': only that, to stdout)"),	\
+	OPT_STRING(0, "percent-limit", &(aff)->percent_str, "percent",				\
+		   "only structs and fields with this share of the accesses (default 1)"),	\
+	OPT_STRING(0, "method", &(aff)->method_str, "auto|window|code",			\
+		   "how co-access is found, as for report"),					\
+	OPT_UINTEGER(0, "cacheline-size", &(aff)->cfg.line_size,				\
+		     "cache line size (default: the recording machine's)"),			\
+	OPT_CALLBACK(0, "symfs", NULL, "directory",						\
+		     "look for files with symbols relative to this directory",			\
+		     symbol__config_symfs),							\
+	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),	\
+	OPT_BOOLEAN(0, "worker", &(aff)->worker,						\
+		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),	\
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),				\
 	OPT_END()
-	};
-
-	BUILD_BUG_ON(ARRAY_SIZE(options) != AFFINITY_NR_ANALYSIS_OPTIONS);
-	memcpy(opts, options, sizeof(options));
-}
 
 /* A recording, read and analyzed as report does, with progress on a terminal */
 static int perf_affinity__load(struct perf_affinity *aff, const char *path,
@@ -1976,10 +1967,12 @@ static int affinity_check__parse(struct affinity_check *ck, struct perf_affinity
 static int perf_affinity__check(struct perf_affinity *aff, int argc, const char **argv)
 {
 	struct affinity_check ck = { .max_regression = 1, };
-	struct option options[2 + AFFINITY_NR_ANALYSIS_OPTIONS] = {
+	const struct option analysis[] = { AFFINITY_ANALYSIS_OPTIONS(aff) };
+	const struct option options[] = {
 	OPT_STRING('i', "input", &aff->input_name, "file", "the recording (default perf.data)"),
 	OPT_STRING(0, "max-regression", &ck.max_str, "percent",
 		   "how much more the recorded accesses may cost with this layout (default 1)"),
+	OPT_PARENT(analysis),
 	};
 	struct perf_data data;
 	struct perf_session *session = NULL;
@@ -1988,7 +1981,6 @@ static int perf_affinity__check(struct perf_affinity *aff, int argc, const char 
 	bool have_fh = false;
 	int err;
 
-	perf_affinity__analysis_options(aff, options + 2);
 	perf_affinity__defaults(aff);
 	argc = parse_options(argc, argv, options, affinity_check_usage, 0);
 	if (argc != 1)
@@ -2118,14 +2110,13 @@ static void affinity_side__exit(struct affinity_side *side)
 /* Two recordings of the same types, as perf diff: perf.data.old perf.data by default */
 static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char **argv)
 {
-	struct option options[AFFINITY_NR_ANALYSIS_OPTIONS];
+	const struct option options[] = { AFFINITY_ANALYSIS_OPTIONS(aff) };
 	struct affinity_side *sides = calloc(2, sizeof(*sides));
 	const char *paths[2] = { "perf.data.old", "perf.data" };
 	int err;
 
 	if (!sides)
 		return -ENOMEM;
-	perf_affinity__analysis_options(aff, options);
 	perf_affinity__defaults(aff);
 	argc = parse_options(argc, argv, options, affinity_diff_usage, 0);
 	if (argc != 0 && argc != 2)
