@@ -5,6 +5,9 @@
  * instruction at the sampled IP with the sampled registers, field labelled
  * tracepoints from their fields.  Counts every sample that gives no access,
  * by reason.
+ *
+ * The names of util/affinity/ carry the prefix fa_, "field affinity": the
+ * affinity of struct fields in time, not util/affinity.c's CPU affinity.
  */
 #ifndef __PERF_AFFINITY_DECODE_H
 #define __PERF_AFFINITY_DECODE_H
