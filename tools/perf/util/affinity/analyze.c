@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include "access.h"
 #include "analyze.h"
 #include "fields.h"
+#include "lines.h"
 #include "refine.h"
 #include "type.h"
 
@@ -528,6 +530,10 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 		fa_analysis__every_call(a, &model);
 	if (!err)
 		err = fa_analysis__top_pairs(a, t, &model);
+	if (!err) {
+		a->nr_shared_lines = fa_shared_lines__find(t, &a->shared_lines);
+		err = min(a->nr_shared_lines, 0);
+	}
 	if (!err)
 		err = fa_analysis__split(a, t, &model);
 	fa_cost_model__exit(&model);
@@ -547,4 +553,5 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_layout__exit(&a->candidate);
 	fa_keep__exit(&a->keep);
 	fa_split__exit(&a->split);
+	zfree(&a->shared_lines);
 }

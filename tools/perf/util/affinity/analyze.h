@@ -68,6 +68,8 @@ struct fa_top_pair {
 	bool			 have_together;
 };
 
+struct fa_shared_line;
+
 struct fa_analysis {
 	int			 method;
 	enum fa_method_why	 why;
@@ -108,6 +110,9 @@ struct fa_analysis {
 	struct fa_interval	 reorder_gain_ci;	/* of the full reorder's (model) */
 	struct fa_top_pair	 top[FA_TOP_PAIRS];
 	int			 nr_top;
+	/* lines of several instances, one writing (lines.h), most accessed first */
+	struct fa_shared_line	*shared_lines;
+	int			 nr_shared_lines;
 	struct fa_interval	 cost_ci[2];	/* current, suggested */
 	bool			 insufficient;	/* a candidate, its saving not sure */
 	struct fa_layout	 candidate;	/* then: the leading candidate */

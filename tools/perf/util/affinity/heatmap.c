@@ -89,7 +89,7 @@ struct fa_hm_type {
 	double			 width, height;
 	double			 title;		/* of the type */
 	double			 panel_title;
-	struct fa_shared_line	*sl;		/* lines of several instances */
+	const struct fa_shared_line *sl;	/* lines of several instances */
 	int			 nr_sl;
 };
 
@@ -239,7 +239,6 @@ static void fa_hm_type__exit(struct fa_hm_type *ht)
 		zfree(&ht->panel[i].fields);
 		zfree(&ht->panel[i].line);
 	}
-	zfree(&ht->sl);
 	fa_matrix__exit(&ht->sampled);
 }
 
@@ -295,10 +294,8 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	}
 	ht->nr_panels = an->changed || an->advice == FA_ADVICE_SPLIT ? 2 : 1;
 	if (te->t->xfer.nr_instances >= 2) {
-		ht->nr_sl = fa_shared_lines__find(te->t, &ht->sl);
-		if (ht->nr_sl < 0)
-			return ht->nr_sl;
-		ht->nr_sl = min(ht->nr_sl, HM_SL_SHOWN);
+		ht->sl = an->shared_lines;
+		ht->nr_sl = min(an->nr_shared_lines, HM_SL_SHOWN);
 	}
 	fa_hm_type__geometry(ht, len);
 	err = fa_hm_panel__init(&ht->panel[0], ht, shown, &an->current, "current layout",

@@ -797,13 +797,12 @@ static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 }
 
 /* Lines of several instances, as the stdio report lists them (all of them) */
-static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t)
+static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t,
+				 const struct fa_analysis *an)
 {
-	struct fa_shared_line *sl;
-	int n = fa_shared_lines__find(t, &sl);
+	const struct fa_shared_line *sl = an->shared_lines;
+	int n = an->nr_shared_lines;
 
-	if (n < 0)
-		return n;
 	fa_json__begin_array(j, "shared_lines", /*flat=*/false);
 	for (int k = 0; k < n; k++) {
 		fa_json__begin_object(j, NULL, /*flat=*/false);
@@ -833,7 +832,6 @@ static int fa_json__shared_lines(struct fa_json *j, const struct fa_type *t)
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);
-	free(sl);
 	return 0;
 }
 
@@ -939,7 +937,7 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 		fa_json__field(j, t, an, f, o);
 	fa_json__end_array(j);
 	err = fa_json__coaccess(j, an) ?: fa_json__false_sharing(j, t, an) ?:
-	      fa_json__shared_lines(j, t);
+	      fa_json__shared_lines(j, t, an);
 	if (err)
 		return err;
 	fa_json__clusters(j, t->st, an);

@@ -359,18 +359,16 @@ static size_t fa_report__field_mask(FILE *fp, const struct fa_struct *st, u64 ma
 	return printed;
 }
 
-static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te)
+static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te,
+				      const struct fa_analysis *an)
 {
+	const struct fa_shared_line *sl = an->shared_lines;
 	const struct fa_type *t = te->t;
-	struct fa_shared_line *sl;
+	int n = an->nr_shared_lines;
 	char owners[64];
 	size_t printed;
-	int n;
 
 	if (t->xfer.nr_instances < 2)
-		return 0;
-	n = fa_shared_lines__find(t, &sl);
-	if (n < 0)
 		return 0;
 	printed = fprintf(fp, "\n  Cache lines of several instances (%s, one writing; of the replay sample):\n",
 			  t->cfg.owners ? "different threads" : "different CPUs");
@@ -396,7 +394,6 @@ static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te)
 			printed += fprintf(fp, "\n");
 		}
 	}
-	free(sl);
 	return printed;
 }
 
@@ -903,7 +900,7 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 	case FA_REPORT_FALSE_SHARING:
 		return fa_report__false_sharing(fp, te, an);
 	case FA_REPORT_SHARED_LINES:
-		return fa_report__shared_lines(fp, te);
+		return fa_report__shared_lines(fp, te, an);
 	case FA_REPORT_CLUSTERS:
 		return fa_report__clusters(fp, te, an);
 	case FA_REPORT_LAYOUTS:
