@@ -495,6 +495,35 @@ static int fa_analysis__top_pairs(struct fa_analysis *a, const struct fa_type *t
 	return 0;
 }
 
+/* The falsely shared pairs, and the interval of the share of those shown */
+static int fa_analysis__fs_pairs(struct fa_analysis *a, const struct fa_type *t)
+{
+	const struct fa_matrix *fs = &t->xfer.fs;
+	struct fa_cell *cells;
+	int n = fa_matrix__cells(fs, &cells);
+
+	if (n < 0)
+		return n;
+	a->fs_pairs = calloc(n + 1, sizeof(*a->fs_pairs));
+	if (!a->fs_pairs) {
+		free(cells);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < n; k++) {
+		struct fa_fs_pair *p = &a->fs_pairs[k];
+
+		p->writer = cells[k].i;
+		p->reader = cells[k].j;
+		p->weight = cells[k].w;
+		p->share = fs->total ? 100 * cells[k].w / fs->total : 0;
+		if (p->share >= FA_FS_SHOWN)
+			fa_type__fs_share(t, p->writer, p->reader, &p->share_ci);
+	}
+	a->nr_fs_pairs = n;
+	free(cells);
+	return 0;
+}
+
 /**
  * fa_analysis__run - Analyze the accesses to one struct type
  * @t: The type, its accumulation finished by fa_type__flush()
@@ -535,6 +564,8 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 		err = min(a->nr_shared_lines, 0);
 	}
 	if (!err)
+		err = fa_analysis__fs_pairs(a, t);
+	if (!err)
 		err = fa_analysis__split(a, t, &model);
 	fa_cost_model__exit(&model);
 	if (err)
@@ -554,4 +585,5 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_keep__exit(&a->keep);
 	fa_split__exit(&a->split);
 	zfree(&a->shared_lines);
+	zfree(&a->fs_pairs);
 }

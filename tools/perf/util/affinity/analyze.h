@@ -54,6 +54,21 @@ enum fa_method_why {
 };
 
 #define FA_TOP_PAIRS	10	/* co-access pairs the report names */
+/* A falsely shared pair is shown with this share (percent) of the transfers */
+#define FA_FS_SHOWN	1.0
+
+/*
+ * A falsely shared pair: transfers from a write of @writer to an access of
+ * @reader on one real cache line; @share of all of them, with its
+ * interval for the pairs of FA_FS_SHOWN or more
+ */
+struct fa_fs_pair {
+	int			 writer;
+	int			 reader;
+	double			 weight;
+	double			 share;
+	struct fa_interval	 share_ci;
+};
 
 /*
  * A pair of fields of the most co-access: its share of the co-access, and
@@ -110,6 +125,8 @@ struct fa_analysis {
 	struct fa_interval	 reorder_gain_ci;	/* of the full reorder's (model) */
 	struct fa_top_pair	 top[FA_TOP_PAIRS];
 	int			 nr_top;
+	struct fa_fs_pair	*fs_pairs;	/* the most transfers first */
+	int			 nr_fs_pairs;
 	/* lines of several instances, one writing (lines.h), most accessed first */
 	struct fa_shared_line	*shared_lines;
 	int			 nr_shared_lines;

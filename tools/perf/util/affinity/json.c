@@ -449,19 +449,15 @@ static void fa_json__watched_pairs(struct fa_json *j, const struct fa_type *t)
 }
 
 /* Of the pairs --stdio shows, FA_FS_SHOWN% of the transfers or more; else null */
-static void fa_json__fs_share_interval(struct fa_json *j, const struct fa_type *t, int w, int r,
-				       double weight)
+static void fa_json__fs_share_interval(struct fa_json *j, const struct fa_fs_pair *p)
 {
-	struct fa_interval ci;
-
-	if (!t->xfer.fs.total || 100 * weight / t->xfer.fs.total < FA_FS_SHOWN) {
+	if (p->share < FA_FS_SHOWN) {
 		fa_json__null(j, "share_interval");
 		return;
 	}
-	fa_type__fs_share(t, w, r, &ci);
 	fa_json__begin_array(j, "share_interval", /*flat=*/true);
-	fa_json__double(j, NULL, ci.lo);
-	fa_json__double(j, NULL, ci.hi);
+	fa_json__double(j, NULL, p->share_ci.lo);
+	fa_json__double(j, NULL, p->share_ci.hi);
 	fa_json__end_array(j);
 }
 
@@ -469,22 +465,19 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 				  const struct fa_analysis *an)
 {
 	const struct fa_struct *st = t->st;
-	struct fa_cell *cells;
-	int n = fa_matrix__cells(&t->xfer.fs, &cells);
 
-	if (n < 0)
-		return n;
 	fa_json__begin_array(j, "false_sharing", /*flat=*/false);
-	for (int k = 0; k < n; k++) {
-		int w = cells[k].i, r = cells[k].j;
+	for (int k = 0; k < an->nr_fs_pairs; k++) {
+		const struct fa_fs_pair *p = &an->fs_pairs[k];
+		int w = p->writer, r = p->reader;
 		u64 xfers;
 
 		fa_json__begin_object(j, NULL, /*flat=*/true);
 		fa_json__int(j, "writer", w);
 		fa_json__int(j, "reader", r);
-		fa_json__double(j, "weight", cells[k].w);
-		fa_json__double(j, "share", t->xfer.fs.total ? 100 * cells[k].w / t->xfer.fs.total : 0);
-		fa_json__fs_share_interval(j, t, w, r, cells[k].w);
+		fa_json__double(j, "weight", p->weight);
+		fa_json__double(j, "share", p->share);
+		fa_json__fs_share_interval(j, p);
 		fa_json__owners(j, "writer_owners", t, fa_report__roles(t, an, w, true));
 		fa_json__owners(j, "reader_owners", t, fa_report__roles(t, an, r, false));
 		if (fa_exact_lines__pair(t->counts.exact_lines, w, r, &xfers))
@@ -496,7 +489,6 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 		fa_json__end_object(j);
 	}
 	fa_json__end_array(j);
-	free(cells);
 	if (!t->counts.exact_lines) {
 		fa_json__null(j, "watched_lines");
 		return 0;

@@ -301,49 +301,42 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 {
 	const struct fa_type *t = te->t;
 	const struct fa_struct *st = te->st;
-	struct fa_cell *cells;
-	int n = fa_matrix__cells(&t->xfer.fs, &cells);
 	size_t printed;
 	int shown = 0;
 
-	if (n < 0)
-		return 0;
 	printed = fprintf(fp, "\n  False sharing (a field written %s, another field of its cache line\n"
 			      "  accessed %s just after):\n",
 			  t->cfg.owners ? "by one thread" : "on one CPU",
 			  t->cfg.owners ? "by another" : "on another CPU");
-	for (int k = 0; k < n && shown < 8; k++) {
-		const struct fa_field *w = &st->fields[cells[k].i], *r = &st->fields[cells[k].j];
-		const unsigned long *readers = fa_report__roles(t, an, cells[k].j, false);
+	for (int k = 0; k < an->nr_fs_pairs && shown < 8; k++) {
+		const struct fa_fs_pair *p = &an->fs_pairs[k];
+		const struct fa_field *w = &st->fields[p->writer], *r = &st->fields[p->reader];
+		const unsigned long *readers = fa_report__roles(t, an, p->reader, false);
 		/* a field only written (a reference count) is not "read on CPU -" */
 		bool read = !bitmap_empty(readers, t->cfg.nr_owners);
 		char wcpus[64], rcpus[64], exact[64] = "";
-		struct fa_interval ci;
-		double share;
 		u64 xfers;
 
-		if (t->xfer.fs.total && 100 * cells[k].w / t->xfer.fs.total < FA_FS_SHOWN)
+		if (p->share < FA_FS_SHOWN)
 			break;
-		share = fa_type__fs_share(t, cells[k].i, cells[k].j, &ci);
-		owners_scnprintf(t, fa_report__roles(t, an, cells[k].i, true), wcpus, sizeof(wcpus));
-		owners_scnprintf(t, read ? readers : fa_report__roles(t, an, cells[k].j, true),
+		owners_scnprintf(t, fa_report__roles(t, an, p->writer, true), wcpus, sizeof(wcpus));
+		owners_scnprintf(t, read ? readers : fa_report__roles(t, an, p->reader, true),
 				 rcpus, sizeof(rcpus));
-		if (fa_exact_lines__pair(t->counts.exact_lines, cells[k].i, cells[k].j, &xfers))
+		if (fa_exact_lines__pair(t->counts.exact_lines, p->writer, p->reader, &xfers))
 			scnprintf(exact, sizeof(exact), ", %" PRIu64 " watched", xfers);
 		printed += fprintf(fp, "    %s (written %s %s) -> %s (%s %s %s): %.1f%% (95%% interval %.1f%% to %.1f%%)%s%s\n",
 				   w->name, fa_type__owner_verb(t), wcpus, r->name,
-				   read ? "read" : "written", fa_type__owner_verb(t), rcpus, share,
-				   ci.lo, ci.hi, exact,
-				   fa_report__fs_advice(an, st, cells[k].i, cells[k].j));
-		printed += fa_report__sites(fp, te, cells[k].i);
-		printed += fa_report__sites(fp, te, cells[k].j);
+				   read ? "read" : "written", fa_type__owner_verb(t), rcpus, p->share,
+				   p->share_ci.lo, p->share_ci.hi, exact,
+				   fa_report__fs_advice(an, st, p->writer, p->reader));
+		printed += fa_report__sites(fp, te, p->writer);
+		printed += fa_report__sites(fp, te, p->reader);
 		shown++;
 	}
 	if (!shown)
 		printed += fprintf(fp, "    none seen\n");
 	if (t->counts.exact_lines && t->counts.exact_lines->transfers)
 		printed += fa_report__watched_pairs(fp, t, an);
-	free(cells);
 	return printed;
 }
 

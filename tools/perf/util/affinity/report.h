@@ -17,9 +17,6 @@ struct fa_hists;
 struct fa_type;
 struct fa_type_entry;
 
-/* A falsely shared pair is shown with this share (percent) of the transfers */
-#define FA_FS_SHOWN	1.0
-
 /* The sections of a struct type's report, in the order they are printed */
 enum fa_report_section {
 	FA_REPORT_ALIGNMENT,	/* instances that do not start on a cache line */
