@@ -260,11 +260,14 @@ static bool fa_diff__field(const struct fa_diff *d, const char *name, struct fa_
 		if (f >= 0)
 			by_group[i] = &s->t->counts.field_groups[f].weight;
 	}
+	if (!(df->share[0] >= d->percent_limit || df->share[1] >= d->percent_limit))
+		return false;
+	/* the interval of the fields shown only: a bootstrap each */
 	df->have_ci = by_group[0] && by_group[1] &&
 		      fa_boot__diff_apart(by_group[0], &d->side[0].t->counts.weight_by_group,
 					  by_group[1], &d->side[1].t->counts.weight_by_group,
 					  &df->ci);
-	return df->share[0] >= d->percent_limit || df->share[1] >= d->percent_limit;
+	return true;
 }
 
 /*
@@ -398,21 +401,18 @@ static int fa_diff__pairs(const struct fa_diff *d, struct fa_diff_pairs *p)
 	memset(p, 0, sizeof(*p));
 	for (int i = 0; i < 2; i++) {
 		const struct fa_type *t = d->side[i].t;
-		struct fa_cell *cells;
-		int n, err = 0;
+		const struct fa_analysis *an = d->side[i].an;
+		int err = 0;
 
-		if (!t)
-			continue;
-		n = fa_matrix__cells(&t->xfer.fs, &cells);
-		if (n < 0)
-			return n;
-		for (int k = 0; !err && k < n && k < FA_DIFF_MAX_FS; k++) {
-			if (100 * cells[k].w < FA_DIFF_MIN_FS * t->xfer.fs.total)
+		/* the analysis has them, the most transfers first */
+		for (int k = 0; t && !err && k < an->nr_fs_pairs && k < FA_DIFF_MAX_FS; k++) {
+			const struct fa_fs_pair *fp = &an->fs_pairs[k];
+
+			if (fp->share < FA_DIFF_MIN_FS)
 				break;
-			err = fa_diff_pairs__add(p, t->st->fields[cells[k].i].name,
-						 t->st->fields[cells[k].j].name);
+			err = fa_diff_pairs__add(p, t->st->fields[fp->writer].name,
+						 t->st->fields[fp->reader].name);
 		}
-		free(cells);
 		if (err)
 			return err;
 	}
