@@ -409,6 +409,15 @@ static int test__affinity_watched_transfers(struct test_suite *test __maybe_unus
  * the same line (false sharing), then f0 (true sharing); a hit more than
  * a slice's gap later sees no transfer; f2 on another line none either.
  */
+static int lines_hit(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
+		     bool store)
+{
+	struct fa_exact_hit h = { .time = time, .base = line * 64, .owner = owner,
+				  .field = field, .store = store, };
+
+	return fa_exact_lines__add(xl, &h, line);
+}
+
 static int test__affinity_watched_lines(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
@@ -416,12 +425,13 @@ static int test__affinity_watched_lines(struct test_suite *test __maybe_unused,
 	u64 n;
 
 	T("lines", xl);
-	fa_exact_lines__add(xl, 0x1000, 10, 0, 0, true);
-	fa_exact_lines__add(xl, 0x1000, 20, 1, 1, false);	/* f0 -> f1: false */
-	fa_exact_lines__add(xl, 0x1000, 30, 0, 0, true);	/* f1 -> f0: false */
-	fa_exact_lines__add(xl, 0x1000, 40, 1, 0, false);	/* f0 -> f0: true */
-	fa_exact_lines__add(xl, 0x1040, 50, 1, 2, true);
-	fa_exact_lines__add(xl, 0x1000, 60 + FA_EXACT_GAP_NS, 0, 0, true);	/* a gap */
+	T("hit", !lines_hit(xl, 0x40, 10, 0, 0, true));
+	T("hit", !lines_hit(xl, 0x40, 20, 1, 1, false));	/* f0 -> f1: false */
+	T("hit", !lines_hit(xl, 0x40, 30, 0, 0, true));		/* f1 -> f0: false */
+	T("hit", !lines_hit(xl, 0x40, 40, 1, 0, false));	/* f0 -> f0: true */
+	T("hit", !lines_hit(xl, 0x41, 50, 1, 2, true));
+	T("hit", !lines_hit(xl, 0x40, 60 + FA_EXACT_GAP_NS, 0, 0, true));	/* a gap */
+	T("every hit kept", xl->nr_hits == 6 && !xl->hits_left);
 	T("three transfers", xl->transfers == 3);
 	T("two between fields", xl->false_sharing == 2);
 	T("f0 -> f1 once", fa_exact_lines__pair(xl, 0, 1, &n) && n == 1);
@@ -430,6 +440,76 @@ static int test__affinity_watched_lines(struct test_suite *test __maybe_unused,
 	T("f2 watched, on a line of its own", fa_exact_lines__pair(xl, 0, 2, &n) && n == 0);
 	T("f3 not watched", !fa_exact_lines__pair(xl, 0, 3, &n));
 	fa_exact_lines__delete(xl);
+	return TEST_OK;
+}
+
+/* A layout of struct longs with fields @a and @b swapped */
+static int longs_swapped(struct fa_layout *l, const struct fa_struct *st, int a, int b)
+{
+	u32 offset[16];
+
+	for (int u = 0; u < st->nr_units; u++)
+		offset[u] = u * 8;
+	offset[a] = b * 8;
+	offset[b] = a * 8;
+	return fa_layout__from_offsets(l, st, offset, 64);
+}
+
+/* The watched hits of @t replayed with @a and @b swapped */
+static int longs_replay(const struct fa_type *t, int a, int b, struct fa_exact_cost *cost)
+{
+	struct fa_layout l;
+	int err = longs_swapped(&l, t->st, a, b);
+
+	if (!err)
+		err = fa_exact_lines__replay(t->counts.exact_lines, t->st, &l, false, cost);
+	fa_layout__exit(&l);
+	return err;
+}
+
+/*
+ * The hits replayed against other layouts.  CPU 0 writes f0 while CPU 1
+ * reads f1 on its line (false sharing) and writes f9 on the next line: the
+ * current layout gives the counts of the lines; with f1 moved to the next
+ * line (swapped with f15) no line moves.  CPU 0 writes f0 while CPU 1
+ * writes f9: no line moves, until f9 joins f0's line (swapped with f1).
+ */
+static int test__affinity_watched_replay(struct test_suite *test __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(16), *t2 = longs_type__new(16);
+	struct fa_exact_cost now, then;
+	const struct fa_exact_lines *xl;
+	u64 time = 0;
+
+	T("types", t && t2);
+	for (int i = 0; i < 1000; i++) {
+		T("hit", !watched_hit(t, time += 10, 0, 0, FA_OP_STORE));
+		T("hit", !watched_hit(t, time += 10, 1, 1, FA_OP_LOAD));
+		T("hit", !watched_hit(t, time += 10, 1, 9, FA_OP_STORE));
+		T("hit", !watched_hit(t2, time, 0, 0, FA_OP_STORE));
+		T("hit", !watched_hit(t2, time, 1, 9, FA_OP_STORE));
+	}
+	xl = t->counts.exact_lines;
+	T("hits kept", xl && xl->nr_hits == 3000);
+	T("replay", !longs_replay(t, 0, 0, &now));
+	pr_debug("now %" PRIu64 " transfers, %" PRIu64 " false sharing; lines %" PRIu64 ", %" PRIu64 "\n",
+		 now.transfers, now.false_sharing, xl->transfers, xl->false_sharing);
+	T("the current layout replays as the lines counted", now.hits == 3000 &&
+	  now.transfers == xl->transfers && now.false_sharing == xl->false_sharing);
+	T("f0 and f1 move their line", now.false_sharing == 1999);
+	T("replay", !longs_replay(t, 1, 15, &then));
+	T("f1 apart, no line moves", then.transfers == 0);
+	T("not worse", !fa_exact_cost__worse(&now, &then));
+
+	T("replay", !longs_replay(t2, 0, 0, &now) && !longs_replay(t2, 1, 9, &then));
+	pr_debug("f0 and f9: %" PRIu64 " transfers, together %" PRIu64 "\n", now.transfers,
+		 then.transfers);
+	T("f0 and f9 apart, no line moves", now.transfers == 0);
+	T("together, they move it", then.false_sharing == 1999);
+	T("worse", fa_exact_cost__worse(&now, &then));
+	fa_type__delete(t);
+	fa_type__delete(t2);
 	return TEST_OK;
 }
 
@@ -806,6 +886,7 @@ static struct test_case tests__affinity_engine[] = {
 	TEST_CASE("Watchpoint hits give the roles, samples the heat", affinity_watched_roles),
 	TEST_CASE("Watched bytes move as a cache line would", affinity_watched_transfers),
 	TEST_CASE("Watched lines tell false from true sharing", affinity_watched_lines),
+	TEST_CASE("Watched hits replayed against other layouts", affinity_watched_replay),
 	TEST_CASE("The replay tells CPU 64 from CPU 0", affinity_many_cpus),
 	TEST_CASE("Intervals of a saving cover it at about their level", affinity_interval_covers),
 	TEST_CASE("Intervals of shares cover them at about their level", affinity_share_covers),

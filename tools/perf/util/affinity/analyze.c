@@ -249,6 +249,34 @@ static int fa_analysis__contradicted(struct fa_analysis *a)
 	return fa_analysis__candidate(a);
 }
 
+/*
+ * The watched accesses replayed with the current layout and the advice
+ * (or the leading candidate): exact where the samples only estimate who
+ * moves a line.  An advice they see move its lines more often than now is
+ * only the leading candidate.
+ */
+static int fa_analysis__watched(struct fa_analysis *a, const struct fa_type *t)
+{
+	const struct fa_exact_lines *xl = t->counts.exact_lines;
+	const struct fa_layout *l = a->insufficient ? &a->candidate : &a->suggested;
+
+	if (!xl || !xl->nr_hits)
+		return 0;
+	if (fa_exact_lines__replay(xl, t->st, &a->current, false, &a->watched.now) ||
+	    fa_exact_lines__replay(xl, t->st, l, l->align >= t->cfg.line_size,
+				   &a->watched.then))
+		return -ENOMEM;
+	if (!a->changed || a->kept || a->insufficient ||
+	    !fa_exact_cost__worse(&a->watched.now, &a->watched.then))
+		return 0;
+	a->watched.worse = true;
+	a->candidate_replay = a->replay[1];
+	a->replay[1] = a->replay[0];
+	a->record_more = 0;
+	a->changed = false;
+	return fa_analysis__candidate(a);
+}
+
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model, double xfer_cost)
 {
@@ -275,7 +303,7 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 			    &a->measured.replay[0]) ||
 	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
 			    xfer_cost, &a->replay[1], &a->measured.replay[1]) ||
-	    fa_analysis__contradicted(a))
+	    fa_analysis__contradicted(a) || fa_analysis__watched(a, t))
 		return -ENOMEM;
 	fa_boot__saving(&a->measured.replay[0], &a->measured.replay[1], &a->replay_gain_ci);
 	err = fa_analysis__spread(a, t, xfer_cost);

@@ -13,6 +13,7 @@
 #include "cluster.h"
 #include "cost.h"
 #include "edit.h"
+#include "exact.h"
 #include "keep.h"
 #include "layout.h"
 #include "matrix.h"
@@ -138,6 +139,16 @@ struct fa_analysis {
 	/* the replay of the accesses says the candidate costs more: its cost */
 	bool			 contradicted;
 	struct fa_cost		 candidate_replay;
+	/*
+	 * The watchpoints' hits replayed (exact.h): with the current layout,
+	 * and with the advice or, if none, the leading candidate.  An advice
+	 * that moves the watched lines more often is only the candidate.
+	 */
+	struct {
+		struct fa_exact_cost	 now;
+		struct fa_exact_cost	 then;
+		bool			 worse;
+	} watched;
 	/* the current layout's cost and lines, the windows (visits), by group */
 	struct {
 		struct fa_boot_sum	 cost;

@@ -143,6 +143,10 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 int fa_type__watched(struct fa_type *t, const struct fa_sample *s)
 {
 	struct fa_field_stats *fs = &t->counts.stats[s->field];
+	struct fa_exact_hit hit = {
+		.time = s->time, .base = s->base, .owner = s->owner, .field = s->field,
+		.store = s->op & FA_OP_STORE,
+	};
 	u64 line;
 
 	if (!fs->exact) {
@@ -157,11 +161,9 @@ int fa_type__watched(struct fa_type *t, const struct fa_sample *s)
 			return -ENOMEM;
 	}
 	/* an instance's real line: its base's address plus the field's offset */
-	line = (s->base + t->st->fields[s->field].offset) & ~(u64)(t->cfg.line_size - 1);
-	fa_exact_lines__add(t->counts.exact_lines, line, s->time, s->owner, s->field,
-			    s->op & FA_OP_STORE);
+	line = (s->base + t->st->fields[s->field].offset) / t->cfg.line_size;
 	fa_type__add_thread(t, s->tid, false);
-	return 0;
+	return fa_exact_lines__add(t->counts.exact_lines, &hit, line);
 }
 
 /* A thread that accesses the type, or several (code run by several threads) */

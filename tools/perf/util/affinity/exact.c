@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The watchpoint hits of a field and the roles they give (see exact.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bitmap.h>
 #include <linux/zalloc.h>
+#include "analyze.h"
 #include "classify.h"
 #include "exact.h"
+#include "key.h"
+#include "layout.h"
 
 static void fa_holder__init(struct fa_holder *h)
 {
@@ -109,8 +113,9 @@ struct fa_exact_lines *fa_exact_lines__new(int nr_fields)
 	if (!xl)
 		return NULL;
 	xl->slot = malloc(nr_fields * sizeof(*xl->slot));
-	if (!xl->slot) {
-		free(xl);
+	xl->lines = fa_u64_map__new();
+	if (!xl->slot || !xl->lines) {
+		fa_exact_lines__delete(xl);
 		return NULL;
 	}
 	memset(xl->slot, -1, nr_fields * sizeof(*xl->slot));
@@ -121,25 +126,35 @@ void fa_exact_lines__delete(struct fa_exact_lines *xl)
 {
 	if (!xl)
 		return;
+	fa_map__free_values(xl->lines);
 	zfree(&xl->slot);
+	zfree(&xl->hits);
 	free(xl);
 }
 
-/* The line at @addr, a new one if there is room, or NULL */
-static struct fa_exact_line *fa_exact_lines__find(struct fa_exact_lines *xl, u64 addr)
+/* The watched line of index @line in @lines, or NULL */
+static struct fa_exact_line *fa_exact_line__find(struct hashmap *lines, u64 line)
 {
-	struct fa_exact_line *l;
+	struct fa_exact_line *l = fa_u64_map__findnew(lines, line, sizeof(*l));
 
-	for (int i = 0; i < xl->nr; i++) {
-		if (xl->lines[i].addr == addr)
-			return &xl->lines[i];
+	if (l && !l->seen) {
+		fa_holder__init(&l->holder);
+		l->seen = true;
 	}
-	if (xl->nr == FA_EXACT_LINES)
-		return NULL;
-	l = &xl->lines[xl->nr++];
-	l->addr = addr;
-	fa_holder__init(&l->holder);
 	return l;
+}
+
+/*
+ * Hit @h on line @l: the field the line moved from, as fa_holder__access()
+ * says, or -1.  Hits more than FA_EXACT_GAP_NS apart are of different
+ * slices armed: what moved the line between them was not seen.
+ */
+static int fa_exact_line__hit(struct fa_exact_line *l, const struct fa_exact_hit *h)
+{
+	if (l->holder.last_owner >= 0 && h->time > l->time + FA_EXACT_GAP_NS)
+		fa_holder__init(&l->holder);
+	l->time = h->time;
+	return fa_holder__access(&l->holder, h->owner, h->field, h->store);
 }
 
 /* The row of @field in the pair counts, a new one if there is room, or -1 */
@@ -150,33 +165,93 @@ static int fa_exact_lines__slot(struct fa_exact_lines *xl, int field)
 	return xl->slot[field];
 }
 
-/*
- * A hit of @field by @owner on the line at @line: a transfer as
- * fa_holder__access() says, from the field the last holder accessed.
- * Hits more than FA_EXACT_GAP_NS apart are of different slices armed:
- * what moved the line between them was not seen.
- */
-void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
-			 bool store)
+/* Keep @h to replay other layouts: the first FA_EXACT_HITS */
+static int fa_exact_lines__keep(struct fa_exact_lines *xl, const struct fa_exact_hit *h)
 {
-	struct fa_exact_line *l = fa_exact_lines__find(xl, line);
+	if (xl->nr_hits == FA_EXACT_HITS) {
+		xl->hits_left++;
+		return 0;
+	}
+	if (xl->nr_hits == xl->alloc_hits) {
+		size_t alloc = xl->alloc_hits ? xl->alloc_hits * 2 : 1024;
+		struct fa_exact_hit *hits = realloc(xl->hits, alloc * sizeof(*hits));
+
+		if (!hits)
+			return -ENOMEM;
+		xl->hits = hits;
+		xl->alloc_hits = alloc;
+	}
+	xl->hits[xl->nr_hits++] = *h;
+	return 0;
+}
+
+/* Hit @h on the line of index @line: a transfer from the field it moved from */
+int fa_exact_lines__add(struct fa_exact_lines *xl, const struct fa_exact_hit *h, u64 line)
+{
+	struct fa_exact_line *l = fa_exact_line__find(xl->lines, line);
 	int from;
 
-	fa_exact_lines__slot(xl, field);
 	if (!l)
-		return;
-	if (l->holder.last_owner >= 0 && time > l->time + FA_EXACT_GAP_NS)
-		fa_holder__init(&l->holder);
-	from = fa_holder__access(&l->holder, owner, field, store);
+		return -ENOMEM;
+	fa_exact_lines__slot(xl, h->field);
+	from = fa_exact_line__hit(l, h);
 	if (from >= 0) {
-		int i = fa_exact_lines__slot(xl, from), j = fa_exact_lines__slot(xl, field);
+		int i = fa_exact_lines__slot(xl, from), j = fa_exact_lines__slot(xl, h->field);
 
 		xl->transfers++;
-		xl->false_sharing += from != field;
+		xl->false_sharing += from != h->field;
 		if (i >= 0 && j >= 0)
 			xl->pairs[i][j]++;
 	}
-	l->time = time;
+	return fa_exact_lines__keep(xl, h);
+}
+
+/**
+ * fa_exact_lines__replay - What the kept hits would move with layout @l
+ * @line_start: The instances moved back to the start of their first line
+ *              (a layout that relies on line boundaries aligns the struct)
+ *
+ * The same accesses in the same order, each field at its offset in @l: the
+ * transfers of the lines as fa_exact_lines__add() counts them.  With the
+ * current layout, the counts of the lines.
+ */
+int fa_exact_lines__replay(const struct fa_exact_lines *xl, const struct fa_struct *st,
+			   const struct fa_layout *l, bool line_start, struct fa_exact_cost *cost)
+{
+	struct hashmap *lines = fa_u64_map__new();
+	u32 line_size = l->line_size;
+
+	memset(cost, 0, sizeof(*cost));
+	if (!lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < xl->nr_hits; i++) {
+		const struct fa_exact_hit *h = &xl->hits[i];
+		u64 base = line_start ? h->base - h->base % line_size : h->base;
+		u64 line = (base + fa_layout__field_offset(l, st, h->field)) / line_size;
+		struct fa_exact_line *el = fa_exact_line__find(lines, line);
+		int from;
+
+		if (!el) {
+			fa_map__free_values(lines);
+			return -ENOMEM;
+		}
+		from = fa_exact_line__hit(el, h);
+		cost->transfers += from >= 0;
+		cost->false_sharing += from >= 0 && from != h->field;
+	}
+	cost->hits = xl->nr_hits;
+	fa_map__free_values(lines);
+	return 0;
+}
+
+/*
+ * Whether the watched accesses move the lines more often @then than @now:
+ * FA_MIN_GAIN more, and not by a few transfers
+ */
+bool fa_exact_cost__worse(const struct fa_exact_cost *now, const struct fa_exact_cost *then)
+{
+	return then->transfers >= now->transfers + FA_MIN_SAMPLES &&
+	       then->transfers > now->transfers * (1 + FA_MIN_GAIN);
 }
 
 /**

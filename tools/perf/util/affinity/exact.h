@@ -12,12 +12,18 @@
  * hits and FA_COLD_SHARE of the field's: the thread that initializes a
  * lock once is no writer of a lock another thread takes a million times,
  * and each of four CPUs that store to a field in one of 16 accesses is.
+ *
+ * The hits of a type are kept in order, so that they can be replayed with
+ * the fields where another layout puts them: what the advice would leave
+ * of the transfers the watchpoints saw (fa_exact_lines__replay()).
  */
 #ifndef __PERF_AFFINITY_EXACT_H
 #define __PERF_AFFINITY_EXACT_H
 
 #include <stdbool.h>
 #include <linux/types.h>
+
+struct hashmap;
 
 /**
  * struct fa_holder - Who holds watched bytes, as a cache line moves
@@ -57,23 +63,36 @@ struct fa_exact {
 	struct fa_holder holder;
 };
 
-#define FA_EXACT_LINES	16	/* lines of a type followed, the first hits' */
+#define FA_EXACT_HITS	(1 << 20)	/* hits of a type kept to replay layouts */
 #define FA_EXACT_FIELDS	32	/* fields in the pair counts (as many as --watch) */
 #define FA_EXACT_GAP_NS	1000000	/* between two slices armed: no transfer seen */
 #define FA_EXACT_TOP_PAIRS	8	/* pairs of fields transfers went between, reported */
 
-/* A watched cache line: who holds it, since its last hit at @time */
+/* A watched cache line (its index: the key of a map): who holds it since @time */
 struct fa_exact_line {
-	u64			addr;
+	u64			line;
 	u64			time;
 	struct fa_holder	holder;
+	bool			seen;
+};
+
+/* A hit of a field of the instance at @base, kept to replay other layouts */
+struct fa_exact_hit {
+	u64	time;
+	u64	base;
+	u32	owner;
+	u16	field;
+	bool	store;
 };
 
 /**
  * struct fa_exact_lines - The transfers of a type's watched lines between
  * owners, by the fields they went from and to
- * @lines: The lines followed
- * @nr: How many
+ * @lines: The lines, by address: struct fa_exact_line
+ * @hits: The first FA_EXACT_HITS hits, in order
+ * @nr_hits: How many
+ * @alloc_hits: Room in @hits
+ * @hits_left: Hits after those, not kept
  * @slot: By field index: its row and column in @pairs, or -1
  * @nr_slots: Rows used
  * @pairs: Transfers from the field the last owner accessed (wrote, if it
@@ -82,8 +101,11 @@ struct fa_exact_line {
  * @false_sharing: Of those, between different fields
  */
 struct fa_exact_lines {
-	struct fa_exact_line	 lines[FA_EXACT_LINES];
-	int			 nr;
+	struct hashmap		*lines;
+	struct fa_exact_hit	*hits;
+	size_t			 nr_hits;
+	size_t			 alloc_hits;
+	u64			 hits_left;
 	int			*slot;
 	int			 nr_slots;
 	u64			 pairs[FA_EXACT_FIELDS][FA_EXACT_FIELDS];
@@ -93,8 +115,7 @@ struct fa_exact_lines {
 
 struct fa_exact_lines *fa_exact_lines__new(int nr_fields);
 void fa_exact_lines__delete(struct fa_exact_lines *xl);
-void fa_exact_lines__add(struct fa_exact_lines *xl, u64 line, u64 time, int owner, int field,
-			 bool store);
+int fa_exact_lines__add(struct fa_exact_lines *xl, const struct fa_exact_hit *h, u64 line);
 bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers);
 
 /* Transfers the hits saw from field @from to another field @to */
@@ -106,6 +127,20 @@ struct fa_exact_pair {
 
 int fa_exact_lines__top(const struct fa_exact_lines *xl, int nr_fields,
 			struct fa_exact_pair *pairs, int max);
+
+/* What the watched accesses would move with a layout: fa_exact_lines__replay() */
+struct fa_exact_cost {
+	u64	hits;
+	u64	transfers;
+	u64	false_sharing;
+};
+
+struct fa_layout;
+struct fa_struct;
+
+int fa_exact_lines__replay(const struct fa_exact_lines *xl, const struct fa_struct *st,
+			   const struct fa_layout *l, bool line_start, struct fa_exact_cost *cost);
+bool fa_exact_cost__worse(const struct fa_exact_cost *now, const struct fa_exact_cost *then);
 
 struct fa_exact *fa_exact__new(int nr_owners);
 void fa_exact__delete(struct fa_exact *ex);

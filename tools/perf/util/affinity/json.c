@@ -448,6 +448,20 @@ static void fa_json__watched_pairs(struct fa_json *j, const struct fa_type *t)
 	fa_json__end_array(j);
 }
 
+/* The watched hits replayed with the advice or the leading candidate, or null */
+static void fa_json__watched_replay(struct fa_json *j, const struct fa_analysis *an)
+{
+	if (!an->watched.then.hits || (!an->changed && !an->insufficient)) {
+		fa_json__null(j, "replayed");
+		return;
+	}
+	fa_json__begin_object(j, "replayed", /*flat=*/true);
+	fa_json__string(j, "layout", an->insufficient ? "candidate" : "advice");
+	fa_json__u64(j, "transfers", an->watched.then.transfers);
+	fa_json__u64(j, "false_sharing", an->watched.then.false_sharing);
+	fa_json__end_object(j);
+}
+
 /* Of the pairs --stdio shows, FA_FS_SHOWN% of the transfers or more; else null */
 static void fa_json__fs_share_interval(struct fa_json *j, const struct fa_fs_pair *p)
 {
@@ -496,6 +510,9 @@ static int fa_json__false_sharing(struct fa_json *j, const struct fa_type *t,
 	fa_json__begin_object(j, "watched_lines", /*flat=*/true);
 	fa_json__u64(j, "transfers", t->counts.exact_lines->transfers);
 	fa_json__u64(j, "false_sharing", t->counts.exact_lines->false_sharing);
+	fa_json__u64(j, "hits_kept", t->counts.exact_lines->nr_hits);
+	fa_json__u64(j, "hits_left", t->counts.exact_lines->hits_left);
+	fa_json__watched_replay(j, an);
 	fa_json__watched_pairs(j, t);
 	fa_json__end_object(j);
 	return 0;
@@ -747,6 +764,8 @@ static void fa_json__candidate(struct fa_json *j, const struct fa_analysis *an,
 				100 * (1 - an->candidate_replay.total / an->replay[0].total));
 	else
 		fa_json__null(j, "replay_gain");
+	/* the watched accesses move its lines more often (fa_analysis::watched) */
+	fa_json__bool(j, "watched_worse", an->watched.worse);
 	fa_json__end_object(j);
 }
 

@@ -266,6 +266,24 @@ const unsigned long *fa_report__roles(const struct fa_type *t, const struct fa_a
 	return writers ? fs->writers : fs->readers;
 }
 
+/* The same hits with the advice (the leading candidate) in place */
+static size_t fa_report__watched_replay(FILE *fp, const struct fa_exact_lines *xl,
+					const struct fa_analysis *an)
+{
+	size_t printed;
+
+	if (!an->watched.then.hits || (!an->changed && !an->insufficient))
+		return 0;
+	printed = fprintf(fp, "  Replayed with %s: %" PRIu64 " transfers (%" PRIu64 " now), %" PRIu64 " between different fields (%" PRIu64 " now)",
+			  an->insufficient ? "the leading candidate" : "the advice",
+			  an->watched.then.transfers, an->watched.now.transfers,
+			  an->watched.then.false_sharing, an->watched.now.false_sharing);
+	if (xl->hits_left)
+		printed += fprintf(fp, " (the first %zu hits of %" PRIu64 ")", xl->nr_hits,
+				   xl->nr_hits + xl->hits_left);
+	return printed + fprintf(fp, "\n");
+}
+
 /* What the watchpoints saw move between different fields, the most first */
 static size_t fa_report__watched_pairs(FILE *fp, const struct fa_type *t,
 				       const struct fa_analysis *an)
@@ -293,7 +311,7 @@ static size_t fa_report__watched_pairs(FILE *fp, const struct fa_type *t,
 				   fa_type__owner_verb(t), wcpus, t->st->fields[pairs[k].to].name,
 				   fa_type__owner_verb(t), rcpus, pairs[k].transfers);
 	}
-	return printed;
+	return printed + fa_report__watched_replay(fp, xl, an);
 }
 
 static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
@@ -725,6 +743,9 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 		printed += fa_report__edits(fp, &an->edits, te->st);
 	}
 	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->gain_ci.est);
+	if (an->watched.worse)
+		return printed + fprintf(fp, ", but the watched accesses move its lines more often: %" PRIu64 " transfers instead of %" PRIu64 "\n",
+					 an->watched.then.transfers, an->watched.now.transfers);
 	if (an->contradicted)
 		return printed + fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
 					 100 * (an->candidate_replay.total / an->replay[0].total - 1));
