@@ -10,7 +10,9 @@ structs; the watch is on one element's counter, hit once every 4096
 iterations) and bench/layouts/roles.c (the perf c2c talk's false sharing
 program; the watch is on the lock word the lock thread writes all the
 time, then on a field the timed reader thread reads every iteration), at
-the default duty cycle (5% of every 100 ms armed), 1% and 20%.
+the default duty cycle (5% of every 100 ms armed), 1% and 20%; and
+'--watch auto' (sampling at 4 kHz to learn the line, for 500 ms, up to
+2 s where no line two threads share is seen: cpubound has one thread).
 The times are the workloads' own timing of their work; medians and ratios
 to the unprofiled median are printed.
 
@@ -51,13 +53,14 @@ def main():
         data = os.path.join(tmp, 'perf.data')
         rec = [perf, 'affinity', 'record', '-q', '-o', data]
         workloads = [
-            ('cpubound', [cpubound, '600'], ['items+8/8']),
-            ('roles', [roles, '2000000000'], ['buf.lock0', 'buf.reader1']),
+            ('cpubound', [cpubound, '600'], ['items+8/8', 'auto']),
+            ('roles', [roles, '2000000000'], ['buf.lock0', 'buf.reader1', 'auto']),
         ]
         for name, cmd, watches in workloads:
             configs = [('unprofiled', cmd), ('sampling', rec + ['--'] + cmd)]
             for w in watches:
-                for duty in DUTIES:
+                # auto: learning, then the default duty on what it learned
+                for duty in DUTIES if w != 'auto' else [None]:
                     opt = ['--watch-duty', str(duty)] if duty else []
                     configs.append((f'--watch {w} ' + (f'--watch-duty {duty}' if duty else '(5%)'),
                                     rec + ['--watch', w] + opt + ['--'] + cmd))

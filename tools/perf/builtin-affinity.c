@@ -326,8 +326,16 @@ static int affinity__resolve_watch(struct perf_affinity *aff, const char *cmd)
 	r.exe = aff->watch_exe ?: aff->watch_vmlinux;
 	for (tok = strtok_r(aff->watch_arg, ",", &saveptr); tok && ret >= 0;
 	     tok = strtok_r(NULL, ",", &saveptr)) {
-		ret = fa_watch__resolve(&r, tok, &aff->watch[aff->nr_watch],
-					FA_WATCH_TARGETS - aff->nr_watch, err, sizeof(err));
+		if (!strcmp(tok, "auto") && r.kernel) {
+			scnprintf(err, sizeof(err), "auto samples the workload's threads, not the kernel");
+			ret = -EINVAL;
+		} else if (!strcmp(tok, "auto")) {
+			ret = fa_watch__auto(&aff->watch[aff->nr_watch],
+					     FA_WATCH_TARGETS - aff->nr_watch, err, sizeof(err));
+		} else {
+			ret = fa_watch__resolve(&r, tok, &aff->watch[aff->nr_watch],
+						FA_WATCH_TARGETS - aff->nr_watch, err, sizeof(err));
+		}
 		if (ret < 0)
 			pr_err("--watch %s: %s\n", tok, err);
 		else
@@ -348,7 +356,9 @@ static void affinity__watch_info(const struct fa_watch *fw, unsigned int duty, b
 {
 	char where[64];
 
-	if (fw->ptr)
+	if (fw->learn)
+		scnprintf(where, sizeof(where), "in the line learned, +%" PRIu64, fw->off);
+	else if (fw->ptr)
 		scnprintf(where, sizeof(where), "where %#" PRIx64 " points, +%" PRIu64, fw->ptr,
 			  fw->off);
 	else
@@ -419,6 +429,9 @@ static int affinity__record_watch(struct perf_affinity *aff, const char **argv, 
 	}
 	if (aff->nr_watch > FA_WATCH_MAX)
 		affinity__watch_summary(aff, min(aff->watch_duty, 100U));
+	if (aff->nr_watch && aff->watch[0].learn)
+		pr_info("perf affinity: --watch auto: the workload sampled for %d ms to find the cache line two threads share the most, then its words watched\n",
+			FA_LEARN_MS);
 	if (aff->nr_watch && aff->watch_exe && fa_watch__no_aslr())
 		pr_warning("perf affinity: cannot turn address space randomization off: the watched addresses may be wrong\n");
 	ret = fa_watch_duty__start(&aff->duty, aff->watch, aff->nr_watch, aff->watch_exe,
@@ -520,8 +533,8 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 	OPT_CALLBACK(0, "tracepoint", aff, "tracepoint",
 		     "also record this tracepoint (allocations, field labelled accesses); repeatable",
 		     parse_tracepoint),
-	OPT_CALLBACK(0, "watch", aff, "var[@cpu][.field|->field|.*][/len],...",
-		     "hardware watchpoints on variables of the workload or kernel (4 rotate over up to 32)",
+	OPT_CALLBACK(0, "watch", aff, "auto|var[@cpu][.field|->field|.*][/len],...",
+		     "hardware watchpoints on variables of the workload or kernel (4 rotate over up to 32); auto: the line two threads share the most, learned in the run",
 		     parse_watch),
 	OPT_U64(0, "watch-period", &aff->watch_period,
 		"record one watchpoint hit in N (default 1: every hit)"),

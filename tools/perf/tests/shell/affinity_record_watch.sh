@@ -21,8 +21,11 @@
 # its address is learned as the workload runs, and the hits are the lock's
 # there.  'lockshare_global.*' watches its 10 members, 4 at a time in
 # turn, said in one line (a line each with -v): the roles of every member
-# the workers access are exact.  Bad
-# --watch arguments fail with one line.
+# the workers access are exact.  '--watch auto' learns the line to watch
+# by sampling the first half second of the same run (roleshare's global,
+# lockshare's heap instance): the same roles and hand fixes, and the hits
+# replayed with the advice no longer move the line.  Bad --watch
+# arguments fail with one line.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -210,6 +213,56 @@ sys.exit(0 if ok and (lock_nr or 0) > 0 else 1)' ||
 		fail "members watched in turn: the false sharing the watchpoints saw"
 }
 
+# --watch auto: the line two threads share learned by sampling the same
+# run, then watched; in a global struct and a heap instance
+check_auto() {
+	if ! record_watch auto perf test -w roleshare 1000 global; then
+		fail "record --watch auto: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	grep -q "watch auto: watching the cache line at 0x[0-9a-f]*, [0-9]* of [0-9]* samples" \
+		"${result}.record" || fail "record --watch auto does not say what line it learned"
+	perf affinity report -i "${perfdata}" -T roleshare_buf --stdio > "${result}" 2>&1 ||
+		fail "report of roleshare watched by --watch auto"
+	grep -E -q "^  lock0 .*write-hot \(exact\)" "${result}" ||
+		fail "--watch auto: lock0's roles are not the watchpoints'"
+	grep -q "^    1. start a cache line at reader1" "${result}" ||
+		fail "--watch auto: the advice is not the hand fix (a line starting at reader1)"
+	perf affinity report -i "${perfdata}" -T roleshare_buf --json - 2> /dev/null |
+		python3 -c '
+import json, sys
+lines = json.load(sys.stdin)["types"][0]["watched_lines"]
+r = lines["replayed"]
+print("watched", lines["transfers"], "replayed with the", r["layout"], r["transfers"])
+# the hits replayed with the advice: the line no longer moves between fields
+sys.exit(0 if r["layout"] == "advice" and lines["false_sharing"] > 0 and
+	 r["false_sharing"] < lines["false_sharing"] / 10 else 1)' ||
+		fail "--watch auto: the hits replayed with the advice still move the line"
+	if ! record_watch auto perf test -w lockshare 1000; then
+		fail "record --watch auto: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	perf affinity report -i "${perfdata}" -T lockshare_rq --stdio > "${result}" 2>&1 ||
+		fail "report of lockshare's heap instance watched by --watch auto"
+	grep -E -q "^  lock .*write-hot \(exact\)" "${result}" ||
+		fail "--watch auto, heap instance: the lock's roles are not the watchpoints'"
+	grep -q "^    1. move lock to the end" "${result}" ||
+		fail "--watch auto, heap instance: the advice is not the hand fix"
+	# a workload that ends while --watch auto still learns: said, once, and
+	# nothing learned afterwards
+	perf affinity record --watch auto -o "${perfdata}.short" -- perf test -w lockshare 100 \
+		> "${result}.short" 2>&1 || fail "record --watch auto of a short workload fails"
+	[ "$(grep -c 'watch auto: the workload ended before' "${result}.short")" = 1 ] ||
+		fail "--watch auto of a short workload: not said once that nothing was watched"
+	grep -q "watch auto: watching" "${result}.short" &&
+		fail "--watch auto of a short workload: a line learned after it ended"
+	# a tenth of the transfers at most: the reader's own reads now and then
+	# look like one when a slice starts between them
+	awk '/^  Replayed with the advice: / { n = $5; now = substr($7, 2) + 0 }
+	     END { exit !(now > 0 && n * 10 < now) }' "${result}" ||
+		fail "--watch auto, heap instance: the advice leaves transfers of the watched line"
+}
+
 check_errors() {
 	local args
 
@@ -220,6 +273,7 @@ check_errors() {
 		    "--watch-from ${tmpdir}/no_such_file" "--watch lockshare_global@1.lock" \
 		    "--vmlinux ${tmpdir}/no_such_file --watch runqueues.clock" \
 		    "--vmlinux $(command -v perf) --watch lockshare_global.lock" \
+		    "--vmlinux $(command -v perf) --watch auto" "--watch auto,auto,auto,auto,auto" \
 		    "--vmlinux $(command -v perf)"; do
 		# shellcheck disable=SC2086
 		perf affinity record ${args} -o "${perfdata}.bad" -- perf test -w lockshare 1 \
@@ -238,6 +292,7 @@ check_roleshare
 check_lockshare
 check_heap
 check_rotation
+check_auto
 check_errors
 
 cleanup

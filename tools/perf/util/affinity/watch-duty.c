@@ -16,6 +16,9 @@
  * With more ranges than debug registers, the FA_WATCH_MAX events rotate
  * over them: each slice armed watches the next ones.
  *
+ * --watch auto's ranges are disarmed until the workload's first samples
+ * (watch-learn.c) name the line they are the words of.
+ *
  * 'perf record --control' does the arming and moving: a thread here writes
  * 'enable watchN', 'disable watchN' and 'watch watchN ADDR/LEN' to its
  * control pipe (fa_watch__event() names the events so).
@@ -32,6 +35,7 @@
 #include <sys/uio.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
+#include "../debug.h"
 #include "watch.h"
 
 static void fa_sleep_us(unsigned int us)
@@ -113,6 +117,90 @@ static void fa_watch_duty__arm(struct fa_watch_duty *d, bool on)
 	}
 }
 
+static u64 fa_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* --watch auto: the line learned, its words the ranges to watch */
+static void fa_watch_duty__learned(struct fa_watch_duty *d, u64 line, u64 samples)
+{
+	for (int w = 0; w < d->nr; w++) {
+		if (d->watch[w].learn)
+			d->target[w] = line + d->watch[w].off;
+	}
+	pr_info("perf affinity: --watch auto: watching the cache line at %#" PRIx64 ", %" PRIu64 " of %" PRIu64 " samples in %" PRIu64 " ms, of two threads or more\n",
+		line, samples, d->learn.samples, fa_now_ms() - d->learn_ms);
+}
+
+static void fa_watch_duty__ended(void)
+{
+	pr_warning("perf affinity: --watch auto: the workload ended before a line two threads share was seen: nothing watched\n");
+}
+
+/* Whether @pid still runs: not gone, not a zombie perf record has to reap */
+static bool fa_watch_duty__alive(int pid)
+{
+	char path[64], buf[256], *paren;
+	bool alive = false;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	if (fgets(buf, sizeof(buf), fp)) {
+		paren = strrchr(buf, ')');
+		alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	}
+	fclose(fp);
+	return alive;
+}
+
+/*
+ * --watch auto: sample the workload for FA_LEARN_MS, longer while no line
+ * two threads share was seen, up to FA_LEARN_WAIT_MS
+ */
+static void fa_watch_duty__learn(struct fa_watch_duty *d)
+{
+	u64 line = 0, samples = 0, ms;
+	int err;
+
+	if (!d->learn_ms) {
+		d->learn_ms = fa_now_ms();
+		err = fa_watch_learn__start(&d->learn, d->pid);
+		if (err) {
+			pr_warning("perf affinity: --watch auto: cannot sample the workload (%s): nothing watched\n",
+				   strerror(-err));
+			goto out_stop;
+		}
+		return;
+	}
+	if (fa_watch_learn__read(&d->learn, d->pid))
+		goto out_stop;
+	if (!fa_watch_duty__alive(d->pid)) {
+		fa_watch_duty__ended();
+		goto out_stop;
+	}
+	ms = fa_now_ms() - d->learn_ms;
+	if (ms < FA_LEARN_MS)
+		return;
+	line = fa_watch_learn__line(&d->learn, &samples);
+	if (!line && ms < FA_LEARN_WAIT_MS)
+		return;
+	if (line)
+		fa_watch_duty__learned(d, line, samples);
+	else
+		pr_warning("perf affinity: --watch auto: no cache line two threads share in %" PRIu64 " samples (%" PRIu64 " with an address): nothing watched\n",
+			   d->learn.samples, d->learn.decoded);
+out_stop:
+	fa_watch_learn__stop(&d->learn);
+	d->learning = false;
+}
+
 static void *fa_watch_duty__run(void *arg)
 {
 	struct fa_watch_duty *d = arg;
@@ -126,6 +214,9 @@ static void *fa_watch_duty__run(void *arg)
 				fa_sleep_us(1000);
 				continue;
 			}
+		} else if (d->learning) {
+			fa_watch_duty__learn(d);
+			fa_sleep_us(10000);
 		} else {
 			fa_sleep_us(on ? d->on_us : d->off_us);
 			on = !on || !d->off_us;
@@ -143,7 +234,7 @@ static void *fa_watch_duty__run(void *arg)
 static bool fa_watch_duty__needed(const struct fa_watch *watch, int nr, unsigned int percent)
 {
 	for (int w = 0; w < nr; w++) {
-		if (percent < 100 || watch[w].ptr || w >= FA_WATCH_MAX)
+		if (percent < 100 || watch[w].ptr || watch[w].learn || w >= FA_WATCH_MAX)
 			return true;
 	}
 	return false;
@@ -171,8 +262,10 @@ int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, 
 	d->watch = watch;
 	d->nr = nr;
 	d->nr_events = min(nr, FA_WATCH_MAX);
-	for (int w = 0; w < nr; w++)
-		d->target[w] = watch[w].ptr ? 0 : watch[w].addr;
+	for (int w = 0; w < nr; w++) {
+		d->target[w] = watch[w].ptr || watch[w].learn ? 0 : watch[w].addr;
+		d->learning |= watch[w].learn;
+	}
 	/* where perf record opens the events */
 	for (int e = 0; e < d->nr_events; e++) {
 		d->at[e] = watch[e].addr;
@@ -209,6 +302,10 @@ void fa_watch_duty__stop(struct fa_watch_duty *d)
 		pthread_join(d->thread, NULL);
 		d->running = false;
 	}
+	if (d->learning && d->learn_ms)
+		fa_watch_duty__ended();
+	fa_watch_learn__stop(&d->learn);
+	d->learning = false;
 	for (int i = 0; i < 2; i++) {
 		if (d->ctl[i] >= 0)
 			close(d->ctl[i]);

@@ -15,11 +15,45 @@
 #include <linux/types.h>
 
 struct fa_struct;
+struct hashmap;
 
 #define FA_WATCH_MAX		4	/* x86 debug registers: events */
 #define FA_WATCH_TARGETS	32	/* ranges they rotate over */
 #define FA_WATCH_CYCLE_MS	100	/* of the duty cycle (watch-duty.c) */
 #define FA_WATCH_DUTY		5	/* percent of it armed, by default */
+
+/* --watch auto (watch-learn.c) */
+#define FA_LEARN_MS		500	/* sampled to learn the line to watch */
+#define FA_LEARN_WAIT_MS	2000	/* at most, for a line two threads share */
+#define FA_LEARN_EVENTS		256	/* a thread found at the start, a CPU */
+#define FA_LEARN_CPUS		64	/* their rings: one per CPU */
+#define FA_LEARN_LINE		64	/* bytes of the line watched */
+#define FA_LEARN_UNITS		(FA_LEARN_LINE / 8)	/* watchpoints over it */
+
+/**
+ * struct fa_watch_learn - The workload sampled to learn what to watch
+ * @fd: An event per thread found at the start and CPU; new threads
+ *      inherit them
+ * @nr_fd: How many
+ * @ring: The ring buffer of a CPU's events
+ * @ring_fd: The event it was mapped from
+ * @ring_cpu: The CPU
+ * @nr_rings: How many
+ * @lines: By cache line (its index): struct fa_learn_line
+ * @samples: Samples taken
+ * @decoded: Of those, with the address they accessed
+ */
+struct fa_watch_learn {
+	int		 fd[FA_LEARN_EVENTS];
+	int		 nr_fd;
+	void		*ring[FA_LEARN_CPUS];
+	int		 ring_fd[FA_LEARN_CPUS];
+	int		 ring_cpu[FA_LEARN_CPUS];
+	int		 nr_rings;
+	struct hashmap	*lines;
+	u64		 samples;
+	u64		 decoded;
+};
 
 /**
  * struct fa_watch - A watched range
@@ -30,6 +64,7 @@ struct fa_struct;
  * @off: var->field: the offset of the field in what var points to
  * @len: Bytes watched: 1, 2, 4 or 8, @addr aligned to it
  * @size: Bytes of what was named (only the first @len are watched)
+ * @learn: --watch auto: at @off in the line learned (watch-learn.c)
  */
 struct fa_watch {
 	char	*spec;
@@ -38,6 +73,7 @@ struct fa_watch {
 	u64	 off;
 	u32	 len;
 	u32	 size;
+	bool	 learn;
 };
 
 /**
@@ -57,6 +93,9 @@ struct fa_watch {
  * @len_at: How many bytes
  * @on_us: Armed for this long
  * @off_us: Then not for this long (0: armed all the time)
+ * @learn: --watch auto: the workload sampled until the line is known
+ * @learning: @learn samples (from @learn_ms on the monotonic clock)
+ * @learn_ms: When it started
  * @stop: The recording ended
  * @running: @thread runs
  * @control: perf record's --control argument
@@ -75,6 +114,9 @@ struct fa_watch_duty {
 	u32			 len_at[FA_WATCH_MAX];
 	unsigned int		 on_us;
 	unsigned int		 off_us;
+	struct fa_watch_learn	 learn;
+	bool			 learning;
+	u64			 learn_ms;
 	bool			 stop;
 	bool			 running;
 	char			 control[32];
@@ -116,6 +158,11 @@ struct fa_watch_resolver {
 };
 
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
+int fa_watch_learn__start(struct fa_watch_learn *l, int pid);
+int fa_watch_learn__read(struct fa_watch_learn *l, int pid);
+u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples);
+void fa_watch_learn__stop(struct fa_watch_learn *l);
+int fa_watch__auto(struct fa_watch *w, int room, char *errbuf, size_t size);
 int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
 			 const char *exe, unsigned int percent);
 void fa_watch_duty__stop(struct fa_watch_duty *d);
