@@ -14,6 +14,47 @@
 #include "debug.h"
 #include "tests.h"
 
+/* An access by @cpu to field 0 of the instance at @base */
+static int instance_access(struct fa_type *t, u64 time, u32 cpu, u64 base)
+{
+	struct fa_sample s = {
+		.time = time, .instance = base, .base = base, .weight = 1, .cpu = cpu,
+		.owner = cpu, .tid = 100 + cpu, .field = 0, .op = FA_OP_LOAD,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * The per-CPU copies of a kernel variable, each at one offset into its
+ * page, are aligned by their type (struct rq in runqueues): not by an
+ * allocation, which a kmem_cache would be
+ */
+static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(8), *t2 = longs_type__new(8);
+	struct fa_type_entry te = { .name = (char *)"struct longs", .t = t, .kernel = true, };
+	struct fa_type_entry heap = te;
+	struct fa_analysis a = { .current = { .size = 64, .line_size = 64, }, };
+
+	T("types", t && t2);
+	heap.t = t2;
+	for (int i = 0; i < 400; i++) {
+		T("access", !instance_access(t, i, i % 4, 0xffff888000041040ULL + (i % 4) * 0x8000));
+		T("access", !instance_access(t2, i, i % 4, 0xffff888000041040ULL + (i % 4) * 0x1040));
+	}
+	T("per-CPU copies", fa_type_entry__per_cpu(&te));
+	T("aligned by the type", fa_type_entry__align_by(&te, &a) == FA_ALIGN_BY_TYPE);
+	T("heap objects are not", !fa_type_entry__per_cpu(&heap));
+	T("allocated aligned", fa_type_entry__align_by(&heap, &a) == FA_ALIGN_BY_ALLOC);
+	te.kernel = false;
+	T("not in user space", !fa_type_entry__per_cpu(&te));
+	fa_type__delete(t);
+	fa_type__delete(t2);
+	return TEST_OK;
+}
+
 /* A long name (a bitfield unit's members) is cut in the tables, once */
 static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -193,6 +234,7 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 static struct test_case tests__affinity_report[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
+	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
 	TEST_CASE("perf affinity report cuts long field names in its tables",
 		  affinity_long_names),
 	{	.name = NULL, }

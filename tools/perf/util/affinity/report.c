@@ -478,6 +478,25 @@ const char *fa_align_by__key(int by)
 	return fa_label__key(fa_align_by_labels, FA_ALIGN_BY_MAX, by);
 }
 
+/*
+ * Whether the instances of a kernel type are the per-CPU copies of one
+ * variable: each CPU's copy is at a page aligned offset from the variable
+ * (its per-CPU area's), so all are at one offset into their pages.  The
+ * type's alignment aligns them, as any variable's.
+ */
+bool fa_type_entry__per_cpu(const struct fa_type_entry *te)
+{
+	const struct fa_replay *rp = te->t ? &te->t->replay : NULL;
+
+	if (!te->kernel || !rp || rp->nr_bases < 2)
+		return false;
+	for (u32 i = 1; i < rp->nr_bases; i++) {
+		if (rp->bases[i] % FA_PAGE_SIZE != rp->bases[0] % FA_PAGE_SIZE)
+			return false;
+	}
+	return true;
+}
+
 /**
  * fa_type_entry__align_by - How the instances of @te get lines of their own
  *
@@ -488,7 +507,7 @@ const char *fa_align_by__key(int by)
  */
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	if (te->nr_in_vars * 2 > te->nr_accounted)
+	if (te->nr_in_vars * 2 > te->nr_accounted || fa_type_entry__per_cpu(te))
 		return FA_ALIGN_BY_TYPE;
 	if (an->current.size % an->current.line_size == 0)
 		return FA_ALIGN_BY_ALLOC;
@@ -521,6 +540,9 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 
 	switch (fa_type_entry__align_by(te, an)) {
 	case FA_ALIGN_BY_TYPE:
+		if (fa_type_entry__per_cpu(te) && te->nr_in_vars * 2 <= te->nr_accounted)
+			return fprintf(fp, "align the struct to the %u byte cache line: its %" PRIu64 " instances, at one offset into their pages, are the per-CPU copies of a variable, which the type's alignment aligns",
+				       line, nr);
 		return fprintf(fp, "align the struct to the %u byte cache line", line);
 	case FA_ALIGN_BY_ALLOC:
 		return fprintf(fp, "allocate the instances at %u byte boundaries (%s): the struct %s, but %" PRIu64 " of %" PRIu64 " instances recorded do not start a cache line, %s",

@@ -50,6 +50,10 @@ enum fa_align_by {
 	FA_ALIGN_BY_MAX,
 };
 
+/* Per-CPU areas are page aligned: see fa_type_entry__per_cpu() */
+#define FA_PAGE_SIZE	4096
+
+bool fa_type_entry__per_cpu(const struct fa_type_entry *te);
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an);
 const char *fa_align_by__key(int by);
 size_t fa_report__banner(FILE *fp, const char *title);
