@@ -35,7 +35,7 @@
 #include "watch.h"
 
 #define FA_LEARN_PERIOD_NS	250000	/* 4 kHz per thread, for FA_LEARN_MS */
-#define FA_LEARN_PAGES		16	/* ring buffer of each thread's event */
+#define FA_LEARN_PAGES		16	/* the ring buffer of a CPU's events */
 
 /* What the samples saw of a cache line */
 struct fa_learn_line {
@@ -44,8 +44,13 @@ struct fa_learn_line {
 	u32	tid[2];		/* the first two threads seen */
 };
 
-/* The address sampled at @ip with registers @regs of @pid, or 0 */
-static u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs)
+/*
+ * The address the instruction at @ip of @pid accesses, from the registers
+ * @regs sampled there; or the one before it, if it accesses none and no
+ * register of its address was written since (on AMD a timer interrupt
+ * lands after the access): 0 if none, or of the stack
+ */
+u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs)
 {
 	u8 code[32];
 	struct iovec local = { .iov_base = code, .iov_len = sizeof(code), };

@@ -16,6 +16,7 @@
 
 struct fa_struct;
 struct hashmap;
+struct regs_dump;
 
 #define FA_WATCH_MAX		4	/* x86 debug registers: events */
 #define FA_WATCH_TARGETS	32	/* ranges they rotate over */
@@ -158,6 +159,7 @@ struct fa_watch_resolver {
 };
 
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
+u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs);
 int fa_watch_learn__start(struct fa_watch_learn *l, int pid);
 int fa_watch_learn__read(struct fa_watch_learn *l, int pid);
 u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples);
