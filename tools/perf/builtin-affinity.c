@@ -1751,29 +1751,36 @@ static int perf_affinity__layout(int argc, const char **argv)
  */
 
 /* The options of the analysis that check and diff share with report, and the end */
-#define AFFINITY_ANALYSIS_OPTIONS(aff)							\
-	OPT_BOOLEAN('f', "force", &(aff)->force, "don't complain, do it"),			\
-	OPT_STRING('T', "type", &(aff)->types, "struct[,struct...]",				\
-		   "only these struct types ('struct rq' or rq)"),				\
-	OPT_BOOLEAN(0, "system-types", &(aff)->system_types,					\
-		    "also the types only system libraries' code accesses (libc, ld.so)"),	\
-	OPT_BOOLEAN(0, "stdio", &(aff)->use_stdio, "use the stdio interface (the only one)"),	\
-	OPT_STRING(0, "json", &(aff)->json_name, "file",					\
-		   "also write the answer as JSON to this file ('-': only that, to stdout)"),	\
-	OPT_STRING(0, "percent-limit", &(aff)->percent_str, "percent",				\
-		   "only structs and fields with this share of the accesses (default 1)"),	\
-	OPT_STRING(0, "method", &(aff)->method_str, "auto|window|code",			\
-		   "how co-access is found, as for report"),					\
-	OPT_UINTEGER(0, "cacheline-size", &(aff)->cfg.line_size,				\
-		     "cache line size (default: the recording machine's)"),			\
-	OPT_CALLBACK(0, "symfs", NULL, "directory",						\
-		     "look for files with symbols relative to this directory",			\
-		     symbol__config_symfs),							\
-	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),	\
-	OPT_BOOLEAN(0, "worker", &(aff)->worker,						\
-		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),	\
-	OPT_INCR('v', "verbose", &verbose, "be more verbose"),				\
+/*
+ * The command's state (cmd_affinity()): the analysis options check and
+ * diff share (OPT_PARENT) point into it
+ */
+static struct perf_affinity affinity;
+
+static const struct option affinity_analysis_options[] = {
+	OPT_BOOLEAN('f', "force", &affinity.force, "don't complain, do it"),
+	OPT_STRING('T', "type", &affinity.types, "struct[,struct...]",
+		   "only these struct types ('struct rq' or rq)"),
+	OPT_BOOLEAN(0, "system-types", &affinity.system_types,
+		    "also the types only system libraries' code accesses (libc, ld.so)"),
+	OPT_BOOLEAN(0, "stdio", &affinity.use_stdio, "use the stdio interface (the only one)"),
+	OPT_STRING(0, "json", &affinity.json_name, "file",
+		   "also write the answer as JSON to this file ('-': only that, to stdout)"),
+	OPT_STRING(0, "percent-limit", &affinity.percent_str, "percent",
+		   "only structs and fields with this share of the accesses (default 1)"),
+	OPT_STRING(0, "method", &affinity.method_str, "auto|window|code",
+		   "how co-access is found, as for report"),
+	OPT_UINTEGER(0, "cacheline-size", &affinity.cfg.line_size,
+		     "cache line size (default: the recording machine's)"),
+	OPT_CALLBACK(0, "symfs", NULL, "directory",
+		     "look for files with symbols relative to this directory",
+		     symbol__config_symfs),
+	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
+	OPT_BOOLEAN(0, "worker", &affinity.worker,
+		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
+	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
+};
 
 /* A recording, read and analyzed as report does, with progress on a terminal */
 static int perf_affinity__load(struct perf_affinity *aff, const char *path,
@@ -1980,12 +1987,11 @@ static int affinity_check__parse(struct affinity_check *ck, struct perf_affinity
 static int perf_affinity__check(struct perf_affinity *aff, int argc, const char **argv)
 {
 	struct affinity_check ck = { .max_regression = 1, };
-	const struct option analysis[] = { AFFINITY_ANALYSIS_OPTIONS(aff) };
 	const struct option options[] = {
 	OPT_STRING('i', "input", &aff->input_name, "file", "the recording (default perf.data)"),
 	OPT_STRING(0, "max-regression", &ck.max_str, "percent",
 		   "how much more the recorded accesses may cost with this layout (default 1)"),
-	OPT_PARENT(analysis),
+	OPT_PARENT(affinity_analysis_options),
 	};
 	struct perf_data data;
 	struct perf_session *session = NULL;
@@ -2123,7 +2129,6 @@ static void affinity_side__exit(struct affinity_side *side)
 /* Two recordings of the same types, as perf diff: perf.data.old perf.data by default */
 static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char **argv)
 {
-	const struct option options[] = { AFFINITY_ANALYSIS_OPTIONS(aff) };
 	struct affinity_side *sides = calloc(2, sizeof(*sides));
 	const char *paths[2] = { "perf.data.old", "perf.data" };
 	int err;
@@ -2131,9 +2136,9 @@ static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char *
 	if (!sides)
 		return -ENOMEM;
 	perf_affinity__defaults(aff);
-	argc = parse_options(argc, argv, options, affinity_diff_usage, 0);
+	argc = parse_options(argc, argv, affinity_analysis_options, affinity_diff_usage, 0);
 	if (argc != 0 && argc != 2)
-		usage_with_options_msg(affinity_diff_usage, options,
+		usage_with_options_msg(affinity_diff_usage, affinity_analysis_options,
 				       "two recordings, or none for perf.data.old and perf.data");
 	for (int i = 0; argc && i < 2; i++)
 		paths[i] = argv[i];
@@ -2164,9 +2169,7 @@ static int perf_affinity__diff(struct perf_affinity *aff, int argc, const char *
 
 int cmd_affinity(int argc, const char **argv)
 {
-	struct perf_affinity aff = {
-		.sw_period = AFFINITY_SW_PERIOD_NS,
-	};
+	struct perf_affinity *aff = &affinity;
 	const struct option affinity_options[] = {
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
@@ -2181,26 +2184,27 @@ int cmd_affinity(int argc, const char **argv)
 	};
 	int ret;
 
+	affinity.sw_period = AFFINITY_SW_PERIOD_NS;
 	argc = parse_options_subcommand(argc, argv, affinity_options, affinity_subcommands,
 					affinity_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (!argc)
 		usage_with_options(affinity_usage, affinity_options);
 
 	if (strlen(argv[0]) > 2 && strstarts("record", argv[0])) {
-		ret = perf_affinity__record(&aff, argc, argv);
+		ret = perf_affinity__record(aff, argc, argv);
 	} else if (strlen(argv[0]) > 2 && strstarts("report", argv[0])) {
-		ret = perf_affinity__report(&aff, argc, argv);
+		ret = perf_affinity__report(aff, argc, argv);
 	} else if (strlen(argv[0]) > 2 && strstarts("layout", argv[0])) {
 		ret = perf_affinity__layout(argc, argv);
 	} else if (strlen(argv[0]) > 2 && strstarts("check", argv[0])) {
-		ret = perf_affinity__check(&aff, argc, argv);
+		ret = perf_affinity__check(aff, argc, argv);
 	} else if (!strcmp(argv[0], "diff")) {
-		ret = perf_affinity__diff(&aff, argc, argv);
+		ret = perf_affinity__diff(aff, argc, argv);
 	} else {
 		pr_err("Unknown subcommand: %s\n", argv[0]);
 		usage_with_options(affinity_usage, affinity_options);
 		ret = -EINVAL;
 	}
-	free(aff.tracepoints);
+	free(aff->tracepoints);
 	return ret;
 }
