@@ -4,7 +4,9 @@
 #
 #   build/series-git/   a git tree: the pristine base commit + one commit per
 #                       series/ entry (its Makefile.patch section + new files)
-#   build/series/       git format-patch output, checkpatch.pl results
+#   build/series/       git format-patch output, checkpatch.pl results: two
+#                       series, 1-perf-fixes/ and 2-perf-affinity/, each with
+#                       its cover letter (series/cover-prep, cover-affinity)
 #
 # Then check that the patches apply to the base with 'git am'.  With
 # --build, also build perf at every patch of the series, and the whole
@@ -83,15 +85,38 @@ commit_entry() {
 		git commit -q -F -
 }
 
+# fill_cover LETTER FILE: the subject and text of series/FILE in the cover
+# letter git format-patch wrote
+fill_cover() {
+	subject=$(header "$SERIES_DIR/$2" Subject)
+	[ -n "$subject" ] || die "series/$2 has no Subject:"
+	body "$SERIES_DIR/$2" > "$1.blurb"
+	awk -v s="$subject" -v blurb="$1.blurb" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, s) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < blurb) > 0) print l; next }
+		{ print }' "$1" > "$1.new" && mv "$1.new" "$1"
+	rm -f "$1.blurb"
+}
+
+# Two series, each with its cover letter: the fixes to perf, then perf
+# affinity on them (from the first affinity-* entry of series/series)
 write_patches() {
 	rm -rf "$OUT"
-	git format-patch -q --no-signature -o "$OUT" base..HEAD
-	ls "$OUT"
+	git format-patch -q --no-signature --cover-letter -o "$OUT/1-perf-fixes" base..prep-end
+	git format-patch -q --no-signature --cover-letter -o "$OUT/2-perf-affinity" prep-end..HEAD
+	fill_cover "$OUT/1-perf-fixes/0000-cover-letter.patch" cover-prep
+	fill_cover "$OUT/2-perf-affinity/0000-cover-letter.patch" cover-affinity
+	ls "$OUT"/*
+}
+
+# The patches of both series in order, without the cover letters
+patches() {
+	ls "$OUT"/*/*.patch | grep -v '/0000-cover-letter.patch$'
 }
 
 run_checkpatch() {
 	bad=0
-	for p in "$OUT"/*.patch; do
+	for p in $(patches); do
 		"$PRISTINE/scripts/checkpatch.pl" --no-tree --quiet --show-types \
 			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "$p" > "$p.checkpatch" 2>&1 || true
 		sum=$("$PRISTINE/scripts/checkpatch.pl" --no-tree --terse --ignore \
@@ -108,7 +133,8 @@ check_am() {
 	git clone -q --no-checkout "$GIT_TREE" "$am"
 	cd "$am"
 	git checkout -q base
-	git am -q "$OUT"/*.patch || die "the series does not apply with git am"
+	# shellcheck disable=SC2046
+	git am -q $(patches) || die "the series does not apply with git am"
 	echo "  git am: $(git rev-list --count base..HEAD) patches apply to the pristine tree"
 }
 
@@ -156,10 +182,13 @@ build_without() {
 check_coverage
 make_base
 for e in $entries; do
+	case "$e" in
+	affinity-*) git rev-parse -q --verify prep-end > /dev/null || git tag prep-end ;;
+	esac
 	commit_entry "$e"
 done
 write_patches
-run_checkpatch || echo "checkpatch reported errors, see $OUT/*.checkpatch"
+run_checkpatch || echo "checkpatch reported errors, see $OUT/*/*.checkpatch"
 check_am
 if [ "${1:-}" = "--build" ]; then
 	build_each || die "some patches of the series do not build"
