@@ -408,25 +408,31 @@ static struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, c
 	return te;
 }
 
-/* Which ann_data_stat counter went up: why data-type profiling found nothing */
-static u8 fa_attr__reason(const struct annotated_data_stat *before)
+/* Why data-type profiling found nothing, as the attribution counts it */
+static u8 fa_attr__reason(enum data_type_fail fail)
 {
-	const struct annotated_data_stat *now = &ann_data_stat;
-
+	switch (fail) {
 	/* no compilation unit has the code: it was built without -g */
-	if (now->no_dbginfo > before->no_dbginfo || now->no_cuinfo > before->no_cuinfo)
+	case DATA_TYPE_NO_DBGINFO:
+	case DATA_TYPE_NO_CUINFO:
 		return FA_ATTR_NO_DBGINFO;
-	if (now->no_sym > before->no_sym)
+	case DATA_TYPE_NO_SYM:
 		return FA_ATTR_NO_SYM;
-	if (now->no_insn > before->no_insn || now->no_insn_ops > before->no_insn_ops)
+	case DATA_TYPE_NO_INSN:
+	case DATA_TYPE_NO_INSN_OPS:
 		return FA_ATTR_NO_INSN;
-	if (now->no_mem_ops > before->no_mem_ops || now->no_reg > before->no_reg)
+	case DATA_TYPE_NO_MEM_OPS:
 		return FA_ATTR_NO_MEM_OP;
-	if (now->no_var > before->no_var)
+	case DATA_TYPE_NO_VAR:
 		return FA_ATTR_NO_VAR;
-	if (now->bad_offset > before->bad_offset)
+	case DATA_TYPE_BAD_OFFSET:
 		return FA_ATTR_BAD_OFFSET;
-	return FA_ATTR_NO_TYPE;
+	case DATA_TYPE_FOUND:
+	case DATA_TYPE_NO_TYPEINFO:
+	case DATA_TYPE_INVALID_SIZE:
+	default:
+		return FA_ATTR_NO_TYPE;
+	}
 }
 
 static bool fa_attr__is_asm(struct fa_attr *a, struct map *map, u64 offset)
@@ -445,7 +451,7 @@ static bool fa_attr__is_asm(struct fa_attr *a, struct map *map, u64 offset)
 static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u64 ip,
 				     struct thread *thread, u8 cpumode, struct evsel *evsel)
 {
-	struct annotated_data_stat before = ann_data_stat;
+	enum data_type_fail fail = DATA_TYPE_FOUND;
 	struct annotated_data_type *adt;
 	struct dso *dso = map__dso(ms->map);
 	u64 map_ip = map__map_ip(ms->map, ip);
@@ -465,9 +471,9 @@ static struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u
 	m->reason = FA_ATTR_NONE;
 	/* like hist_entry::ip, the address in the map's DSO */
 	adt = symbol__get_data_type(ms, map__map_ip(ms->map, ip), thread, cpumode, evsel,
-				    &offset);
+				    &offset, &fail);
 	if (!adt) {
-		m->reason = fa_attr__reason(&before);
+		m->reason = fa_attr__reason(fail);
 		if (m->reason != FA_ATTR_NO_DBGINFO && fa_attr__is_asm(a, ms->map, m->key.offset))
 			m->reason = FA_ATTR_ASM;
 	} else if (adt == &stackop_type || adt == &canary_type) {
