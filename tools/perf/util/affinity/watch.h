@@ -169,6 +169,12 @@ int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, 
 			 const char *exe, unsigned int percent);
 void fa_watch_duty__stop(struct fa_watch_duty *d);
 
+/* watch-event.c */
+int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
+int fa_watch__cmp_addr(const void *a, const void *b);
+int fa_watch__no_aslr(void);
+int fa_watch__available(void);
+
 #ifdef HAVE_DWARF_SUPPORT
 int fa_watch__resolve(struct fa_watch_resolver *r, const char *spec, struct fa_watch *w,
 		      int room, char *errbuf, size_t size);
@@ -177,10 +183,6 @@ int fa_kernel__init(struct fa_kernel *k, const char *vmlinux, u64 text, u64 offs
 		    char *errbuf, size_t size);
 void fa_kernel__exit(struct fa_kernel *k);
 u64 fa_kernel__addr(const struct fa_kernel *k, u64 vaddr, bool percpu, int cpu);
-int fa_watch__event(const struct fa_watch *w, int nr, u64 period, char *buf, size_t size);
-int fa_watch__cmp_addr(const void *a, const void *b);
-int fa_watch__no_aslr(void);
-int fa_watch__available(void);
 #else
 #include <errno.h>
 #include <stdio.h>
@@ -198,29 +200,6 @@ static inline int fa_watch__resolve(struct fa_watch_resolver *r __maybe_unused,
 
 static inline void fa_watch_resolver__exit(struct fa_watch_resolver *r __maybe_unused)
 {
-}
-
-static inline int fa_watch__event(const struct fa_watch *w __maybe_unused,
-				  int nr __maybe_unused, u64 period __maybe_unused,
-				  char *buf __maybe_unused, size_t size __maybe_unused)
-{
-	return 0;
-}
-
-static inline int fa_watch__cmp_addr(const void *a __maybe_unused,
-				     const void *b __maybe_unused)
-{
-	return 0;
-}
-
-static inline int fa_watch__no_aslr(void)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int fa_watch__available(void)
-{
-	return -EOPNOTSUPP;
 }
 #endif
 
