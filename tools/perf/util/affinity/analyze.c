@@ -233,20 +233,35 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
 }
 
 /*
+ * An advice the replays disagree with is only the leading candidate: the
+ * replay of the current layout stands for both, the candidate's is kept
+ */
+static int fa_analysis__withhold(struct fa_analysis *a)
+{
+	a->candidate_replay = a->replay[1];
+	a->replay[1] = a->replay[0];
+	a->record_more = 0;
+	a->changed = false;
+	return fa_analysis__candidate(a);
+}
+
+/* Whether there is an advice yet to be checked against a replay */
+static bool fa_analysis__advised(const struct fa_analysis *a)
+{
+	return a->changed && !a->kept && !a->insufficient;
+}
+
+/*
  * The model's suggestion, which the replay of the recorded accesses says
  * costs FA_MIN_GAIN more than the current layout: two estimates that
  * disagree are no evidence for a change; it is only the leading candidate
  */
 static int fa_analysis__contradicted(struct fa_analysis *a)
 {
-	if (!a->changed || a->kept || a->insufficient || !fa_cost__replay_contradicts(a->replay))
+	if (!fa_analysis__advised(a) || !fa_cost__replay_contradicts(a->replay))
 		return 0;
 	a->contradicted = true;
-	a->candidate_replay = a->replay[1];
-	a->replay[1] = a->replay[0];
-	a->record_more = 0;
-	a->changed = false;
-	return fa_analysis__candidate(a);
+	return fa_analysis__withhold(a);
 }
 
 /*
@@ -266,15 +281,16 @@ static int fa_analysis__watched(struct fa_analysis *a, const struct fa_type *t)
 	    fa_exact_lines__replay(xl, t->st, l, l->align >= t->cfg.line_size,
 				   &a->watched.then))
 		return -ENOMEM;
-	if (!a->changed || a->kept || a->insufficient ||
-	    !fa_exact_cost__worse(&a->watched.now, &a->watched.then))
+	if (!fa_analysis__advised(a) || !fa_exact_cost__worse(&a->watched.now, &a->watched.then))
 		return 0;
 	a->watched.worse = true;
-	a->candidate_replay = a->replay[1];
-	a->replay[1] = a->replay[0];
-	a->record_more = 0;
-	a->changed = false;
-	return fa_analysis__candidate(a);
+	return fa_analysis__withhold(a);
+}
+
+/* Whether the watched hits were replayed with an advice or a candidate */
+bool fa_analysis__watched_replayed(const struct fa_analysis *a)
+{
+	return a->watched.then.hits && (a->changed || a->insufficient);
 }
 
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,

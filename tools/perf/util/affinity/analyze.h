@@ -183,6 +183,7 @@ double fa_analysis__gain(const struct fa_analysis *an);
 double fa_analysis__saving(const struct fa_analysis *an);
 bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interval *ci);
 bool fa_analysis__unsure(const struct fa_analysis *a);
+bool fa_analysis__watched_replayed(const struct fa_analysis *a);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);
 const char *fa_method_why__name(enum fa_method_why why);

@@ -451,7 +451,7 @@ static void fa_json__watched_pairs(struct fa_json *j, const struct fa_type *t)
 /* The watched hits replayed with the advice or the leading candidate, or null */
 static void fa_json__watched_replay(struct fa_json *j, const struct fa_analysis *an)
 {
-	if (!an->watched.then.hits || (!an->changed && !an->insufficient)) {
+	if (!fa_analysis__watched_replayed(an)) {
 		fa_json__null(j, "replayed");
 		return;
 	}

@@ -272,7 +272,7 @@ static size_t fa_report__watched_replay(FILE *fp, const struct fa_exact_lines *x
 {
 	size_t printed;
 
-	if (!an->watched.then.hits || (!an->changed && !an->insufficient))
+	if (!fa_analysis__watched_replayed(an))
 		return 0;
 	printed = fprintf(fp, "  Replayed with %s: %" PRIu64 " transfers (%" PRIu64 " now), %" PRIu64 " between different fields (%" PRIu64 " now)",
 			  an->insufficient ? "the leading candidate" : "the advice",
@@ -497,6 +497,12 @@ bool fa_type_entry__per_cpu(const struct fa_type_entry *te)
 	return true;
 }
 
+/* Most accesses to the type were to a variable of it (or TLS) */
+static bool fa_type_entry__in_vars(const struct fa_type_entry *te)
+{
+	return te->nr_in_vars * 2 > te->nr_accounted;
+}
+
 /**
  * fa_type_entry__align_by - How the instances of @te get lines of their own
  *
@@ -507,7 +513,7 @@ bool fa_type_entry__per_cpu(const struct fa_type_entry *te)
  */
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	if (te->nr_in_vars * 2 > te->nr_accounted || fa_type_entry__per_cpu(te))
+	if (fa_type_entry__in_vars(te) || fa_type_entry__per_cpu(te))
 		return FA_ALIGN_BY_TYPE;
 	if (an->current.size % an->current.line_size == 0)
 		return FA_ALIGN_BY_ALLOC;
@@ -540,7 +546,7 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 
 	switch (fa_type_entry__align_by(te, an)) {
 	case FA_ALIGN_BY_TYPE:
-		if (fa_type_entry__per_cpu(te) && te->nr_in_vars * 2 <= te->nr_accounted)
+		if (!fa_type_entry__in_vars(te))
 			return fprintf(fp, "align the struct to the %u byte cache line: its %" PRIu64 " instances, at one offset into their pages, are the per-CPU copies of a variable, which the type's alignment aligns",
 				       line, nr);
 		return fprintf(fp, "align the struct to the %u byte cache line", line);

@@ -34,8 +34,10 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include <linux/kernel.h>
+#include <linux/time64.h>
 #include <linux/zalloc.h>
 #include "../debug.h"
+#include "../time-utils.h"
 #include "watch.h"
 
 static void fa_sleep_us(unsigned int us)
@@ -119,10 +121,7 @@ static void fa_watch_duty__arm(struct fa_watch_duty *d, bool on)
 
 static u64 fa_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+	return rdclock() / NSEC_PER_MSEC;
 }
 
 /* --watch auto: the line learned, its words the ranges to watch */
