@@ -24,8 +24,12 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/refcount.h>
 #include <linux/zalloc.h>
 #include <internal/lib.h>
+#include <internal/mmap.h>
+#include <perf/event.h>
+#include <perf/mmap.h>
 #include "../hashmap.h"
 #include "../insn-access.h"
 #include "../perf_regs.h"
@@ -108,32 +112,22 @@ static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *
 	return 0;
 }
 
-/* Take the samples out of the ring of event @k */
-static int fa_watch_learn__drain(struct fa_watch_learn *l, int k, int pid)
+/* Take the samples out of the ring @map */
+static int fa_watch_learn__drain(struct fa_watch_learn *l, struct perf_mmap *map, int pid)
 {
-	struct perf_event_mmap_page *pc = l->ring[k];
-	size_t data_size = FA_LEARN_PAGES * page_size;
-	u8 *data = (u8 *)pc + page_size;
-	u64 head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), tail = pc->data_tail;
+	union perf_event *event;
 	int err = 0;
 
-	while (tail < head && !err) {
-		struct perf_event_header hdr;
-		u64 rec[64];
-		size_t size;
-
-		for (size_t i = 0; i < sizeof(hdr); i++)
-			((u8 *)&hdr)[i] = data[(tail + i) % data_size];
-		if (hdr.size < sizeof(hdr))
-			break;
-		size = min_t(size_t, hdr.size - sizeof(hdr), sizeof(rec));
-		for (size_t i = 0; i < size; i++)
-			((u8 *)rec)[i] = data[(tail + sizeof(hdr) + i) % data_size];
-		if (hdr.type == PERF_RECORD_SAMPLE)
-			err = fa_watch_learn__sample(l, pid, rec, size / sizeof(u64));
-		tail += hdr.size;
+	if (perf_mmap__read_init(map) < 0)
+		return 0;
+	while (!err && (event = perf_mmap__read_event(map))) {
+		if (event->header.type == PERF_RECORD_SAMPLE)
+			err = fa_watch_learn__sample(l, pid, (const u64 *)event->sample.array,
+						     (event->header.size - sizeof(event->header)) /
+						     sizeof(u64));
+		perf_mmap__consume(map);
 	}
-	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+	perf_mmap__read_done(map);
 	return err;
 }
 
@@ -150,7 +144,9 @@ static int fa_watch_learn__open(struct fa_watch_learn *l, int tid, int cpu)
 		.sample_regs_user = arch__user_reg_mask(), .inherit = 1,
 		.exclude_kernel = 1, .exclude_hv = 1, .wakeup_events = 1 << 30,
 	};
-	size_t len = (FA_LEARN_PAGES + 1) * page_size;
+	struct perf_mmap_param mp = {
+		.prot = PROT_READ | PROT_WRITE, .mask = FA_LEARN_PAGES * page_size - 1,
+	};
 	int fd, first = -1;
 
 	if (l->nr_fd == FA_LEARN_EVENTS)
@@ -159,22 +155,23 @@ static int fa_watch_learn__open(struct fa_watch_learn *l, int tid, int cpu)
 	if (fd < 0)
 		return errno == ENODEV ? 0 : -errno;	/* an offline CPU */
 	for (int k = 0; k < l->nr_rings; k++) {
-		if (l->ring_cpu[k] == cpu)
-			first = l->ring_fd[k];
+		if (l->ring[k].cpu.cpu == cpu)
+			first = l->ring[k].fd;
 	}
 	if (first >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first))
 		goto out_close;
 	if (first < 0) {
-		void *ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		struct perf_mmap *map = &l->ring[l->nr_rings];
+		struct perf_cpu pcpu = { .cpu = cpu, };
 
-		if (ring == MAP_FAILED || l->nr_rings == FA_LEARN_CPUS) {
-			if (ring != MAP_FAILED)
-				munmap(ring, len);
+		if (l->nr_rings == FA_LEARN_CPUS)
 			goto out_close;
-		}
-		l->ring[l->nr_rings] = ring;
-		l->ring_fd[l->nr_rings] = fd;
-		l->ring_cpu[l->nr_rings++] = cpu;
+		perf_mmap__init(map, NULL, /*overwrite=*/false, NULL);
+		if (perf_mmap__mmap(map, &mp, fd, pcpu))
+			goto out_close;
+		/* the event's reference and the reader's, as evlist__mmap() takes */
+		refcount_set(&map->refcnt, 2);
+		l->nr_rings++;
 	}
 	l->fd[l->nr_fd++] = fd;
 	return 0;
@@ -217,7 +214,7 @@ int fa_watch_learn__read(struct fa_watch_learn *l, int pid)
 	int err = 0;
 
 	for (int k = 0; k < l->nr_rings && !err; k++)
-		err = fa_watch_learn__drain(l, k, pid);
+		err = fa_watch_learn__drain(l, &l->ring[k], pid);
 	return err;
 }
 
@@ -249,7 +246,7 @@ u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples)
 void fa_watch_learn__stop(struct fa_watch_learn *l)
 {
 	for (int k = 0; k < l->nr_rings; k++)
-		munmap(l->ring[k], (FA_LEARN_PAGES + 1) * page_size);
+		perf_mmap__munmap(&l->ring[k]);
 	for (int k = 0; k < l->nr_fd; k++)
 		close(l->fd[k]);
 	l->nr_rings = l->nr_fd = 0;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include <internal/mmap.h>
 
 struct fa_struct;
 struct hashmap;
@@ -36,9 +37,8 @@ struct regs_dump;
  * @fd: An event per thread found at the start and CPU; new threads
  *      inherit them
  * @nr_fd: How many
- * @ring: The ring buffer of a CPU's events
- * @ring_fd: The event it was mapped from
- * @ring_cpu: The CPU
+ * @ring: The ring buffer of a CPU's events (the first's, the others'
+ *        output set to it)
  * @nr_rings: How many
  * @lines: By cache line (its index): struct fa_learn_line
  * @samples: Samples taken
@@ -47,9 +47,7 @@ struct regs_dump;
 struct fa_watch_learn {
 	int		 fd[FA_LEARN_EVENTS];
 	int		 nr_fd;
-	void		*ring[FA_LEARN_CPUS];
-	int		 ring_fd[FA_LEARN_CPUS];
-	int		 ring_cpu[FA_LEARN_CPUS];
+	struct perf_mmap ring[FA_LEARN_CPUS];
 	int		 nr_rings;
 	struct hashmap	*lines;
 	u64		 samples;
