@@ -268,7 +268,7 @@ int bench_affinity_cluster(int argc, const char **argv)
 		       feed_ms * 1e6 / nr_accesses);
 		printf("%14.3f ms to classify, cluster, lay out and cost (%d clusters)\n",
 		       analyze_ms, a.clusters.nr);
-		printf("%14.2f -> %.2f predicted cost\n", a.model[0].total, a.model[1].total);
+		printf("%14.2f -> %.2f predicted cost\n", a.now.model.total, a.advised.model.total);
 		fa_analysis__exit(&a);
 	}
 	fa_type__delete(t);
@@ -427,8 +427,8 @@ static int bench_one(struct fa_struct *st, struct bench_result *r)
 	if (fa_cost_model__set_moving(&m, &a.classes))
 		goto out_model;
 	r->nr = st->nr_units;
-	r->current = a.model[0].total;
-	r->suggested = a.model[1].total;
+	r->current = a.now.model.total;
+	r->suggested = a.advised.model.total;
 	/* keeping the declared layout is always an answer */
 	r->optimum = min(r->current, bench_optimum(st, &m, &a.classes, &r->evaluated));
 	r->free_optimum = bench_optimum(st, &m, NULL, &r->evaluated);

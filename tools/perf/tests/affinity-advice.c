@@ -51,7 +51,7 @@ static void advice__debug(const struct fa_analysis *a, const struct fa_struct *s
 		pr_debug("edit %d: %s\n", i + 1, buf);
 	}
 	pr_debug("advice %d, judged %.3f %.3f %.3f, moved %d (reorder %d)\n", a->advice,
-		 a->judged[0], a->judged[1], a->judged[2], a->moved[0], a->moved[1]);
+		 a->judged.current, a->judged.edit, a->judged.reorder, a->moved, a->reorder_moved);
 }
 
 static bool separated(const struct fa_analysis *a, const struct fa_struct *st, int f, int g)
@@ -74,12 +74,12 @@ static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
 	T("of f10 with a cold field of the first line",
 	  a.edits.edit[0].unit == 10 && a.edits.edit[0].other >= 2 &&
 	  a.edits.edit[0].other <= 7);
-	T("two members move, two offsets change", a.moved[0] == 2 && a.shifted == 2);
+	T("two members move, two offsets change", a.moved == 2 && a.shifted == 2);
 	T("the size stays", a.suggested.size == 96 && a.suggested.align == 8);
 	T("the count leaves its readers", separated(&a, st, 8, 10) && separated(&a, st, 8, 0));
-	T("judged better than the full reorder", a.judged[1] <= a.judged[2]);
+	T("judged better than the full reorder", a.judged.edit <= a.judged.reorder);
 	T("the model and the replay see the gain",
-	  a.model[1].total < a.model[0].total && a.replay[1].total < a.replay[0].total &&
+	  a.advised.model.total < a.now.model.total && a.advised.replay.total < a.now.replay.total &&
 	  !a.unsure);
 	T("apart only in instances that start a line: said", a.needs_line_start);
 	analysis__exit(&a, t);
@@ -243,7 +243,7 @@ static int test__affinity_every_call(struct test_suite *test __maybe_unused,
 	advice__debug(&a, st);
 	T("no advice", !a.changed && a.advice == FA_ADVICE_NONE);
 	T("the replay contradicts the model", a.insufficient && a.contradicted &&
-	  a.candidate_replay.total > a.replay[0].total);
+	  a.candidate_replay.total > a.now.replay.total);
 	T("the candidate takes f2 off the writer's line",
 	  fa_layout__line(&a.candidate, st, 0) != fa_layout__line(&a.candidate, st, 2));
 	analysis__exit(&a, t);
@@ -259,19 +259,20 @@ static int test__affinity_unsure(struct test_suite *test __maybe_unused,
 {
 	struct fa_analysis a = {
 		.changed = true,
-		.model = { { .total = 2.0 }, { .total = 1.8 } },
-		.replay = { { .total = 4.0 }, { .total = 1.0 } },
-		.lines_at = { 1.5, 1.5 },
+		.now = { .model = { .total = 2.0 }, .replay = { .total = 4.0 },
+			 .visit_lines = 1.5, },
+		.advised = { .model = { .total = 1.8 }, .replay = { .total = 1.0 },
+			     .visit_lines = 1.5, },
 	};
 
 	T("the replay confirms", !fa_analysis__unsure(&a));
-	a.replay[1].total = 4.0;
+	a.advised.replay.total = 4.0;
 	T("neither confirms", fa_analysis__unsure(&a));
-	a.lines_at[1] = 1.2;
+	a.advised.visit_lines = 1.2;
 	T("the lines per visit confirm", !fa_analysis__unsure(&a));
-	a.lines_at[0] = a.lines_at[1] = 0;
+	a.now.visit_lines = a.advised.visit_lines = 0;
 	T("no lines per visit, no replay gain", fa_analysis__unsure(&a));
-	a.model[1].total = 2.0;
+	a.advised.model.total = 2.0;
 	T("no gain predicted: nothing to be unsure of", !fa_analysis__unsure(&a));
 	return TEST_OK;
 }

@@ -209,7 +209,7 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	T("recordings", t[0] && t[1]);
 	T("diff", !fa_diff__init(&d, "struct longs", &s[0], &s[1], 1));
 	T("the fix is predicted to cost less", d.have_predicted && d.predicted[1] < d.predicted[0]);
-	T("and measured to", a[1].model[0].total < a[0].model[0].total);
+	T("and measured to", a[1].now.model.total < a[0].now.model.total);
 	fp = open_memstream(&buf, &size);
 	T("memstream", fp);
 	fa_diff__fprintf(&d, fp);

@@ -81,10 +81,10 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 	T("C for the kernel with its macro",
 	  layout_c__has(&a.suggested, st, &a.classes, true, "} ____cacheline_aligned;"));
 	pr_debug("model: %.2f -> %.2f, replay transfers/window %.3f -> %.3f\n",
-		 a.model[0].total, a.model[1].total, a.replay[0].xfers_per_window,
-		 a.replay[1].xfers_per_window);
-	T("the model predicts a gain", a.model[1].total < a.model[0].total);
-	T("so does the replay", a.replay[1].xfers_per_window < a.replay[0].xfers_per_window);
+		 a.now.model.total, a.advised.model.total, a.now.replay.xfers_per_window,
+		 a.advised.replay.xfers_per_window);
+	T("the model predicts a gain", a.advised.model.total < a.now.model.total);
+	T("so does the replay", a.advised.replay.xfers_per_window < a.now.replay.xfers_per_window);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -137,7 +137,7 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 	for (int i = 0; i < 4000; i++)
 		planted_access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
 	T("analysis", !analysis__run(&a, t));
-	pr_debug("cost %.3f -> %.3f\n", a.model[0].total, a.model[1].total);
+	pr_debug("cost %.3f -> %.3f\n", a.now.model.total, a.advised.model.total);
 	T("the current layout is kept", !a.changed && a.kept);
 	T("and no gain is claimed", fa_analysis__gain(&a) == 0);
 	analysis__exit(&a, t);
@@ -573,7 +573,7 @@ static int lock_reader__replay(u32 reader, double *xfers)
 	}
 	if (analysis__run(&a, t))
 		goto out_err;
-	*xfers = a.replay[0].xfers_per_kacc;
+	*xfers = a.now.replay.xfers_per_kacc;
 	analysis__exit(&a, t);
 	return 0;
 
@@ -858,9 +858,9 @@ static int test__affinity_evidence(struct test_suite *test __maybe_unused,
 		.est = 0.005, .lo = 0, .hi = 0.01, }, FA_MIN_GAIN));
 
 	/* the model's gain, which the replay of the accesses says is a loss */
-	T("a replay that costs 2% more contradicts", fa_cost__replay_contradicts(more));
-	T("one that costs as much does not", !fa_cost__replay_contradicts(same));
-	T("nor one without accesses", !fa_cost__replay_contradicts(none));
+	T("a replay that costs 2% more contradicts", fa_cost__replay_contradicts(&more[0], &more[1]));
+	T("one that costs as much does not", !fa_cost__replay_contradicts(&same[0], &same[1]));
+	T("nor one without accesses", !fa_cost__replay_contradicts(&none[0], &none[1]));
 
 	T("analysis of 20000 accesses", !evidence__run(&a, st, 20000, 500));
 	T("the edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);

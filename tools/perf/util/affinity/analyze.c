@@ -115,15 +115,15 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	}
 	/* every instance grows: judged as the edits are (edit.h) */
 	if (cost.total * spread.size / a->suggested.size >=
-	    a->replay[1].total * (1 - FA_MIN_GAIN)) {
+	    a->advised.replay.total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&spread);
 		return 0;
 	}
 	fa_layout__exit(&a->suggested);
 	a->suggested = spread;
-	a->replay[1] = cost;
-	a->measured.replay[1] = by_group;
-	fa_boot__saving(&a->measured.replay[0], &by_group, &a->replay_gain_ci);
+	a->advised.replay = cost;
+	a->advised.replay_groups = by_group;
+	fa_boot__saving(&a->now.replay_groups, &by_group, &a->replay_gain_ci);
 	a->spread = true;
 	fa_analysis__drop_candidate(a);
 	a->kept = false;
@@ -152,8 +152,8 @@ static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t,
 	memset(phases, 0, sizeof(phases));
 	for (u32 i = 0; i < t->replay.nr_bases; i++)
 		phases[t->replay.bases[i] % line]++;
-	a->lines_at[0] = fa_cost_model__lines_at(model, &a->current, phases);
-	a->lines_at[1] = fa_cost_model__lines_at(model, &a->suggested, phases);
+	a->now.visit_lines = fa_cost_model__lines_at(model, &a->current, phases);
+	a->advised.visit_lines = fa_cost_model__lines_at(model, &a->suggested, phases);
 }
 
 /**
@@ -164,11 +164,11 @@ static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t,
  */
 bool fa_analysis__unsure(const struct fa_analysis *a)
 {
-	if (!a->changed || a->spread || a->model[1].total >= a->model[0].total)
+	if (!a->changed || a->spread || a->advised.model.total >= a->now.model.total)
 		return false;
-	if (a->replay[1].total <= a->replay[0].total * (1 - FA_MIN_GAIN))
+	if (a->advised.replay.total <= a->now.replay.total * (1 - FA_MIN_GAIN))
 		return false;
-	return !(a->lines_at[0] > 0 && a->lines_at[1] <= a->lines_at[0] * (1 - FA_MIN_GAIN));
+	return !(a->now.visit_lines > 0 && a->advised.visit_lines <= a->now.visit_lines * (1 - FA_MIN_GAIN));
 }
 
 /* The model's cost of the current and suggested layouts and the saving, with intervals */
@@ -177,16 +177,15 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 	struct fa_boot_sum c[3];
 
 	if (!fa_cost_model__has_groups(m)) {
-		for (int i = 0; i < 2; i++) {
-			double est = a->model[i].total;
+		double now = a->now.model.total, then = a->advised.model.total;
 
-			a->cost_ci[i] = (struct fa_interval){ .est = est, .lo = est, .hi = est, };
-		}
-		a->gain_ci.est = a->gain_ci.lo = a->gain_ci.hi = a->model[0].total > 0 ?
-			1 - a->model[1].total / a->model[0].total : 0;
+		a->now.cost_ci = (struct fa_interval){ .est = now, .lo = now, .hi = now, };
+		a->advised.cost_ci = (struct fa_interval){ .est = then, .lo = then, .hi = then, };
+		a->gain_ci.est = a->gain_ci.lo = a->gain_ci.hi = a->now.model.total > 0 ?
+			1 - a->advised.model.total / a->now.model.total : 0;
 		a->reorder_gain_ci = a->gain_ci;
-		if (a->model[0].total > 0)
-			a->reorder_gain_ci.est = 1 - a->reorder_model.total / a->model[0].total;
+		if (a->now.model.total > 0)
+			a->reorder_gain_ci.est = 1 - a->reorder_model.total / a->now.model.total;
 		a->reorder_gain_ci.lo = a->reorder_gain_ci.hi = a->reorder_gain_ci.est;
 		return;
 	}
@@ -194,8 +193,8 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 	fa_cost_model__eval_groups(m, &a->suggested, &c[1], NULL);
 	a->measured.windows = m->nr_by_group;
 	c[0] = a->measured.cost;
-	for (int i = 0; i < 2; i++)
-		fa_boot__ratio(&c[i], &m->nr_by_group, &a->cost_ci[i]);
+	fa_boot__ratio(&c[0], &m->nr_by_group, &a->now.cost_ci);
+	fa_boot__ratio(&c[1], &m->nr_by_group, &a->advised.cost_ci);
 	fa_boot__saving(&c[0], &c[1], &a->gain_ci);
 	fa_cost_model__eval_groups(m, &a->reorder, &c[2], NULL);
 	fa_boot__saving(&c[0], &c[2], &a->reorder_gain_ci);
@@ -210,8 +209,8 @@ static int fa_analysis__candidate(struct fa_analysis *a)
 	a->insufficient = true;
 	a->candidate_advice = a->advice;
 	a->advice = FA_ADVICE_NONE;
-	a->model[1] = a->model[0];
-	a->cost_ci[1] = a->cost_ci[0];
+	a->advised.model = a->now.model;
+	a->advised.cost_ci = a->now.cost_ci;
 	a->candidate = a->suggested;
 	return fa_layout__copy(&a->suggested, &a->current);
 }
@@ -238,8 +237,8 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
  */
 static int fa_analysis__withhold(struct fa_analysis *a)
 {
-	a->candidate_replay = a->replay[1];
-	a->replay[1] = a->replay[0];
+	a->candidate_replay = a->advised.replay;
+	a->advised.replay = a->now.replay;
 	a->record_more = 0;
 	a->changed = false;
 	return fa_analysis__candidate(a);
@@ -258,7 +257,8 @@ static bool fa_analysis__advised(const struct fa_analysis *a)
  */
 static int fa_analysis__contradicted(struct fa_analysis *a)
 {
-	if (!fa_analysis__advised(a) || !fa_cost__replay_contradicts(a->replay))
+	if (!fa_analysis__advised(a) ||
+	    !fa_cost__replay_contradicts(&a->now.replay, &a->advised.replay))
 		return 0;
 	a->contradicted = true;
 	return fa_analysis__withhold(a);
@@ -299,15 +299,15 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	bool aligned;
 	int err;
 
-	fa_cost_model__eval(model, &a->current, &a->model[0]);
-	fa_cost_model__eval(model, &a->suggested, &a->model[1]);
+	fa_cost_model__eval(model, &a->current, &a->now.model);
+	fa_cost_model__eval(model, &a->suggested, &a->advised.model);
 	fa_analysis__intervals(a, model);
 	/* never advise a layout that saves less than FA_MIN_GAIN, or costs more */
-	if (a->model[1].total >= a->model[0].total * (1 - FA_MIN_GAIN)) {
+	if (a->advised.model.total >= a->now.model.total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&a->suggested);
 		if (fa_layout__copy(&a->suggested, &a->current))
 			return -ENOMEM;
-		a->model[1] = a->model[0];
+		a->advised.model = a->now.model;
 		a->kept = true;
 		a->advice = FA_ADVICE_NONE;
 	}
@@ -315,13 +315,13 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 		return -ENOMEM;
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
-	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->replay[0],
-			    &a->measured.replay[0]) ||
+	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->now.replay,
+			    &a->now.replay_groups) ||
 	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
-			    xfer_cost, &a->replay[1], &a->measured.replay[1]) ||
+			    xfer_cost, &a->advised.replay, &a->advised.replay_groups) ||
 	    fa_analysis__contradicted(a) || fa_analysis__watched(a, t))
 		return -ENOMEM;
-	fa_boot__saving(&a->measured.replay[0], &a->measured.replay[1], &a->replay_gain_ci);
+	fa_boot__saving(&a->now.replay_groups, &a->advised.replay_groups, &a->replay_gain_ci);
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
 		fa_analysis__lines_at(a, t, model);
@@ -386,13 +386,13 @@ static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 
 	if (fa_edits__search(&a->edits, &edit, &j, &a->classes))
 		return -ENOMEM;
-	a->judged[0] = j.cost0;
-	a->judged[1] = a->edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
-	a->judged[2] = fa_judge__cost(&j, &a->reorder);
+	a->judged.current = j.cost0;
+	a->judged.edit = a->edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
+	a->judged.reorder = fa_judge__cost(&j, &a->reorder);
 	a->reorder_breaks = !fa_keep__allows(&a->keep, &a->current, &a->reorder);
-	a->moved[1] = fa_layout__moved(&a->current, &a->reorder);
+	a->reorder_moved = fa_layout__moved(&a->current, &a->reorder);
 	fa_cost_model__eval(model, &a->reorder, &a->reorder_model);
-	if (a->judged[2] < a->judged[1] && a->judged[2] < j.cost0 * (1 - FA_MIN_GAIN) &&
+	if (a->judged.reorder < a->judged.edit && a->judged.reorder < j.cost0 * (1 - FA_MIN_GAIN) &&
 	    (!a->edits.nr || fa_analysis__surely_better(&j, &a->reorder, &edit))) {
 		a->advice = FA_ADVICE_REORDER;
 		best = &a->reorder;
@@ -401,7 +401,7 @@ static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 		best = &edit;
 	}
 	err = fa_layout__copy(&a->suggested, best);
-	a->moved[0] = fa_layout__moved(&a->current, &a->suggested);
+	a->moved = fa_layout__moved(&a->current, &a->suggested);
 	a->shifted = fa_layout__shifted(&a->current, &a->suggested);
 	fa_layout__exit(&edit);
 	return err;
@@ -438,8 +438,8 @@ static void fa_analysis__every_call(struct fa_analysis *a, const struct fa_cost_
 	double share[n + 1];
 
 	fa_cost_model__shares(model, n, share);
-	a->every_call_lines[0] = fa_layout__every_call_lines(&a->current, share);
-	a->every_call_lines[1] = fa_layout__every_call_lines(&a->suggested, share);
+	a->now.every_call_lines = fa_layout__every_call_lines(&a->current, share);
+	a->advised.every_call_lines = fa_layout__every_call_lines(&a->suggested, share);
 }
 
 /*
@@ -449,11 +449,12 @@ static void fa_analysis__every_call(struct fa_analysis *a, const struct fa_cost_
  */
 double fa_analysis__gain(const struct fa_analysis *an)
 {
-	const struct fa_cost *c = an->spread ? an->replay : an->model;
+	const struct fa_cost *now = an->spread ? &an->now.replay : &an->now.model;
+	const struct fa_cost *then = an->spread ? &an->advised.replay : &an->advised.model;
 
-	if (!an->changed || c[0].total <= 0)
+	if (!an->changed || now->total <= 0)
 		return 0;
-	return 1 - c[1].total / c[0].total;
+	return 1 - then->total / now->total;
 }
 
 /*
@@ -505,13 +506,13 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 	fa_layout__exit(&a->suggested);
 	if (fa_layout__copy(&a->suggested, &a->current))
 		return -ENOMEM;
-	a->model[1] = a->model[0];
-	a->replay[1] = a->replay[0];
+	a->advised.model = a->now.model;
+	a->advised.replay = a->now.replay;
 	a->changed = false;
 	a->unsure = false;
 	fa_analysis__drop_candidate(a);
 	a->needs_line_start = false;
-	a->every_call_lines[1] = a->every_call_lines[0];
+	a->advised.every_call_lines = a->now.every_call_lines;
 	a->advice = FA_ADVICE_SPLIT;
 	return 0;
 }

@@ -86,6 +86,23 @@ struct fa_top_pair {
 
 struct fa_shared_line;
 
+/* What a layout costs, by each measure the analysis has of it */
+struct fa_layout_cost {
+	struct fa_cost		 model;		/* the cost model's */
+	struct fa_interval	 cost_ci;	/* of the model's total, per window (visit) */
+	struct fa_cost		 replay;	/* the sampled accesses replayed */
+	struct fa_boot_sum	 replay_groups;	/* the replay's cost, by group */
+	double			 visit_lines;	/* per visit, instances where they were */
+	int			 every_call_lines;	/* of the fields nearly every visit reads */
+};
+
+/* The judge's cost per window (visit) of each layout it weighs */
+struct fa_judged {
+	double			 current;
+	double			 edit;		/* the smallest edit */
+	double			 reorder;	/* the full reorder */
+};
+
 struct fa_analysis {
 	int			 method;
 	enum fa_method_why	 why;
@@ -101,24 +118,23 @@ struct fa_analysis {
 	struct fa_split		 split;
 	struct fa_keep		 keep;
 	enum fa_advice		 advice;
-	double			 judged[3];	/* current, smallest edit, full reorder */
-	int			 moved[2];	/* members moved: advice, full reorder */
+	struct fa_judged	 judged;
+	int			 moved;		/* members the advice moves */
+	int			 reorder_moved;	/* members the full reorder moves */
 	int			 shifted;	/* members whose offset the advice changes */
 	bool			 reorder_breaks;	/* moves what must stay (keep.h) */
 	bool			 unsure;	/* the replay does not confirm the model */
 	bool			 needs_line_start;	/* apart only in instances starting a line */
-	int			 every_call_lines[2];	/* of the fields nearly every visit reads */
 	struct fa_cost		 reorder_model;
 	/* the largest array of the type in another type seen (fa_attr__embedder()) */
 	const char		*embed_type;
 	const struct fa_field	*embed_field;
-	struct fa_cost		 model[2];	/* current, suggested */
-	struct fa_cost		 replay[2];
+	struct fa_layout_cost	 now;		/* of @current */
+	struct fa_layout_cost	 advised;	/* of @suggested */
 	bool			 changed;
 	bool			 kept;		/* the suggestion saved too little */
 	bool			 spread;	/* aligned: instances no longer share lines */
 	bool			 per_visit;	/* the model counts lines per visit, not window */
-	double			 lines_at[2];	/* per visit, instances where they were */
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 	/* how sure (boot.h): the model's saving and cost per window (visit) */
 	struct fa_interval	 gain_ci;
@@ -131,7 +147,6 @@ struct fa_analysis {
 	/* lines of several instances, one writing (lines.h), most accessed first */
 	struct fa_shared_line	*shared_lines;
 	int			 nr_shared_lines;
-	struct fa_interval	 cost_ci[2];	/* current, suggested */
 	bool			 insufficient;	/* a candidate, its saving not sure */
 	struct fa_layout	 candidate;	/* then: the leading candidate */
 	enum fa_advice		 candidate_advice;
@@ -154,7 +169,6 @@ struct fa_analysis {
 		struct fa_boot_sum	 cost;
 		struct fa_boot_sum	 lines;
 		struct fa_boot_sum	 windows;
-		struct fa_boot_sum	 replay[2];	/* the replay's cost: current, suggested */
 	} measured;
 };
 

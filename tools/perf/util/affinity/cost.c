@@ -135,14 +135,15 @@ static bool fa_cost_set__moves(const struct fa_cost_model *m, const struct fa_co
 /**
  * fa_cost__replay_contradicts - Whether the replay of the accesses says a
  * layout the model suggests costs more than the current one
- * @replay: The replay's cost of the current layout, then the suggested
+ * @now: The replay's cost of the current layout
+ * @then: and of the suggested
  *
  * Return: true when the suggested costs FA_MIN_GAIN more, and the replay
  * had accesses to tell.
  */
-bool fa_cost__replay_contradicts(const struct fa_cost replay[2])
+bool fa_cost__replay_contradicts(const struct fa_cost *now, const struct fa_cost *then)
 {
-	return replay[0].accesses && replay[1].total > replay[0].total * (1 + FA_MIN_GAIN);
+	return now->accesses && then->total > now->total * (1 + FA_MIN_GAIN);
 }
 
 /**

@@ -95,7 +95,7 @@ enum fa_bases {
 	FA_BASES_SPREAD,	/* each on cache lines of its own */
 };
 
-bool fa_cost__replay_contradicts(const struct fa_cost replay[2]);
+bool fa_cost__replay_contradicts(const struct fa_cost *now, const struct fa_cost *then);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group);
 

@@ -41,14 +41,14 @@ static double fa_diff_side__measure(const struct fa_diff_side *s, int m)
 	case FA_DIFF_INSTANCES:
 		return t->xfer.nr_instances;
 	case FA_DIFF_LINES:
-		return s->an->model[0].lines_per_window;
+		return s->an->now.model.lines_per_window;
 	case FA_DIFF_XFERS:
-		return s->an->model[0].xfers_per_kacc;
+		return s->an->now.model.xfers_per_kacc;
 	case FA_DIFF_HITM:
 		loads = fa_type__loads(t);
 		return s->hitm && loads ? 1000.0 * t->counts.hitm / loads : NAN;
 	case FA_DIFF_COST:
-		return s->an->model[0].total;
+		return s->an->now.model.total;
 	default:
 		return NAN;
 	}
@@ -217,8 +217,8 @@ static size_t fa_diff__measures(const struct fa_diff *d, FILE *fp)
 		printed += fa_diff__row(fp, "cost of the old accesses", d->predicted[0],
 					d->predicted[1], false, "predicted for the new layout");
 	if (old && old->changed)
-		printed += fa_diff__row(fp, "cost of the old report's advice", old->model[0].total,
-					old->model[1].total, false, "predicted for the advice");
+		printed += fa_diff__row(fp, "cost of the old report's advice", old->now.model.total,
+					old->advised.model.total, false, "predicted for the advice");
 	return printed;
 }
 

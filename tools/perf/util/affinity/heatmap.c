@@ -215,7 +215,7 @@ static int fa_hm_panel__init_split(struct fa_hm_panel *p, const struct fa_hm_typ
 {
 	const struct fa_struct *st = ht->te->st;
 	const bool *hot = ht->an->split.hot;
-	int err = fa_hm_panel__init(p, ht, shown, &ht->an->current, "split", &ht->an->model[0]);
+	int err = fa_hm_panel__init(p, ht, shown, &ht->an->current, "split", &ht->an->now.model);
 	int sorted[ht->n + 1], k = 0;
 
 	if (err)
@@ -254,7 +254,7 @@ static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
 			ht->nr_sl ? HM_SL_LABEL + HM_SL_BAR + HM_CHAR * 48 : 0);
 	ht->title = HM_TITLE + (ht->w != ht->an->affinity ? HM_PANEL_VISIT : 0);
 	ht->panel_title = HM_PANEL_TITLE;
-	if (ht->an->lines_at[0] > 0 || ht->an->spread || ht->an->advice == FA_ADVICE_SPLIT)
+	if (ht->an->now.visit_lines > 0 || ht->an->spread || ht->an->advice == FA_ADVICE_SPLIT)
 		ht->panel_title += HM_PANEL_VISIT;
 	ht->height = ht->title + ht->panel_title + ht->col_h + ht->n * ht->cell;
 	if (ht->nr_sl)
@@ -299,10 +299,10 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	}
 	fa_hm_type__geometry(ht, len);
 	err = fa_hm_panel__init(&ht->panel[0], ht, shown, &an->current, "current layout",
-				&an->model[0]);
+				&an->now.model);
 	if (!err && an->changed)
 		err = fa_hm_panel__init(&ht->panel[1], ht, shown, &an->suggested,
-					"suggested layout", &an->model[1]);
+					"suggested layout", &an->advised.model);
 	else if (!err && an->advice == FA_ADVICE_SPLIT)
 		err = fa_hm_panel__init_split(&ht->panel[1], ht, shown);
 	return err;
@@ -481,17 +481,17 @@ static size_t fa_hm_panel__instances(FILE *fp, const struct fa_hm_type *ht,
 				     const struct fa_hm_panel *p)
 {
 	const struct fa_analysis *an = ht->an;
-	const struct fa_cost *r = an->replay;
+	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
 	char text[160];
 
-	if (an->lines_at[0] > 0)
+	if (an->now.visit_lines > 0)
 		scnprintf(text, sizeof(text),
 			  "lines per visit with the instances where they were: %.2f",
-			  an->lines_at[p == &ht->panel[0] ? 0 : 1]);
-	else if (an->spread && p != &ht->panel[0] && r[0].total > 0)
+			  p == &ht->panel[0] ? an->now.visit_lines : an->advised.visit_lines);
+	else if (an->spread && p != &ht->panel[0] && r->total > 0)
 		scnprintf(text, sizeof(text),
 			  "replay, the instances on lines of their own: cost %.2f -> %.2f (%+.1f%%)",
-			  r[0].total, r[1].total, 100 * (r[1].total - r[0].total) / r[0].total);
+			  r->total, rt->total, 100 * (rt->total - r->total) / r->total);
 	else
 		return 0;
 	return hm_text(fp, 0, 28 + HM_PANEL_VISIT, HM_GRAY, text);
@@ -528,7 +528,7 @@ static size_t fa_hm_panel__split_title(FILE *fp, const struct fa_hm_type *ht,
 static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 				 const struct fa_hm_panel *p)
 {
-	const struct fa_cost *cur = &ht->an->model[0];
+	const struct fa_cost *cur = &ht->an->now.model;
 	char title[256];
 	size_t printed;
 

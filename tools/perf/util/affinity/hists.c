@@ -105,7 +105,7 @@ static double fa_struct__fs(const struct fa_hist_entry *fe)
 
 static double fa_struct__lines(const struct fa_hist_entry *fe)
 {
-	return fe->an->model[0].lines_per_window;
+	return fe->an->now.model.lines_per_window;
 }
 
 /* What the advice saves: reorder, pad, align or split */

@@ -634,19 +634,19 @@ static void fa_json__costs(struct fa_json *j, const struct fa_analysis *an)
 
 	fa_json__begin_object(j, "cost", /*flat=*/false);
 	fa_json__begin_object(j, "model", /*flat=*/false);
-	fa_json__cost(j, "current", &an->model[0]);
-	fa_json__cost(j, "suggested", &an->model[1]);
+	fa_json__cost(j, "current", &an->now.model);
+	fa_json__cost(j, "suggested", &an->advised.model);
 	fa_json__end_object(j);
 	fa_json__begin_object(j, "replay", /*flat=*/false);
-	fa_json__cost(j, "current", &an->replay[0]);
-	fa_json__cost(j, "suggested", &an->replay[1]);
+	fa_json__cost(j, "current", &an->now.replay);
+	fa_json__cost(j, "suggested", &an->advised.replay);
 	fa_json__end_object(j);
 	fa_json__double(j, "gain", 100 * fa_analysis__gain(an));
 	fa_json__double(j, "level", 100 * FA_BOOT_LEVEL);
 	fa_json__interval(j, "gain_interval", an->changed && !an->spread ? &an->gain_ci : &none, 100);
 	fa_json__interval(j, "replay_gain_interval", &an->replay_gain_ci, 100);
-	fa_json__interval(j, "current_interval", &an->cost_ci[0], 1);
-	fa_json__interval(j, "suggested_interval", &an->cost_ci[1], 1);
+	fa_json__interval(j, "current_interval", &an->now.cost_ci, 1);
+	fa_json__interval(j, "suggested_interval", &an->advised.cost_ci, 1);
 	fa_json__end_object(j);
 }
 
@@ -761,7 +761,7 @@ static void fa_json__candidate(struct fa_json *j, const struct fa_analysis *an,
 	/* the replay of the accesses says it costs more: by how much */
 	if (an->contradicted)
 		fa_json__double(j, "replay_gain",
-				100 * (1 - an->candidate_replay.total / an->replay[0].total));
+				100 * (1 - an->candidate_replay.total / an->now.replay.total));
 	else
 		fa_json__null(j, "replay_gain");
 	/* the watched accesses move its lines more often (fa_analysis::watched) */
@@ -773,25 +773,25 @@ static void fa_json__candidate(struct fa_json *j, const struct fa_analysis *an,
 static void fa_json__advice(struct fa_json *j, const struct fa_analysis *an,
 			    const struct fa_struct *st)
 {
-	const struct fa_cost *m = an->model;
+	const struct fa_cost *m = &an->now.model;
 
 	fa_json__begin_object(j, "advice", /*flat=*/false);
 	fa_json__string(j, "kind", fa_advice_names[an->advice]);
 	fa_json__edits(j, an, st, an->advice == FA_ADVICE_EDIT);
 	fa_json__bool(j, "insufficient", an->insufficient);
 	fa_json__candidate(j, an, st);
-	fa_json__int(j, "members_moved", an->moved[0]);
+	fa_json__int(j, "members_moved", an->moved);
 	fa_json__int(j, "offsets_changed", an->shifted);
 	fa_json__bool(j, "unsure", an->unsure);
 	fa_json__bool(j, "needs_line_start", an->needs_line_start);
 	fa_json__bool(j, "search_cut", an->edits.cut);
-	fa_json__int(j, "every_call_lines_current", an->every_call_lines[0]);
-	fa_json__int(j, "every_call_lines_suggested", an->every_call_lines[1]);
+	fa_json__int(j, "every_call_lines_current", an->now.every_call_lines);
+	fa_json__int(j, "every_call_lines_suggested", an->advised.every_call_lines);
 	fa_json__begin_object(j, "reorder", /*flat=*/true);
-	fa_json__int(j, "members_moved", an->moved[1]);
+	fa_json__int(j, "members_moved", an->reorder_moved);
 	fa_json__u64(j, "size", an->reorder.size);
-	fa_json__double(j, "gain", m[0].total > 0 ?
-			100 * (1 - an->reorder_model.total / m[0].total) : 0);
+	fa_json__double(j, "gain", m->total > 0 ?
+			100 * (1 - an->reorder_model.total / m->total) : 0);
 	fa_json__interval(j, "gain_interval", &an->reorder_gain_ci, 100);
 	fa_json__bool(j, "moves_kept", an->reorder_breaks);
 	fa_json__end_object(j);
@@ -960,8 +960,8 @@ static int fa_json__type(struct fa_json *j, const struct fa_type_entry *te,
 	else
 		fa_json__null(j, "align_by");
 	fa_json__bool(j, "per_visit", an->per_visit);
-	fa_json__double(j, "visit_lines_current", an->lines_at[0]);
-	fa_json__double(j, "visit_lines_suggested", an->lines_at[1]);
+	fa_json__double(j, "visit_lines_current", an->now.visit_lines);
+	fa_json__double(j, "visit_lines_suggested", an->advised.visit_lines);
 	fa_json__layout(j, "current", &an->current, t->st);
 	fa_json__layout(j, "suggested", &an->suggested, t->st);
 	/* what check holds a layout against when the evidence was insufficient */

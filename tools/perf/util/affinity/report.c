@@ -430,40 +430,41 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 	return printed;
 }
 
-/* The change of the total cost of c[1] over c[0], in percent */
-static double fa_cost__change(const struct fa_cost *c)
+/* The change of the total cost from @now to @then, in percent */
+static double fa_cost__change(const struct fa_cost *now, const struct fa_cost *then)
 {
-	return c[0].total > 0 ? 100 * (c[1].total - c[0].total) / c[0].total : 0;
+	return now->total > 0 ? 100 * (then->total - now->total) / now->total : 0;
 }
 
 static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 {
-	const struct fa_cost *m = an->model, *r = an->replay;
+	const struct fa_cost *m = &an->now.model, *mt = &an->advised.model;
+	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
 	const char *per = an->per_visit ? "visit " : "window";
 	size_t printed = fprintf(fp, "\n  Predicted cost (model)       current  suggested\n");
 	char ci[2][32];
 
 	printed += fprintf(fp, "    cache lines per %s    %9.2f  %9.2f\n", per,
-			   m[0].lines_per_window, m[1].lines_per_window);
+			   m->lines_per_window, mt->lines_per_window);
 	printed += fprintf(fp, "    transfers per %s      %9.2f  %9.2f\n", per,
-			   m[0].xfers_per_window, m[1].xfers_per_window);
+			   m->xfers_per_window, mt->xfers_per_window);
 	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
-			   m[0].xfers_per_kacc, m[1].xfers_per_kacc);
+			   m->xfers_per_kacc, mt->xfers_per_kacc);
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
-			   an->xfer_cost, m[0].total, m[1].total, fa_cost__change(m));
-	scnprintf(ci[0], sizeof(ci[0]), "%.2f-%.2f", an->cost_ci[0].lo, an->cost_ci[0].hi);
-	scnprintf(ci[1], sizeof(ci[1]), "%.2f-%.2f", an->cost_ci[1].lo, an->cost_ci[1].hi);
+			   an->xfer_cost, m->total, mt->total, fa_cost__change(m, mt));
+	scnprintf(ci[0], sizeof(ci[0]), "%.2f-%.2f", an->now.cost_ci.lo, an->now.cost_ci.hi);
+	scnprintf(ci[1], sizeof(ci[1]), "%.2f-%.2f", an->advised.cost_ci.lo, an->advised.cost_ci.hi);
 	printed += fprintf(fp, "    total, %.0f%% interval %14s  %9s\n", 100 * FA_BOOT_LEVEL, ci[0],
 			   ci[1]);
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
-			   r[0].accesses, r[0].lines_per_window, r[1].lines_per_window,
-			   r[0].xfers_per_kacc, r[1].xfers_per_kacc);
-	if (an->lines_at[0] > 0)
+			   r->accesses, r->lines_per_window, rt->lines_per_window,
+			   r->xfers_per_kacc, rt->xfers_per_kacc);
+	if (an->now.visit_lines > 0)
 		printed += fprintf(fp, "    lines per visit with the instances where they were: %.2f -> %.2f\n",
-				   an->lines_at[0], an->lines_at[1]);
+				   an->now.visit_lines, an->advised.visit_lines);
 	if (an->spread)
 		printed += fprintf(fp, "    (the model sees one instance at a time: the replay, with the instances on lines of their own, gives the gain of the alignment, total %.2f -> %.2f, %+.1f%%)\n",
-				   r[0].total, r[1].total, fa_cost__change(r));
+				   r->total, rt->total, fa_cost__change(r, rt));
 	return printed;
 }
 
@@ -524,14 +525,14 @@ int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_anal
 static size_t fa_report__spread_why(FILE *fp, const struct fa_type_entry *te,
 				    const struct fa_analysis *an)
 {
-	const struct fa_cost *r = an->replay;
+	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
 
-	if (r[0].xfers_per_kacc > 0)
+	if (r->xfers_per_kacc > 0)
 		return fprintf(fp, "instances share lines that other %s write (%.1f -> %.1f transfers per 1k accesses)",
-			       te->t->cfg.by_thread ? "threads" : "CPUs", r[0].xfers_per_kacc,
-			       r[1].xfers_per_kacc);
+			       te->t->cfg.by_thread ? "threads" : "CPUs", r->xfers_per_kacc,
+			       rt->xfers_per_kacc);
 	return fprintf(fp, "instances straddle cache lines (%.2f -> %.2f lines per window), no line another %s writes was seen",
-		       r[0].lines_per_window, r[1].lines_per_window,
+		       r->lines_per_window, rt->lines_per_window,
 		       te->t->cfg.by_thread ? "thread" : "CPU");
 }
 
@@ -679,12 +680,12 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 		return 0;
 	printed = fprintf(fp, "  the full reorder: ");
 	printed += fa_report__saving(fp, &an->reorder_gain_ci);
-	printed += fprintf(fp, " (model), moves %d member%s, ", an->moved[1],
-			   an->moved[1] == 1 ? "" : "s");
+	printed += fprintf(fp, " (model), moves %d member%s, ", an->reorder_moved,
+			   an->reorder_moved == 1 ? "" : "s");
 	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
 	if (an->reorder_breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
-	if (an->reorder_model.total >= an->model[0].total * (1 - FA_MIN_GAIN))
+	if (an->reorder_model.total >= an->now.model.total * (1 - FA_MIN_GAIN))
 		return printed + fprintf(fp, ": saves nothing\n");
 	return printed + fprintf(fp, ": not advised, not better once its moves and growth count\n");
 }
@@ -765,7 +766,7 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 	char ci[FA_INTERVAL_STR];
 
 	if (an->candidate_advice == FA_ADVICE_REORDER) {
-		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->moved[1]);
+		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->reorder_moved);
 	} else {
 		printed += fprintf(fp, "the edit\n");
 		printed += fa_report__edits(fp, &an->edits, te->st);
@@ -776,7 +777,7 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 					 an->watched.then.transfers, an->watched.now.transfers);
 	if (an->contradicted)
 		return printed + fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
-					 100 * (an->candidate_replay.total / an->replay[0].total - 1));
+					 100 * (an->candidate_replay.total / an->now.replay.total - 1));
 	if (an->record_more > 1) {
 		printed += fprintf(fp, ", %s: not surely %.0f%%\n",
 				   fa_interval__str(&an->gain_ci, true, ci, sizeof(ci)),
@@ -810,7 +811,7 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 			       100 * FA_MIN_GAIN);
 	printed = fprintf(fp, "\n  Advice: %s (%d member%s moved, %d offset%s changed, ",
 			  an->advice == FA_ADVICE_REORDER ? "the full reorder, clearly better than any small edit" :
-			  "the smallest edit", an->moved[0], an->moved[0] == 1 ? "" : "s",
+			  "the smallest edit", an->moved, an->moved == 1 ? "" : "s",
 			  an->shifted, an->shifted == 1 ? "" : "s");
 	printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
 	printed += fprintf(fp, ")\n");
@@ -840,9 +841,9 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 		printed += fa_report__saving(fp, &an->replay_gain_ci);
 		printed += fprintf(fp, " (replay of the accesses)\n");
 	}
-	if (an->changed && an->lines_at[0] > 0)
+	if (an->changed && an->now.visit_lines > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
-				   an->lines_at[0], an->lines_at[1]);
+				   an->now.visit_lines, an->advised.visit_lines);
 	if (an->unsure)
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
 	if (an->edits.cut)
@@ -851,10 +852,10 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): align the struct to %u bytes, or allocate it so\n",
 				   te->t->xfer.nr_instances - te->t->xfer.misaligned,
 				   te->t->xfer.nr_instances, an->suggested.line_size);
-	if (an->every_call_lines[1] > an->every_call_lines[0])
+	if (an->advised.every_call_lines > an->now.every_call_lines)
 		printed += fprintf(fp, "  note: the fields nearly every visit touches (%.0f%%) take %d cache lines instead of %d\n",
-				   100 * FA_EVERY_CALL, an->every_call_lines[1],
-				   an->every_call_lines[0]);
+				   100 * FA_EVERY_CALL, an->advised.every_call_lines,
+				   an->now.every_call_lines);
 	printed += fa_report__reorder(fp, te, an);
 	printed += fa_report__split_not(fp, an);
 	printed += fa_report__pins(fp, an, te->st);
