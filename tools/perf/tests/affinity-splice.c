@@ -62,8 +62,8 @@ static struct fa_type *visits__new(struct fa_struct *st, int nr_inst, int cold, 
 static void split__debug(const struct fa_split *s)
 {
 	pr_debug("split: why %s, hot %u cold %u bytes, cold share %.3f, cost %.3f %.3f %.3f\n",
-		 fa_split_why__key(s->why), s->size[0], s->size[1], s->cold_share, s->cost[0],
-		 s->cost[1], s->cost[2]);
+		 fa_split_why__key(s->why), s->hot_size, s->cold_size, s->cold_share, s->now.cost,
+		 s->unsplit.cost, s->split.cost);
 }
 
 static int test__affinity_split(struct test_suite *test __maybe_unused,
@@ -77,11 +77,11 @@ static int test__affinity_split(struct test_suite *test __maybe_unused,
 	split__debug(&a.split);
 	T("the split is advised", a.advice == FA_ADVICE_SPLIT && a.split.why == FA_SPLIT_ADVISED);
 	T("f0 and f1 are hot", a.split.hot[0] && a.split.hot[1] && a.split.nr_hot == 2);
-	T("two structs of 16 bytes", a.split.size[0] == 16 && a.split.size[1] == 16);
+	T("two structs of 16 bytes", a.split.hot_size == 16 && a.split.cold_size == 16);
 	T("the cold members in 1% of the visits",
 	  a.split.cold_share > 0.005 && a.split.cold_share < 0.02);
-	T("half the bytes per visit", a.split.bytes[0] == 32 && a.split.bytes[2] < 17);
-	T("no more lines per window", a.split.lines[2] <= a.split.lines[0] * 1.05);
+	T("half the bytes per visit", a.split.now.bytes == 32 && a.split.split.bytes < 17);
+	T("no more lines per window", a.split.split.lines <= a.split.now.lines * 1.05);
 	T("the layout stays", !a.changed && fa_layout__same(&a.suggested, &a.current));
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -99,7 +99,7 @@ static int test__affinity_split_hurts(struct test_suite *test __maybe_unused,
 	T("a split was considered", a.split.hot);
 	T("and not advised: f2 and f3 are in the visits of f0 and f1",
 	  a.split.why == FA_SPLIT_NO_GAIN && a.advice != FA_ADVICE_SPLIT);
-	T("it would cost more than now", a.split.cost[2] > a.split.cost[0]);
+	T("it would cost more than now", a.split.split.cost > a.split.now.cost);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }

@@ -465,8 +465,8 @@ double fa_analysis__saving(const struct fa_analysis *an)
 {
 	const struct fa_split *sp = &an->split;
 
-	if (an->advice == FA_ADVICE_SPLIT && sp->cost[0] > 0)
-		return 1 - sp->cost[2] / sp->cost[0];
+	if (an->advice == FA_ADVICE_SPLIT && sp->now.cost > 0)
+		return 1 - sp->split.cost / sp->now.cost;
 	return fa_analysis__gain(an);
 }
 

@@ -462,7 +462,7 @@ static size_t fa_hm_panel__lines(FILE *fp, const struct fa_hm_type *ht,
 			continue;
 		if (p->split)
 			scnprintf(label, sizeof(label), "%s part, %u bytes", line ? "cold" : "hot",
-				  p->split->size[line]);
+				  line ? p->split->cold_size : p->split->hot_size);
 		else
 			scnprintf(label, sizeof(label), "cacheline %u @%u", line,
 				  line * p->l->line_size);
@@ -507,12 +507,12 @@ static size_t fa_hm_panel__split_title(FILE *fp, const struct fa_hm_type *ht,
 	int len;
 
 	scnprintf(title, sizeof(title), "split: a hot (%u bytes) and a cold struct (%u bytes)",
-		  sp->size[0], sp->size[1]);
+		  sp->hot_size, sp->cold_size);
 	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
 	scnprintf(title, sizeof(title),
 		  "per visit: %.1f -> %.1f bytes, %.2f -> %.2f lines (%+.1f%%)",
-		  sp->bytes[0], sp->bytes[2], sp->lines[0], sp->lines[2],
-		  sp->cost[0] > 0 ? 100 * (sp->cost[2] - sp->cost[0]) / sp->cost[0] : 0);
+		  sp->now.bytes, sp->split.bytes, sp->now.lines, sp->split.lines,
+		  sp->now.cost > 0 ? 100 * (sp->split.cost - sp->now.cost) / sp->now.cost : 0);
 	printed += hm_text(fp, 0, 28, HM_GRAY, title);
 	/* the cold members are seldom above --percent-limit: name them all */
 	len = scnprintf(title, sizeof(title), "cold, in %.1f%% of the visits:",

@@ -706,11 +706,14 @@ static void fa_json__kept(struct fa_json *j, const struct fa_analysis *an,
 	fa_json__end_array(j);
 }
 
-static void fa_json__triple(struct fa_json *j, const char *key, const double *v)
+/* @key: the current layout's, the one advised otherwise's, the split's */
+static void fa_json__triple(struct fa_json *j, const char *key, double now, double unsplit,
+			    double split)
 {
 	fa_json__begin_array(j, key, /*flat=*/true);
-	for (int i = 0; i < 3; i++)
-		fa_json__double(j, NULL, v[i]);
+	fa_json__double(j, NULL, now);
+	fa_json__double(j, NULL, unsplit);
+	fa_json__double(j, NULL, split);
 	fa_json__end_array(j);
 }
 
@@ -734,13 +737,12 @@ static void fa_json__split(struct fa_json *j, const struct fa_analysis *an,
 		}
 		fa_json__end_array(j);
 	}
-	fa_json__u64(j, "size_hot", sp->size[0]);
-	fa_json__u64(j, "size_cold", sp->size[1]);
+	fa_json__u64(j, "size_hot", sp->hot_size);
+	fa_json__u64(j, "size_cold", sp->cold_size);
 	fa_json__double(j, "cold_share", sp->cold_share);
-	/* current, otherwise advised, split */
-	fa_json__triple(j, "lines_per_visit", sp->lines);
-	fa_json__triple(j, "bytes_per_visit", sp->bytes);
-	fa_json__triple(j, "cost", sp->cost);
+	fa_json__triple(j, "lines_per_visit", sp->now.lines, sp->unsplit.lines, sp->split.lines);
+	fa_json__triple(j, "bytes_per_visit", sp->now.bytes, sp->unsplit.bytes, sp->split.bytes);
+	fa_json__triple(j, "cost", sp->now.cost, sp->unsplit.cost, sp->split.cost);
 	fa_json__end_object(j);
 }
 

@@ -708,17 +708,19 @@ static size_t fa_report__split_part(FILE *fp, const struct fa_analysis *an,
 		printed += fprintf(fp, "%s%s", sep, fa_unit__name(st, u));
 		sep = ", ";
 	}
-	return printed + fprintf(fp, " (%u bytes)\n", an->split.size[hot ? 0 : 1]);
+	return printed + fprintf(fp, " (%u bytes)\n", hot ? an->split.hot_size : an->split.cold_size);
 }
 
 /* Cost per visit: in lines of an array, and what its lines per scan say */
-static size_t fa_report__split_cost(FILE *fp, const struct fa_split *sp, u32 line, int to)
+static size_t fa_report__split_cost(FILE *fp, const struct fa_split *sp, u32 line)
 {
+	const struct fa_split_cost *now = &sp->now, *to = &sp->split;
+
 	return fprintf(fp, "%+.1f%% (bytes of the array per visit %.1f -> %.1f, lines per visit %.2f -> %.2f, lines per %d instances scanned %.1f -> %.1f)",
-		       sp->cost[0] > 0 ? 100 * (sp->cost[to] / sp->cost[0] - 1) : 0,
-		       sp->bytes[0], sp->bytes[to], sp->lines[0], sp->lines[to],
-		       FA_SCAN_INSTANCES, FA_SCAN_INSTANCES * sp->bytes[0] / line,
-		       FA_SCAN_INSTANCES * sp->bytes[to] / line);
+		       now->cost > 0 ? 100 * (to->cost / now->cost - 1) : 0,
+		       now->bytes, to->bytes, now->lines, to->lines,
+		       FA_SCAN_INSTANCES, FA_SCAN_INSTANCES * now->bytes / line,
+		       FA_SCAN_INSTANCES * to->bytes / line);
 }
 
 /* The split advised: which members go where, its gain and its C */
@@ -732,7 +734,7 @@ static size_t fa_report__split(FILE *fp, struct fa_type_entry *te, const struct 
 	printed += fa_report__split_part(fp, an, te->st, true);
 	printed += fa_report__split_part(fp, an, te->st, false);
 	printed += fprintf(fp, "  predicted: ");
-	printed += fa_report__split_cost(fp, sp, an->current.line_size, 2);
+	printed += fa_report__split_cost(fp, sp, an->current.line_size);
 	printed += fprintf(fp, "\n  the cold members are touched in %.1f%% of the visits; each part keeps the order of its members\n",
 			   100 * sp->cold_share);
 	return printed + fprintf(fp, "  every access to a cold member changes: the cold part of an instance is at its index in the cold array\n");
@@ -747,7 +749,7 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 	if (sp->why != FA_SPLIT_NO_GAIN && sp->why != FA_SPLIT_KEEP)
 		return 0;
 	printed = fprintf(fp, "  a hot/cold split: ");
-	printed += fa_report__split_cost(fp, sp, an->current.line_size, 2);
+	printed += fa_report__split_cost(fp, sp, an->current.line_size);
 	if (sp->why == FA_SPLIT_KEEP)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
 	return printed + fprintf(fp, ": not advised, not %.0f%% cheaper than %s\n",

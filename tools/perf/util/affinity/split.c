@@ -75,15 +75,15 @@ static void fa_split__try(struct fa_split *s, const struct fa_split_in *in, bool
 		hot[u] = !hot[u];
 	bytes = size[0] + share * size[1];
 	cost = fa_split__cost(&c, bytes, cur->size);
-	if (cost >= s->cost[2])
+	if (cost >= s->split.cost)
 		return;
 	memcpy(s->hot, hot, n * sizeof(*hot));
-	s->size[0] = size[0];
-	s->size[1] = size[1];
+	s->hot_size = size[0];
+	s->cold_size = size[1];
 	s->cold_share = share;
-	s->lines[2] = c.lines_per_window;
-	s->bytes[2] = bytes;
-	s->cost[2] = cost;
+	s->split.lines = c.lines_per_window;
+	s->split.bytes = bytes;
+	s->split.cost = cost;
 }
 
 /* FA_SPLIT_IN_ARRAY of the gaps between the instances are whole struct sizes */
@@ -171,22 +171,22 @@ int fa_split__consider(struct fa_split *s, const struct fa_split_in *in)
 		return -ENOMEM;
 	fa_cost_model__eval(in->m, in->cur, &c[0]);
 	fa_cost_model__eval(in->m, in->best, &c[1]);
-	s->lines[0] = c[0].lines_per_window;
-	s->lines[1] = c[1].lines_per_window;
-	s->bytes[0] = size;
-	s->bytes[1] = in->best->size;
-	s->cost[0] = fa_split__cost(&c[0], s->bytes[0], size);
-	s->cost[1] = fa_split__cost(&c[1], s->bytes[1], size);
-	s->cost[2] = DBL_MAX;
+	s->now.lines = c[0].lines_per_window;
+	s->unsplit.lines = c[1].lines_per_window;
+	s->now.bytes = size;
+	s->unsplit.bytes = in->best->size;
+	s->now.cost = fa_split__cost(&c[0], s->now.bytes, size);
+	s->unsplit.cost = fa_split__cost(&c[1], s->unsplit.bytes, size);
+	s->split.cost = DBL_MAX;
 	fa_cost_model__shares(in->m, n, share);
 	fa_split__search(s, in, share);
-	if (s->cost[2] == DBL_MAX) {
+	if (s->split.cost == DBL_MAX) {
 		zfree(&s->hot);
 		return 0;
 	}
 	for (int u = 0; u < n; u++)
 		s->nr_hot += s->hot[u];
-	if (s->cost[2] * (1 + FA_SPLIT_COST) >= min(s->cost[0], s->cost[1]))
+	if (s->split.cost * (1 + FA_SPLIT_COST) >= min(s->now.cost, s->unsplit.cost))
 		s->why = FA_SPLIT_NO_GAIN;
 	else if (in->keep && (in->keep->nr_pins || in->keep->nr_ranges))
 		s->why = FA_SPLIT_KEEP;
@@ -215,7 +215,7 @@ static size_t fa_split__fprintf_part(const struct fa_split *s, const struct fa_s
 		printed += fa_field__fprintf_c(&st->fields[w.field], fp);
 		printed += fprintf(fp, ";\n");
 	}
-	return printed + fprintf(fp, "};\t/* %u bytes */\n", s->size[hot ? 0 : 1]);
+	return printed + fprintf(fp, "};\t/* %u bytes */\n", hot ? s->hot_size : s->cold_size);
 }
 
 /* The two structs of the split, as C, the members in their recorded order */

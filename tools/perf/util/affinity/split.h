@@ -48,26 +48,34 @@ enum fa_split_why {
 	FA_SPLIT_NO_GAIN,		/* not cheaper by FA_SPLIT_COST */
 };
 
+/* What a visit costs an array of the struct */
+struct fa_split_cost {
+	double	 lines;		/* lines per visit (window) */
+	double	 bytes;		/* bytes of the array per visit */
+	double	 cost;		/* as split.h weighs the two */
+};
+
 /**
  * struct fa_split - The best split of a struct, advised or not
  * @why: enum fa_split_why
  * @hot: By unit: in the hot part
- * @size: Of the hot and the cold struct
+ * @hot_size: Of the hot struct
+ * @cold_size: Of the cold struct
  * @cold_share: Of the visits (windows), those touching a cold member
- * @lines: Lines per visit: of the current layout, of the layout otherwise
- *         advised, split
- * @bytes: Bytes of the array per visit: the same three
- * @cost: As split.h weighs it: the same three
+ * @now: The cost of the current layout
+ * @unsplit: Of the layout advised otherwise
+ * @split: Of the split
  */
 struct fa_split {
-	int	 why;
-	bool	*hot;
-	int	 nr_hot;
-	u32	 size[2];
-	double	 cold_share;
-	double	 lines[3];
-	double	 bytes[3];
-	double	 cost[3];
+	int			 why;
+	bool			*hot;
+	int			 nr_hot;
+	u32			 hot_size;
+	u32			 cold_size;
+	double			 cold_share;
+	struct fa_split_cost	 now;
+	struct fa_split_cost	 unsplit;
+	struct fa_split_cost	 split;
 };
 
 struct fa_split_in {
