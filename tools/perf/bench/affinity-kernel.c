@@ -38,7 +38,7 @@
 #include <gelf.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
-#include "../util/affinity/synth-file.h"
+#include "../util/affinity/decode/synth-file.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
 #include "../util/event.h"

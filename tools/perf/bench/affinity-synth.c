@@ -39,7 +39,7 @@
 #include <subcmd/parse-options.h>
 #include "bench.h"
 #include "affinity-lines.h"
-#include "../util/affinity/synth-file.h"
+#include "../util/affinity/decode/synth-file.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
 #include "../util/debug.h"

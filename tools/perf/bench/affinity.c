@@ -22,13 +22,13 @@
 #include <linux/zalloc.h>
 #include <subcmd/parse-options.h>
 #include "bench.h"
-#include "../util/affinity/access.h"
-#include "../util/affinity/analyze.h"
-#include "../util/affinity/classify.h"
-#include "../util/affinity/cost.h"
-#include "../util/affinity/fields.h"
-#include "../util/affinity/layout.h"
-#include "../util/affinity/type.h"
+#include "../util/affinity/decode/access.h"
+#include "../util/affinity/advice/analyze.h"
+#include "../util/affinity/layout/classify.h"
+#include "../util/affinity/advice/cost.h"
+#include "../util/affinity/fields/fields.h"
+#include "../util/affinity/layout/layout.h"
+#include "../util/affinity/accumulate/type.h"
 
 #define LINE_SIZE	64
 #define NR_CPUS		4

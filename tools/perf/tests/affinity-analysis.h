@@ -3,9 +3,9 @@
 #ifndef __PERF_TESTS_AFFINITY_ANALYSIS_H
 #define __PERF_TESTS_AFFINITY_ANALYSIS_H
 
-#include "affinity/analyze.h"
-#include "affinity/fields.h"
-#include "affinity/type.h"
+#include "affinity/advice/analyze.h"
+#include "affinity/fields/fields.h"
+#include "affinity/accumulate/type.h"
 
 /* The analysis perf affinity report makes of @t, by the window method */
 static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)

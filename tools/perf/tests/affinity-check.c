@@ -11,10 +11,10 @@
 #include <linux/kernel.h>
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
-#include "affinity/check.h"
-#include "affinity/diff.h"
-#include "affinity/json-parse.h"
-#include "affinity/layout.h"
+#include "affinity/check/check.h"
+#include "affinity/check/diff.h"
+#include "affinity/check/json-parse.h"
+#include "affinity/layout/layout.h"
 #include "debug.h"
 #include "tests.h"
 

@@ -13,7 +13,7 @@
 #include <linux/bitops.h>
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
-#include "affinity/exact.h"
+#include "affinity/accumulate/exact.h"
 #include "debug.h"
 #include "tests.h"
 

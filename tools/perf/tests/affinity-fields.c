@@ -12,7 +12,7 @@
 #include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
-#include "affinity/fields.h"
+#include "affinity/fields/fields.h"
 #include "debug.h"
 #include "debuginfo.h"
 #include "strbuf.h"

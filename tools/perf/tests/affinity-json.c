@@ -7,7 +7,7 @@
 #include <linux/kernel.h>
 #include <math.h>
 #include <stdint.h>
-#include "affinity/json.h"
+#include "affinity/output/json.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
-#include "affinity/layout.h"
+#include "affinity/layout/layout.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
-#include "affinity/access.h"
-#include "affinity/fields.h"
-#include "affinity/type.h"
+#include "affinity/decode/access.h"
+#include "affinity/fields/fields.h"
+#include "affinity/accumulate/type.h"
 
 #define T(text, cond) TEST_ASSERT_VAL(text, cond)
 #define BASE	0x10000ULL

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
-#include "affinity/attr.h"
-#include "affinity/dlines.h"
-#include "affinity/hists.h"
-#include "affinity/report.h"
+#include "affinity/attr/attr.h"
+#include "affinity/attr/dlines.h"
+#include "affinity/output/hists.h"
+#include "affinity/output/report.h"
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
 #include "debug.h"

@@ -11,8 +11,8 @@
 #include <linux/kernel.h>
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
-#include "affinity/arrays.h"
-#include "affinity/merge.h"
+#include "affinity/advice/arrays.h"
+#include "affinity/advice/merge.h"
 #include "debug.h"
 #include "tests.h"
 

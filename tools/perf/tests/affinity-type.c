@@ -11,11 +11,11 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "affinity-planted.h"
-#include "affinity/instances.h"
-#include "affinity/key.h"
-#include "affinity/matrix.h"
-#include "affinity/type-int.h"
-#include "affinity/worker.h"
+#include "affinity/accumulate/instances.h"
+#include "affinity/decode/key.h"
+#include "affinity/layout/matrix.h"
+#include "affinity/accumulate/type-int.h"
+#include "affinity/accumulate/worker.h"
 #include "hashmap.h"
 #include "debug.h"
 #include "tests.h"

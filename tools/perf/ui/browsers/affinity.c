@@ -23,12 +23,12 @@
 #include "ui/browsers/affinity.h"
 #include "ui/keysyms.h"
 #include "ui/libslang.h"
-#include "util/affinity/analyze.h"
-#include "util/affinity/attr.h"
-#include "util/affinity/classify.h"
-#include "util/affinity/hists.h"
-#include "util/affinity/report.h"
-#include "util/affinity/type.h"
+#include "util/affinity/advice/analyze.h"
+#include "util/affinity/attr/attr.h"
+#include "util/affinity/layout/classify.h"
+#include "util/affinity/output/hists.h"
+#include "util/affinity/output/report.h"
+#include "util/affinity/accumulate/type.h"
 #include "util/debug.h"
 
 /* Columns a RIGHT or LEFT key scrolls lines wider than the screen */

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Data cache lines shared between threads (see dlines.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/zalloc.h>
+#include "../advice/analyze.h"
+#include "dlines.h"
+
+#define FA_DL_NO_HOME	0xff
+
+int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns, u64 boot_ns)
+{
+	memset(dl, 0, sizeof(*dl));
+	/* every access divides by them: shifts */
+	if (!is_power_of_2(line_size))
+		return -EINVAL;
+	dl->line_size = line_size;
+	dl->line_shift = ilog2(line_size);
+	dl->grain_shift = line_size > FA_DL_GRAINS ? ilog2(line_size / FA_DL_GRAINS) : 0;
+	dl->xfer_ns = xfer_ns;
+	dl->boot_ns = boot_ns;
+	return fa_keymap__init(&dl->lines);
+}
+
+void fa_dlines__exit(struct fa_dlines *dl)
+{
+	struct fa_keymap_slot *slot;
+
+	fa_keymap__for_each(&dl->lines, slot) {
+		struct fa_dl_first *f = slot->value;
+
+		free(f->shared);
+	}
+	fa_keymap__free_values(&dl->lines);
+	zfree(&dl->shared);
+	dl->nr_shared = 0;
+	dl->alloc_shared = 0;
+}
+
+static u64 fa_dlines__key(u64 line, u32 space)
+{
+	return (line * 0x9E3779B97F4A7C15ULL) ^ space;
+}
+
+struct fa_dl_id {
+	u64	addr;
+	u32	space;
+};
+
+static bool fa_dl_first__eq(const void *value, const void *ctx)
+{
+	const struct fa_dl_first *f = value;
+	const struct fa_dl_id *id = ctx;
+
+	return f->addr == id->addr && f->space == id->space;
+}
+
+/* The grains [first, last] an access covers, clipped to its line, as a mask */
+static u64 fa_dlines__grains(const struct fa_dlines *dl, u64 addr, u16 size, int *first)
+{
+	u32 off = addr & (dl->line_size - 1);
+	u32 end = min_t(u32, off + max_t(u16, size, 1), dl->line_size);
+	int lo = off >> dl->grain_shift, hi = (end - 1) >> dl->grain_shift;
+
+	*first = lo;
+	if (hi - lo + 1 >= 64)
+		return ~0ULL;
+	return ((1ULL << (hi - lo + 1)) - 1) << lo;
+}
+
+/*
+ * Whether an access of @acc moves the line of @st between owners: another
+ * owner wrote it on another CPU less than xfer_ns before, and the access's
+ * CPU has not fetched it since.  A thread that migrates moves its lines
+ * too, but that is no sharing: no layout takes it away.
+ */
+static bool fa_dl_state__access(struct fa_dl_state *st, const struct fa_dl_access *acc,
+				u64 xfer_ns)
+{
+	u32 i, cpu = acc->cpu;
+	bool moved = false;
+
+	if (st->nr_seen && acc->time - st->wtime <= xfer_ns && st->wowner != acc->owner) {
+		for (i = 0; i < st->nr_seen && i < FA_DL_OWNERS && st->seen[i] != cpu; i++)
+			;
+		moved = i == st->nr_seen || i == FA_DL_OWNERS;
+		if (moved && st->nr_seen < FA_DL_OWNERS)
+			st->seen[st->nr_seen++] = cpu;
+	}
+	if (acc->store) {
+		st->wtime = acc->time;
+		st->wowner = acc->owner;
+		st->seen[0] = cpu;
+		st->nr_seen = 1;
+	}
+	return moved;
+}
+
+/* The slot of owner @id, a new one if there is room; FA_DL_OWNERS: not named */
+static int fa_dline__owner(struct fa_dline *l, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < l->nr_owners && i < FA_DL_OWNERS; i++) {
+		if (l->owners[i].id == id)
+			return i;
+	}
+	if (i == FA_DL_OWNERS)
+		return FA_DL_OWNERS;
+	l->owners[i].id = id;
+	l->nr_owners++;
+	return i;
+}
+
+/* What an owner accessed: the first thing, the range of indexes from one base */
+static void fa_dl_owner__what(struct fa_dl_owner *o, const struct fa_dl_access *acc)
+{
+	const struct fa_dl_what *w = &acc->what;
+
+	if (!o->what.type && !o->what.var) {
+		o->what = *w;
+		o->index_lo = o->index_hi = w->index;
+		return;
+	}
+	if (o->what.type != w->type || o->what.var != w->var || o->what.field != w->field ||
+	    o->what.base != w->base) {
+		o->more_what = true;
+		return;
+	}
+	o->index_lo = min(o->index_lo, w->index);
+	o->index_hi = max(o->index_hi, w->index);
+}
+
+static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_first *f)
+{
+	struct fa_dline *l = zalloc(sizeof(*l));
+	struct fa_dline **shared;
+
+	if (!l)
+		return NULL;
+	if (dl->nr_shared == dl->alloc_shared) {
+		int alloc = max(2 * dl->alloc_shared, 64);
+
+		shared = realloc(dl->shared, alloc * sizeof(*shared));
+		if (!shared) {
+			free(l);
+			return NULL;
+		}
+		dl->shared = shared;
+		dl->alloc_shared = alloc;
+	}
+	l->addr = f->addr;
+	l->space = f->space;
+	l->loads = f->loads;
+	l->stores = f->stores;
+	l->nr_owners = 1;
+	l->owners[0] = (struct fa_dl_owner){ .id = f->owner, .loads = f->loads,
+					     .stores = f->stores, .grains = f->grains,
+					     .written = f->written, };
+	memset(l->home, FA_DL_NO_HOME, sizeof(l->home));
+	for (u64 m = f->grains; m; m &= m - 1)
+		l->home[__builtin_ctzll(m)] = 0;
+	l->homed = f->grains;
+	f->shared = l;
+	dl->shared[dl->nr_shared++] = l;
+	return l;
+}
+
+/* Count @acc on shared line @l; its owner, NULL when it is not named */
+static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
+					 const struct fa_dl_access *acc)
+{
+	int first, slot = fa_dline__owner(l, acc->owner);
+	u64 grains = fa_dlines__grains(dl, acc->addr, acc->size, &first);
+	int home;
+
+	/* the grains no owner had accessed are the first of this one */
+	for (u64 m = grains & ~l->homed; m; m &= m - 1)
+		l->home[__builtin_ctzll(m)] = slot;
+	l->homed |= grains;
+	home = l->home[first];
+	if (acc->store)
+		l->stores++;
+	else
+		l->loads++;
+	if (fa_dl_state__access(&l->line, acc, dl->xfer_ns)) {
+		l->xfers++;
+		l->xfers_g[fa_boot__group(acc->time, dl->boot_ns)]++;
+	}
+	if (fa_dl_state__access(&l->apart[home], acc, dl->xfer_ns)) {
+		l->xfers_apart++;
+		l->apart_g[fa_boot__group(acc->time, dl->boot_ns)]++;
+	}
+	if (slot == FA_DL_OWNERS)
+		return NULL;
+	l->owners[slot].grains |= grains;
+	if (acc->store) {
+		l->owners[slot].stores++;
+		l->owners[slot].written |= grains;
+	} else {
+		l->owners[slot].loads++;
+	}
+	fa_dl_owner__what(&l->owners[slot], acc);
+	return &l->owners[slot];
+}
+
+static struct fa_dl_first *fa_dlines__findnew(struct fa_dlines *dl, u64 addr, u32 space)
+{
+	struct fa_dl_id id = { .addr = addr, .space = space, };
+	u64 key = fa_dlines__key(addr >> dl->line_shift, space);
+	struct fa_dl_first **slot = &dl->cache[fa_cache__slot(key)];
+	struct fa_dl_first *f = *slot;
+
+	if (f && f->addr == addr && f->space == space)
+		return f;
+	f = fa_keymap__find_eq(&dl->lines, key, fa_dl_first__eq, &id);
+	if (f || fa_keymap__size(&dl->lines) >= FA_DL_MAX) {
+		*slot = f ?: *slot;
+		return f;
+	}
+	f = zalloc(sizeof(*f));
+	if (!f)
+		return NULL;
+	f->addr = addr;
+	f->space = space;
+	if (fa_keymap__add(&dl->lines, key, f)) {
+		free(f);
+		return NULL;
+	}
+	*slot = f;
+	return f;
+}
+
+/**
+ * fa_dlines__add - Count an access on its data line
+ *
+ * Returns the line once it is shared (it was or is now accessed by two
+ * owners), NULL while it is not, or when it could not be kept; @new_shared
+ * says whether it has just become shared, @owner is the access's owner on
+ * it (NULL if not named): the caller names its code once.
+ */
+struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access *acc,
+				bool *new_shared, struct fa_dl_owner **owner)
+{
+	u64 addr = acc->addr & ~(u64)(dl->line_size - 1);
+	struct fa_dl_first *f = fa_dlines__findnew(dl, addr, acc->space);
+	int first;
+
+	*new_shared = false;
+	*owner = NULL;
+	if (!f) {
+		dl->untracked++;
+		return NULL;
+	}
+	if (!f->shared && (!(f->loads + f->stores) || f->owner == acc->owner)) {
+		u64 grains = fa_dlines__grains(dl, acc->addr, acc->size, &first);
+
+		f->owner = acc->owner;
+		f->grains |= grains;
+		if (acc->store) {
+			f->stores++;
+			f->written |= grains;
+		} else {
+			f->loads++;
+		}
+		return NULL;
+	}
+	if (!f->shared) {
+		if (!fa_dl_first__share(dl, f)) {
+			dl->untracked++;
+			return NULL;
+		}
+		*new_shared = true;
+	}
+	*owner = fa_dline__add(f->shared, dl, acc);
+	return f->shared;
+}
+
+/*
+ * Two or more owners, one of them writing, and the line seen moving
+ * between them: what perf c2c would list (a HITM)
+ */
+bool fa_dline__contended(const struct fa_dline *l)
+{
+	return l->nr_owners >= 2 && l->stores && l->xfers;
+}
+
+/* The owners named accessed different bytes: each could have a line of its own */
+bool fa_dline__false_sharing(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n; j++) {
+			const struct fa_dl_owner *a = &l->owners[i], *b = &l->owners[j];
+
+			if ((a->written & b->grains) || (b->written & a->grains))
+				return false;
+		}
+	}
+	return true;
+}
+
+static int fa_dline__cmp(const void *pa, const void *pb)
+{
+	const struct fa_dline *a = *(const struct fa_dline **)pa;
+	const struct fa_dline *b = *(const struct fa_dline **)pb;
+
+	if (a->xfers != b->xfers)
+		return a->xfers > b->xfers ? -1 : 1;
+	if (a->loads + a->stores != b->loads + b->stores)
+		return a->loads + a->stores > b->loads + b->stores ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/**
+ * fa_dlines__contended - The contended lines, most transfers first
+ *
+ * @lines is the caller's to free (the lines are not); returns how many, or
+ * -ENOMEM.
+ */
+int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines)
+{
+	int n = 0;
+
+	*lines = calloc(dl->nr_shared + 1, sizeof(**lines));
+	if (!*lines)
+		return -ENOMEM;
+	for (int i = 0; i < dl->nr_shared; i++) {
+		if (fa_dline__contended(dl->shared[i]))
+			(*lines)[n++] = dl->shared[i];
+	}
+	qsort(*lines, n, sizeof(**lines), fa_dline__cmp);
+	return n;
+}
+
+/* The bytes of the line an owner accessed: the first and the last */
+void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32 *hi)
+{
+	u32 grain = max(line_size / FA_DL_GRAINS, 1U);
+
+	*lo = o->grains ? __builtin_ctzll(o->grains) * grain : 0;
+	*hi = o->grains ? (64 - __builtin_clzll(o->grains)) * grain - 1 : 0;
+}
+
+/* The owners named are elements of one array, each its own range of them */
+static bool fa_dline__elements(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	const struct fa_dl_owner *o = l->owners;
+
+	for (int i = 0; i < n; i++) {
+		if (!o[i].what.base || o[i].what.field || o[i].more_what ||
+		    o[i].what.base != o[0].what.base || o[i].what.size != o[0].what.size ||
+		    o[i].what.var != o[0].what.var)
+			return false;
+		for (int j = 0; j < i; j++) {
+			if (o[i].index_lo <= o[j].index_hi && o[j].index_lo <= o[i].index_hi)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The owners named accessed struct fields only */
+static bool fa_dline__fields(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+
+	for (int i = 0; i < n; i++) {
+		if (!l->owners[i].what.field)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The owners named ran one instruction on bytes of their own, each owner
+ * its own: elements of an array indexed per owner, whatever the type.
+ * The stride: the least distance between two owners' first bytes.
+ */
+u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	const struct fa_dl_owner *o = l->owners;
+	u32 stride = line_size;
+
+	for (int i = 0; i < n; i++) {
+		u32 lo, hi;
+
+		if (!o[i].code.sym || o[i].code.dso != o[0].code.dso ||
+		    o[i].code.addr != o[0].code.addr || o[i].what.field || o[i].more_what)
+			return 0;
+		fa_dl_owner__bytes(&o[i], line_size, &lo, &hi);
+		for (int j = 0; j < i; j++) {
+			u32 lo2, hi2;
+
+			fa_dl_owner__bytes(&o[j], line_size, &lo2, &hi2);
+			if (lo <= hi2 && lo2 <= hi)
+				return 0;
+			stride = min(stride, lo > lo2 ? lo - lo2 : lo2 - lo);
+		}
+	}
+	return n >= 2 ? stride : 0;
+}
+
+/**
+ * fa_dline__saving - The share of a line's transfers a line per owner removes
+ * @ci: Its estimate and interval (boot.h)
+ * @nr_groups: Of the bootstrap groups, those the transfers fell in
+ *
+ * Return: whether the saving is sure, as the edits of a type must be: the
+ * lower end of @ci reaches FA_MIN_GAIN, the transfers fell in enough
+ * blocks of time.
+ */
+bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups)
+{
+	struct fa_boot_sum all, apart;
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+		all.g[g] = l->xfers_g[g];
+		apart.g[g] = l->apart_g[g];
+	}
+	fa_boot__saving(&all, &apart, ci);
+	*nr_groups = fa_boot_sum__nr_groups(&all);
+	return *nr_groups >= FA_BOOT_MIN_GROUPS && ci->lo >= FA_MIN_GAIN;
+}
+
+/**
+ * fa_dline__advice - What would take the transfers of a contended line away
+ */
+enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size)
+{
+	/* fields: the type's analysis weighs them, false and true sharing alike */
+	if (l->xfers && fa_dline__fields(l))
+		return FA_DL_ADV_TYPE;
+	if (!l->xfers || l->xfers_apart >= l->xfers)
+		return FA_DL_ADV_NONE;
+	if (fa_dline__elements(l))
+		return FA_DL_ADV_ELEMENTS;
+	if (fa_dline__stride(l, line_size))
+		return FA_DL_ADV_STRIDE;
+	return FA_DL_ADV_BYTES;
+}
+
+static const char * const fa_dl_advice_keys[] = {
+	[FA_DL_ADV_NONE]	= "none",
+	[FA_DL_ADV_TYPE]	= "type",
+	[FA_DL_ADV_ELEMENTS]	= "elements",
+	[FA_DL_ADV_STRIDE]	= "stride",
+	[FA_DL_ADV_BYTES]	= "bytes",
+};
+
+const char *fa_dl_advice__key(enum fa_dl_advice adv)
+{
+	return fa_dl_advice_keys[adv];
+}
+
+/**
+ * fa_dline__watch_scnprintf - The --watch of 'perf affinity record' that
+ * gives the roles and transfers of line @l exactly
+ *
+ * Every member of the struct variable its owners access, or the first
+ * bytes each owner accesses.  Only a variable of the executable can be
+ * watched (watch.h): none of a library, nor in the kernel.
+ *
+ * Return: the characters written in @buf, 0 if there is none.
+ */
+int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), printed = 0;
+
+	if (!l->space || !l->where.var || !l->where.map || strstr(l->where.map, ".so"))
+		return 0;
+	if (fa_dline__advice(l, line_size) == FA_DL_ADV_TYPE)
+		return scnprintf(buf, size, "%s.*", l->where.var);
+	for (int i = 0; i < n; i++) {
+		u32 lo, hi;
+
+		fa_dl_owner__bytes(&l->owners[i], line_size, &lo, &hi);
+		printed += scnprintf(buf + printed, size - printed, "%s%s+%#" PRIx64,
+				     i ? "," : "", l->where.var, l->where.var_off + lo);
+	}
+	return printed;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A layout checked against a recording of its type's accesses (check.h) */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "../advice/analyze.h"
+#include "check.h"
+#include "../layout/classify.h"
+#include "../layout/cluster.h"
+#include "../fields/fields.h"
+#include "../accumulate/type.h"
+
+static int fa_check__add(struct fa_check *c, const struct fa_check_finding *f)
+{
+	if (c->nr_findings == c->alloc) {
+		int alloc = c->alloc ? 2 * c->alloc : 8;
+		void *p = realloc(c->findings, alloc * sizeof(*c->findings));
+
+		if (!p)
+			return -ENOMEM;
+		c->findings = p;
+		c->alloc = alloc;
+	}
+	c->findings[c->nr_findings++] = *f;
+	c->nr_failed += !f->note && !f->undecided;
+	c->nr_undecided += f->undecided;
+	return 0;
+}
+
+/* Units are matched by the names of their top-level members */
+static void fa_check__map(struct fa_check *c)
+{
+	const struct fa_struct *old = c->t->st, *st = c->st;
+
+	for (int u = 0; u < old->nr_units; u++)
+		c->new_unit[u] = -1;
+	for (int u = 0; u < st->nr_units; u++)
+		c->old_unit[u] = -1;
+	for (int j = 0; j < st->nr_fields; j++) {
+		const struct fa_field *f = &st->fields[j];
+
+		if (f->depth || f->kind == FA_FIELD_BITGROUP || c->old_unit[f->unit] >= 0)
+			continue;
+		for (int i = 0; i < old->nr_fields; i++) {
+			const struct fa_field *o = &old->fields[i];
+
+			if (o->depth || o->kind == FA_FIELD_BITGROUP || c->new_unit[o->unit] >= 0 ||
+			    strcmp(o->name, f->name))
+				continue;
+			c->new_unit[o->unit] = f->unit;
+			c->old_unit[f->unit] = o->unit;
+			break;
+		}
+	}
+}
+
+/* The cache lines unit @u of @st is on in @l */
+static void fa_unit__lines(const struct fa_layout *l, const struct fa_struct *st, int u,
+			   u32 *first, u32 *last)
+{
+	u32 size = max(st->units[u].size, 1U);
+
+	*first = l->offset[u] / l->line_size;
+	*last = (l->offset[u] + size - 1) / l->line_size;
+}
+
+/* Mark the lines unit @u is on in @lines (of @nr_lines): how many were not yet */
+static int fa_unit__mark_lines(const struct fa_layout *l, const struct fa_struct *st, int u,
+			       bool *lines, u32 nr_lines)
+{
+	u32 first, last;
+	int n = 0;
+
+	fa_unit__lines(l, st, u, &first, &last);
+	for (u32 line = first; line <= last && line < nr_lines; line++) {
+		n += !lines[line];
+		lines[line] = true;
+	}
+	return n;
+}
+
+/* Units @u and @v of @st share a cache line in @l */
+static bool fa_layout__together(const struct fa_layout *l, const struct fa_struct *st, int u,
+				int v)
+{
+	u32 uf, ul, vf, vl;
+
+	fa_unit__lines(l, st, u, &uf, &ul);
+	fa_unit__lines(l, st, v, &vf, &vl);
+	return uf <= vl && vf <= ul;
+}
+
+bool fa_check__hot(const struct fa_check *c, int unit)
+{
+	int o = c->old_unit[unit];
+
+	return o >= 0 && c->an->classes.units[o].cls != FA_CLASS_COLD;
+}
+
+int fa_check__line_of(const struct fa_check *c, int unit)
+{
+	return c->layout.offset[unit] / c->layout.line_size;
+}
+
+/* A unit written on one CPU on a line with one accessed on another */
+static int fa_check__shared_pair(struct fa_check *c, int a, int b)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_struct *old = c->t->st;
+	int oa = c->old_unit[a], ob = c->old_unit[b];
+	struct fa_check_finding f = { .kind = FA_CHECK_SHARED, };
+
+	if (oa < 0 || ob < 0 || !fa_classes__conflict(&an->classes, oa, ob))
+		return 0;
+	if (fa_layout__together(&an->suggested, old, oa, ob)) {
+		if (!an->insufficient || fa_layout__together(&an->candidate, old, oa, ob))
+			return 0;
+		f.undecided = true;
+	}
+	f.unit = an->classes.units[oa].writer ? a : b;
+	f.other = f.unit == a ? b : a;
+	f.line = max(fa_check__line_of(c, a), fa_check__line_of(c, b));
+	f.as_recorded = fa_layout__together(&an->current, old, oa, ob);
+	return fa_check__add(c, &f);
+}
+
+/* By the written unit, then the other: a unit's pairs are said together */
+static int fa_check_finding__cmp(const void *a, const void *b)
+{
+	const struct fa_check_finding *fa = a, *fb = b;
+
+	if (fa->unit != fb->unit)
+		return fa->unit - fb->unit;
+	return fa->other - fb->other;
+}
+
+static int fa_check__shared(struct fa_check *c)
+{
+	const struct fa_layout *l = &c->layout;
+	int err = 0;
+
+	for (int i = 0; i < l->nr_units; i++) {
+		int a = l->order[i];
+		u32 first, last;
+
+		fa_unit__lines(l, c->st, a, &first, &last);
+		for (int k = i + 1; !err && k < l->nr_units; k++) {
+			int b = l->order[k];
+
+			if (l->offset[b] / l->line_size > last)
+				break;
+			err = fa_check__shared_pair(c, a, b);
+		}
+	}
+	/* the first findings: nothing before them */
+	if (c->nr_findings > 1)
+		qsort(c->findings, c->nr_findings, sizeof(*c->findings), fa_check_finding__cmp);
+	return err;
+}
+
+/*
+ * The lines the units of a cluster (recorded units) are on in @l, of @st:
+ * the recorded struct, or with @map the new one
+ */
+static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout *l,
+			     const struct fa_struct *st, const int *map, bool *seen,
+			     u32 *first_line)
+{
+	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size) + 1;
+	int n = 0;
+
+	memset(seen, 0, nr_lines * sizeof(*seen));
+	*first_line = UINT_MAX;
+	for (int i = 0; i < k->nr; i++) {
+		int u = map ? map[k->units[i]] : k->units[i];
+
+		if (u < 0)
+			continue;
+		*first_line = min(*first_line, l->offset[u] / l->line_size);
+		n += fa_unit__mark_lines(l, st, u, seen, nr_lines);
+	}
+	return n;
+}
+
+static int fa_check__spread(struct fa_check *c)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_struct *old = c->t->st;
+	u32 most = max(an->current.size, an->suggested.size);
+	bool *seen = calloc(max(most, c->layout.size) / c->layout.line_size + 2, sizeof(*seen));
+	int *units = calloc(old->nr_units + 1, sizeof(*units));
+	int err = seen && units ? 0 : -ENOMEM;
+
+	for (int k = 0; !err && k < an->clusters.nr; k++) {
+		const struct fa_cluster *cl = &an->clusters.clusters[k];
+		/* the units still there, in all three layouts */
+		struct fa_cluster left = { .units = units, };
+		struct fa_check_finding f = { .kind = FA_CHECK_SPREAD, .other = k, };
+		int rec, adv, now;
+		u32 line;
+
+		for (int i = 0; i < cl->nr; i++) {
+			if (c->new_unit[cl->units[i]] >= 0)
+				units[left.nr++] = cl->units[i];
+		}
+		rec = fa_cluster__lines(&left, &an->current, old, NULL, seen, &line);
+		adv = fa_cluster__lines(&left, &an->suggested, old, NULL, seen, &line);
+		now = fa_cluster__lines(&left, &c->layout, c->st, c->new_unit, seen, &f.line);
+		f.lines[0] = max(rec, adv);
+		f.lines[1] = now;
+		if (now > f.lines[0])
+			err = fa_check__add(c, &f);
+	}
+	free(units);
+	free(seen);
+	return err;
+}
+
+/*
+ * Bytes of holes on hot lines (@hot: by unit) of @l, a layout of @st;
+ * @before: by unit, those just before it
+ */
+static u32 fa_layout__hot_holes(const struct fa_layout *l, const struct fa_struct *st,
+				const bool *hot, bool *line_hot, u32 *before)
+{
+	u32 nr_lines = DIV_ROUND_UP(l->size, l->line_size), total = 0;
+	struct fa_layout_walk w;
+
+	memset(line_hot, 0, nr_lines * sizeof(*line_hot));
+	for (int u = 0; u < l->nr_units; u++) {
+		if (hot[u])
+			fa_unit__mark_lines(l, st, u, line_hot, nr_lines);
+	}
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		u32 bytes = 0;
+
+		if (!w.first || !w.hole)
+			continue;
+		for (u32 off = w.offset - w.hole; off < w.offset; off++)
+			bytes += line_hot[off / l->line_size];
+		before[w.unit] = bytes;
+		total += bytes;
+	}
+	return total;
+}
+
+/*
+ * New holes on hot lines: before the same unit, or any if the holes moved;
+ * a new member next to one put it into the hot line
+ */
+static int fa_check__new_holes(struct fa_check *c, const u32 *was, const u32 *now, bool any)
+{
+	const struct fa_layout *l = &c->layout;
+	int err = 0;
+
+	for (int i = 0; !err && i < l->nr_units; i++) {
+		int u = l->order[i], o = c->old_unit[u];
+		struct fa_check_finding f = {
+			.kind = FA_CHECK_HOLE, .unit = u, .bytes = now[u],
+			.line = (l->offset[u] - 1) / l->line_size,
+			.note = o >= 0 && (!i || c->old_unit[l->order[i - 1]] >= 0),
+		};
+
+		if (now[u] && (any || o < 0 || now[u] > was[o]))
+			err = fa_check__add(c, &f);
+	}
+	return err;
+}
+
+static int fa_check__holes(struct fa_check *c)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_struct *old = c->t->st;
+	int nr_old = old->nr_units, nr = c->st->nr_units, found = c->nr_findings, err = 0;
+	u32 most = max(an->current.size, c->layout.size) / c->layout.line_size + 1;
+	bool *hot = calloc(nr_old + nr + most, sizeof(*hot));
+	u32 *before = calloc(nr_old + nr, sizeof(*before));
+
+	if (!hot || !before) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int u = 0; u < nr_old; u++)
+		hot[u] = an->classes.units[u].cls != FA_CLASS_COLD;
+	for (int u = 0; u < nr; u++)
+		hot[nr_old + u] = fa_check__hot(c, u);
+	c->hole_bytes[0] = fa_layout__hot_holes(&an->current, old, hot, hot + nr_old + nr,
+						before);
+	c->hole_bytes[1] = fa_layout__hot_holes(&c->layout, c->st, hot + nr_old,
+						hot + nr_old + nr, before + nr_old);
+	if (c->hole_bytes[1] <= c->hole_bytes[0])
+		goto out;
+	err = fa_check__new_holes(c, before, before + nr_old, false);
+	if (!err && c->nr_findings == found)
+		err = fa_check__new_holes(c, before, before + nr_old, true);
+out:
+	free(before);
+	free(hot);
+	return err;
+}
+
+/* The lines of the recorded units, as recorded and now; removed ones apart */
+static void fa_check__lines_of(const struct fa_check *c, u32 *was, u32 *now)
+{
+	const struct fa_layout *l = &c->layout, *cur = &c->an->current;
+	u32 apart = max(cur->size, l->size) / l->line_size + 1;
+
+	for (int u = 0; u < c->t->st->nr_units; u++) {
+		int nu = c->new_unit[u];
+
+		was[u] = nu < 0 ? apart + u : cur->offset[u] / l->line_size;
+		now[u] = nu < 0 ? apart + u : l->offset[nu] / l->line_size;
+	}
+}
+
+/* The interval of the cost's change, where the model has the groups to tell (boot.h) */
+static void fa_check__change(struct fa_check *c, const struct fa_cost_model *m, const u32 *was,
+			     const u32 *now)
+{
+	struct fa_boot_sum cost[2];
+
+	c->change_ci = (struct fa_interval){ .est = c->change, .lo = c->change, .hi = c->change, };
+	if (!fa_cost_model__has_groups(m))
+		return;
+	fa_cost_model__eval_groups_lines(m, was, &cost[0], NULL);
+	fa_cost_model__eval_groups_lines(m, now, &cost[1], NULL);
+	fa_boot__change(&cost[0], &cost[1], &c->change_ci);
+}
+
+/* "holds", "regressed" or "insufficient": the evidence cannot tell */
+const char *fa_check__verdict(const struct fa_check *c)
+{
+	if (c->nr_failed)
+		return "regressed";
+	return c->nr_undecided ? "insufficient" : "holds";
+}
+
+/*
+ * The cost of the recorded accesses with either layout, with @model or
+ * the one compiled from the type's sets; the units removed since count as
+ * on lines of their own in both
+ */
+static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_type *t = c->t;
+	int n = t->st->nr_units, err = -ENOMEM;
+	u32 *line_of;
+	struct fa_check_finding f = { .kind = FA_CHECK_COST, };
+	struct fa_cost_model m = { .sets = NULL, };
+
+	/* a saved report of an earlier perf has no model, a type without sets neither */
+	if (!model && !t->sets.windows) {
+		c->no_cost = true;
+		return 0;
+	}
+	line_of = calloc(2 * n + 2, sizeof(*line_of));
+	if (!line_of)
+		return -ENOMEM;
+	if (!model) {
+		if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit) ||
+		    fa_cost_model__set_moving(&m, &an->classes))
+			goto out;
+		model = &m;
+	}
+	fa_check__lines_of(c, line_of, line_of + n + 1);
+	fa_cost_model__eval_lines(model, line_of, &c->cost[0]);
+	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost[1]);
+	c->change = c->cost[0].total ? c->cost[1].total / c->cost[0].total - 1 : 0;
+	fa_check__change(c, model, line_of, line_of + n + 1);
+	/* regressed where the whole interval is above the maximum, undecided where it spans it */
+	f.undecided = c->change_ci.lo <= c->max_regression;
+	err = c->change_ci.hi > c->max_regression ? fa_check__add(c, &f) : 0;
+out:
+	fa_cost_model__exit(&m);
+	free(line_of);
+	return err;
+}
+
+/**
+ * fa_check__run - Check the layout of @st against the recording of its type
+ * @t: The recorded type
+ * @an: Its analysis (fa_analysis__run())
+ * @model: Its cost model, or NULL to compile it from @t's sets
+ * @st: The type as it is now, maybe changed
+ * @max_regression: Of the cost, relative: 0.01 for 1%
+ *
+ * Return: 0, with c->nr_findings the reasons the layout does not hold, or
+ * -ENOMEM.
+ */
+int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
+		  const struct fa_cost_model *model, const struct fa_struct *st,
+		  double max_regression)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->an = an;
+	c->st = st;
+	c->max_regression = max_regression;
+	c->new_unit = calloc(t->st->nr_units + 1, sizeof(*c->new_unit));
+	c->old_unit = calloc(st->nr_units + 1, sizeof(*c->old_unit));
+	if (!c->new_unit || !c->old_unit ||
+	    fa_layout__current(&c->layout, st, t->cfg.line_size)) {
+		fa_check__exit(c);
+		return -ENOMEM;
+	}
+	fa_check__map(c);
+	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
+	      fa_check__cost(c, model);
+	if (err)
+		fa_check__exit(c);
+	return err;
+}
+
+void fa_check__exit(struct fa_check *c)
+{
+	fa_layout__exit(&c->layout);
+	zfree(&c->new_unit);
+	zfree(&c->old_unit);
+	zfree(&c->findings);
+	c->nr_findings = 0;
+	c->nr_failed = 0;
+	c->nr_undecided = 0;
+}

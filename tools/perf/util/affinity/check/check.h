@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf affinity check: a layout of a type, maybe changed since the
+ * recording (members added, removed or moved), against what the recording
+ * shows of the type's accesses.  Members are matched by name.  The layout
+ * holds unless:
+ *
+ *   shared  a unit written on one CPU (thread) shares a cache line with a
+ *           unit accessed on another, and the recording's own advice keeps
+ *           them apart: the report never asks for more than it advises
+ *   spread  the units of a cluster (accessed together) are on more lines
+ *           than in the recorded layout and in the advice
+ *   hole    the hot lines (lines with a unit the recording saw accessed)
+ *           have more bytes of holes than in the recorded layout, next
+ *           to a new member (one put into a hot line); other new holes
+ *           there (alignment changed) are noted only: they cost nothing
+ *           the other rules do not see
+ *   cost    the cost model's cost of the recorded accesses is more than
+ *           the maximum regression above the recorded layout's
+ *
+ * Members the recording never saw (new ones) are cold to these rules: they
+ * are listed with the line they land on.  Removed members leave the cost
+ * of both layouts alike: their accesses count as on lines of their own.
+ */
+#ifndef __PERF_AFFINITY_CHECK_H
+#define __PERF_AFFINITY_CHECK_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "../layout/boot.h"
+#include "../advice/cost.h"
+#include "../layout/layout.h"
+
+struct fa_analysis;
+struct fa_json;
+struct fa_struct;
+struct fa_type;
+
+enum fa_check_kind {
+	FA_CHECK_SHARED,
+	FA_CHECK_SPREAD,
+	FA_CHECK_HOLE,
+	FA_CHECK_COST,
+	FA_CHECK_MAX,
+};
+
+/**
+ * struct fa_check_finding - Why a layout does not hold
+ * @kind: enum fa_check_kind
+ * @unit: New unit: shared, the written one; hole: the one after the hole
+ * @other: Shared: the new unit accessed on other CPUs; spread: the cluster
+ * @line: The cache line in the new layout (spread: the first)
+ * @bytes: Hole: its size
+ * @lines: Spread: lines of the cluster, allowed and now
+ * @as_recorded: Shared: the recorded layout had them on one line too
+ * @note: Said, but the layout holds all the same
+ * @undecided: The recording cannot tell whether it holds: the cost's
+ *             interval spans the maximum regression, or only a candidate
+ *             the evidence is insufficient for keeps the units apart
+ */
+struct fa_check_finding {
+	int	kind;
+	bool	note;
+	bool	undecided;
+	int	unit;
+	int	other;
+	u32	line;
+	u32	bytes;
+	int	lines[2];
+	bool	as_recorded;
+};
+
+/**
+ * struct fa_check - A new layout of a recorded type, checked
+ * @t: The recorded type
+ * @an: Its analysis
+ * @st: The type now
+ * @layout: Its layout now
+ * @new_unit: By recorded unit: its unit now, or -1 (removed)
+ * @old_unit: By unit now: the recorded unit, or -1 (new)
+ * @cost: Of the recorded accesses: with the recorded layout, with the new
+ * @change: Relative change of the cost, with its interval (boot.h)
+ * @max_regression: Allowed @change
+ * @no_cost: The profile has no cost model (a report saved by an earlier perf):
+ *           @cost is not known
+ * @hole_bytes: On hot lines: recorded, now
+ * @nr_failed: Findings that are not notes: the layout does not hold
+ * @nr_undecided: Findings the recording cannot tell
+ */
+struct fa_check {
+	const struct fa_type		*t;
+	const struct fa_analysis	*an;
+	const struct fa_struct		*st;
+	struct fa_layout		 layout;
+	int				*new_unit;
+	int				*old_unit;
+	struct fa_cost			 cost[2];
+	double				 change;
+	struct fa_interval		 change_ci;
+	double				 max_regression;
+	bool				 no_cost;
+	u32				 hole_bytes[2];
+	struct fa_check_finding		*findings;
+	int				 nr_findings;
+	int				 nr_failed;
+	int				 nr_undecided;
+	int				 alloc;
+};
+
+int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
+		  const struct fa_cost_model *model, const struct fa_struct *st,
+		  double max_regression);
+void fa_check__exit(struct fa_check *c);
+const char *fa_check__verdict(const struct fa_check *c);
+bool fa_check__hot(const struct fa_check *c, int unit);
+int fa_check__line_of(const struct fa_check *c, int unit);
+
+void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp);
+void fa_check__json(struct fa_json *j, const struct fa_check *c);
+
+#endif /* __PERF_AFFINITY_CHECK_H */

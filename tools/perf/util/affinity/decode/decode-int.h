@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internal interfaces between the parts of the sample decoder. */
+#ifndef __PERF_AFFINITY_DECODE_INT_H
+#define __PERF_AFFINITY_DECODE_INT_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "../../insn-access.h"
+
+struct addr_location;
+struct evsel;
+struct fa_access;
+struct fa_code;
+struct fa_decoder;
+struct perf_sample;
+struct regs_dump;
+
+/*
+ * An instruction before the sampled one in its basic block, that accesses
+ * memory at an address the sampled registers still give
+ */
+struct fa_block_insn {
+	u16			 back;		/* its distance to the sampled IP */
+	bool			 adjacent;	/* the instruction right before */
+	struct insn_access_insn	 insn;
+};
+
+void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64);
+int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64,
+		  struct fa_block_insn *found, u8 *nr, u8 *lost);
+int fa_decoder__sw_init(struct fa_decoder *dec);
+void fa_decoder__sw_exit(struct fa_decoder *dec);
+const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
+						struct addr_location *al, u64 ip);
+int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
+		   struct addr_location *al, struct fa_access *acc);
+int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, bool is64,
+		   struct regs_dump *regs, u64 bp_addr, u64 bp_len, struct fa_access *acc,
+		   int *drop);
+int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
+		      struct addr_location *al, struct fa_access *acc);
+bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch);
+#ifdef HAVE_LIBTRACEEVENT
+int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel,
+		   struct perf_sample *sample, struct fa_access *acc);
+#else
+#include <linux/compiler.h>
+#include "decode.h"
+
+/* Without libtraceevent the fields of a tracepoint sample can't be read. */
+static inline int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel __maybe_unused,
+				 struct perf_sample *sample __maybe_unused,
+				 struct fa_access *acc __maybe_unused)
+{
+	fa_decoder__drop(dec, FA_DROP_TP_FORMAT);
+	return 0;
+}
+#endif
+
+#endif /* __PERF_AFFINITY_DECODE_INT_H */

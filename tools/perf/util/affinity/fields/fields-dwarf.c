@@ -1,0 +1,1210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A struct's fields from DWARF: members flattened with their paths,
+ * offsets, sizes, alignments and bitfields, and their declarations in the
+ * form pahole prints them.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include "fields.h"
+#include "fields-int.h"
+#include "../../debug.h"
+#include "../../dwarf-aux.h"
+#include "../../strbuf.h"
+
+struct fa_type_query {
+	int		 tag;		/* DW_TAG_*_type, or 0 for a typedef name */
+	const char	*name;
+	u32		 size;
+};
+
+bool fa_die__is_record(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+static bool fa_die__matches(Dwarf_Die *die, const struct fa_type_query *q, Dwarf_Die *out)
+{
+	int tag = dwarf_tag(die);
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if (q->tag ? (tag != q->tag && !(q->tag == DW_TAG_structure_type &&
+					  tag == DW_TAG_class_type)) : tag != DW_TAG_typedef)
+		return false;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, q->name))
+		return false;
+	if (!q->tag) {
+		if (!die_get_real_type(die, out) || !fa_die__is_record(dwarf_tag(out)))
+			return false;
+	} else {
+		if (dwarf_attr(die, DW_AT_declaration, &attr))
+			return false;
+		*out = *die;
+	}
+	/* size 0: any size (a tracepoint names the type only) */
+	return !q->size || dwarf_bytesize(out) == (int)q->size;
+}
+
+/* Search the top level of a CU and of its namespaces. */
+static bool fa_die__find(Dwarf_Die *scope, const struct fa_type_query *q, Dwarf_Die *out,
+			 int depth)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		if (fa_die__matches(&child, q, out))
+			return true;
+		if (dwarf_tag(&child) == DW_TAG_namespace && depth < FA_MAX_DEPTH &&
+		    fa_die__find(&child, q, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static bool fa_dwarf__find_type(Dwarf *dbg, const struct fa_type_query *q, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) && fa_die__find(&cu, q, out, 0))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	return die_get_type(die, type) != NULL;
+}
+
+u32 fa_die__explicit_align(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word align;
+
+	if (dwarf_attr(die, DW_AT_alignment, &attr) && !dwarf_formudata(&attr, &align))
+		return align;
+	return 0;
+}
+
+/*
+ * The alignment its members give a struct, and whether it is packed: a
+ * member off its alignment, or a size that is not a multiple of it.  A
+ * packed struct is aligned to 1, as a member of another.
+ */
+static u32 fa_die__record_layout(Dwarf_Die *type, int depth, bool *packed)
+{
+	Dwarf_Die child, mtype;
+	u32 align = 1;
+	int size;
+
+	*packed = false;
+	if (dwarf_child(type, &child) != 0)
+		return 1;
+	do {
+		Dwarf_Word loc;
+		u32 a;
+
+		if (dwarf_tag(&child) != DW_TAG_member && dwarf_tag(&child) != DW_TAG_inheritance)
+			continue;
+		a = fa_die__explicit_align(&child);
+		if (!a && fa_die__type(&child, &mtype))
+			a = fa_die__align(&mtype, depth + 1);
+		align = max(align, a);
+		if (!dwarf_hasattr(&child, DW_AT_bit_size) &&
+		    !die_get_data_member_location(&child, &loc) && a && loc % a)
+			*packed = true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	size = dwarf_bytesize(type);
+	if (size > 0 && size % align)
+		*packed = true;
+	return align;
+}
+
+static u32 fa_die__record_align(Dwarf_Die *type, int depth)
+{
+	bool packed;
+	u32 align = fa_die__record_layout(type, depth, &packed);
+
+	return packed ? 1 : align;
+}
+
+/* Natural alignment of a type (explicit alignments win). */
+u32 fa_die__align(Dwarf_Die *type, int depth)
+{
+	u32 align = fa_die__explicit_align(type);
+	Dwarf_Die inner;
+	int size;
+
+	if (align)
+		return align;
+	if (depth > 32)
+		return 1;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_array_type:
+		return fa_die__type(type, &inner) ? fa_die__align(&inner, depth + 1) : 1;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return fa_die__record_align(type, depth);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		size = dwarf_bytesize(type);
+		return size > 0 ? min(size, 16) : 8;
+	default:
+		return 1;
+	}
+}
+
+static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
+			 bool *funcptr, int depth);
+
+/* A pointer to a function */
+static bool fa_die__funcptr(Dwarf_Die *pointer)
+{
+	Dwarf_Die inner;
+
+	return fa_die__type(pointer, &inner) && dwarf_tag(&inner) == DW_TAG_subroutine_type;
+}
+
+static void fa_die__params(Dwarf_Die *func, struct strbuf *sb)
+{
+	Dwarf_Die child, ptype;
+	Dwarf_Attribute attr;
+	bool first = true;
+
+	strbuf_addstr(sb, "(");
+	if (dwarf_child(func, &child) == 0) {
+		do {
+			struct strbuf p, q;
+			bool fp = false;
+
+			if (dwarf_tag(&child) == DW_TAG_unspecified_parameters) {
+				strbuf_addf(sb, "%s...", first ? "" : ", ");
+				first = false;
+				continue;
+			}
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+				continue;
+			strbuf_init(&p, 32);
+			strbuf_init(&q, 8);
+			if (fa_die__type(&child, &ptype))
+				fa_die__decl(&ptype, &p, &q, &fp, 1);
+			else
+				strbuf_addstr(&p, "void");
+			strbuf_addf(sb, "%s%s%s", first ? "" : ", ", sb_str(&p), sb_str(&q));
+			strbuf_release(&p);
+			strbuf_release(&q);
+			first = false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (first && dwarf_attr(func, DW_AT_prototyped, &attr))
+		strbuf_addstr(sb, "void");
+	strbuf_addstr(sb, ")");
+}
+
+void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(array, &child) != 0)
+		return;
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Word n;
+
+		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_attr(&child, DW_AT_count, &attr) && !dwarf_formudata(&attr, &n))
+			strbuf_addf(post, "[%lu]", (unsigned long)n);
+		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &n))
+			strbuf_addf(post, "[%lu]", (unsigned long)n + 1);
+		else
+			strbuf_addstr(post, "[]");
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * The declaration of a member of @type, the way pahole prints it: @pre
+ * before the name ("unsigned int", "struct list_head *"), @post after it
+ * ("[16]"), and for function pointers '(*' before and ')(params)' after.
+ */
+static void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
+			 bool *funcptr, int depth)
+{
+	const char *name = dwarf_diename(type);
+	Dwarf_Die inner;
+
+	if (depth > 16) {
+		strbuf_addstr(pre, "?");
+		return;
+	}
+	switch (dwarf_tag(type)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		strbuf_addf(pre, "%s %s", dwarf_tag(type) == DW_TAG_union_type ? "union" :
+			    dwarf_tag(type) == DW_TAG_enumeration_type ? "enum" :
+			    dwarf_tag(type) == DW_TAG_class_type ? "class" : "struct",
+			    name ?: "{...}");
+		break;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_atomic_type: {
+		const char *qual = dwarf_tag(type) == DW_TAG_const_type ? "const" :
+				   dwarf_tag(type) == DW_TAG_volatile_type ? "volatile" : "_Atomic";
+
+		if (!fa_die__type(type, &inner)) {
+			strbuf_addf(pre, "%s void", qual);
+		} else if (dwarf_tag(&inner) == DW_TAG_pointer_type && !fa_die__funcptr(&inner)) {
+			/* a qualified pointer: "char *const" */
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+			strbuf_addstr(pre, qual);
+		} else {
+			strbuf_addf(pre, "%s ", qual);
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+		}
+		break;
+	}
+	case DW_TAG_pointer_type:
+		if (!fa_die__type(type, &inner)) {
+			strbuf_addstr(pre, "void *");
+		} else if (dwarf_tag(&inner) == DW_TAG_subroutine_type) {
+			Dwarf_Die ret;
+
+			if (fa_die__type(&inner, &ret))
+				fa_die__decl(&ret, pre, post, funcptr, depth + 1);
+			else
+				strbuf_addstr(pre, "void");
+			strbuf_addstr(post, ")");
+			fa_die__params(&inner, post);
+			*funcptr = true;
+		} else {
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+			strbuf_addstr(pre, pre->len && pre->buf[pre->len - 1] == '*' ? "*" : " *");
+		}
+		break;
+	case DW_TAG_array_type:
+		fa_die__array_dims(type, post);
+		if (fa_die__type(type, &inner))
+			fa_die__decl(&inner, pre, post, funcptr, depth + 1);
+		break;
+	default:	/* base types, typedefs */
+		strbuf_addstr(pre, name ?: "?");
+		break;
+	}
+}
+
+/* A struct or union without a name, declared where it is used */
+bool fa_die__anon_record(Dwarf_Die *type)
+{
+	return fa_die__is_record(dwarf_tag(type)) && !dwarf_diename(type);
+}
+
+/*
+ * The C definition of an anonymous struct or union, for --emit-c: pahole
+ * prints "union {...}", which does not compile.
+ */
+static void fa_die__record_c(Dwarf_Die *record, struct strbuf *sb, int indent, int depth)
+{
+	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t";
+	int nr_tabs = min(indent + 1, (int)sizeof(tabs) - 1);
+	Dwarf_Die child, type;
+
+	strbuf_addf(sb, "%s {\n", dwarf_tag(record) == DW_TAG_union_type ? "union" : "struct");
+	if (dwarf_child(record, &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+			struct strbuf pre, post;
+			bool fp = false;
+			u32 align;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !fa_die__type(&child, &type))
+				continue;
+			strbuf_init(&pre, 32);
+			strbuf_init(&post, 8);
+			if (fa_die__anon_record(&type) && depth < FA_MAX_DEPTH)
+				fa_die__record_c(&type, &pre, indent + 1, depth + 1);
+			else
+				fa_die__decl(&type, &pre, &post, &fp, 0);
+			strbuf_addf(sb, "%.*s%s%s%s%s%s", nr_tabs, tabs, sb_str(&pre),
+				    !name || (pre.len && pre.buf[pre.len - 1] == '*') ? "" : " ",
+				    fp ? "(*" : "", name ?: "", sb_str(&post));
+			if (dwarf_hasattr(&child, DW_AT_bit_size))
+				strbuf_addf(sb, ":%d", dwarf_bitsize(&child));
+			align = fa_die__explicit_align(&child);
+			if (align)
+				strbuf_addf(sb, " __attribute__((aligned(%u)))", align);
+			strbuf_addstr(sb, ";\n");
+			strbuf_release(&pre);
+			strbuf_release(&post);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	strbuf_addf(sb, "%.*s}", nr_tabs - 1, tabs);
+}
+
+struct fa_walk {
+	struct fa_struct	*st;
+	bool			 packed;
+};
+
+static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
+			   int parent, int depth);
+
+/*
+ * An anonymous union is named after its members, "{node|rcu}"; an
+ * anonymous struct among them after its own, "{val|locked,pending}".
+ */
+static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb, int depth)
+{
+	bool is_union = dwarf_tag(record) == DW_TAG_union_type;
+	Dwarf_Die child, type;
+	bool first = true;
+
+	if (is_union)
+		strbuf_addch(sb, '{');
+	if (dwarf_child(record, &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) != DW_TAG_member)
+				continue;
+			strbuf_addstr(sb, first ? "" : is_union ? "|" : ",");
+			first = false;
+			if (name)
+				strbuf_addstr(sb, name);
+			else if (depth < FA_MAX_DEPTH && fa_die__type(&child, &type) &&
+				 fa_die__anon_record(&type))
+				fa_die__member_names(&type, sb, depth + 1);
+			else
+				strbuf_addch(sb, '?');
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (is_union)
+		strbuf_addch(sb, '}');
+}
+
+/* Where a member's bits are: storage unit offset and bit offset in it. */
+void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v, loc = 0;
+
+	f->bit_size = dwarf_bitsize(member);
+	if (dwarf_attr(member, DW_AT_data_bit_offset, &attr) && !dwarf_formudata(&attr, &v)) {
+		u32 unit = storage ? v / (storage * 8) * storage : v / 8;
+
+		f->offset += unit;
+		f->bit_offset = v - unit * 8;
+		return;
+	}
+	/* DWARF 2/3: storage unit location, bits counted from its top */
+	die_get_data_member_location(member, &loc);
+	f->offset += loc;
+	if (dwarf_attr(member, DW_AT_bit_offset, &attr) && !dwarf_formudata(&attr, &v))
+		f->bit_offset = storage * 8 - v - f->bit_size;
+}
+
+static u8 fa_type__kind(Dwarf_Die *real, int size)
+{
+	switch (dwarf_tag(real)) {
+	case DW_TAG_array_type:
+		return size ? FA_FIELD_ARRAY : FA_FIELD_FLEX;
+	case DW_TAG_union_type:
+		return FA_FIELD_UNION;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+		return FA_FIELD_STRUCT;
+	default:
+		return FA_FIELD_SCALAR;
+	}
+}
+
+static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const char *prefix,
+			   int parent, int depth)
+{
+	const char *name = dwarf_diename(member);
+	struct fa_field f = { .parent = parent, .depth = depth, .group = -1, };
+	struct strbuf path, pre, post, c_pre, c_type;
+	Dwarf_Word loc = 0, size = 0;
+	Dwarf_Die type, real;
+	bool anon = !name, c_funcptr = false;
+	int err;
+
+	if (!fa_die__type(member, &type) || !die_get_real_type(member, &real))
+		return 0;
+	if (dwarf_aggregate_size(&type, &size))
+		size = 0;
+	strbuf_init(&path, 64);
+	strbuf_init(&pre, 64);
+	strbuf_init(&post, 16);
+	strbuf_init(&c_pre, 64);
+	strbuf_init(&c_type, 0);
+	strbuf_addstr(&path, prefix);
+	if (name)
+		strbuf_addstr(&path, name);
+	else if (dwarf_tag(&real) == DW_TAG_union_type)
+		fa_die__member_names(&real, &path, 0);
+	fa_pahole__member_type(&type, &pre, &post, &f.funcptr, &f.type_prefix);
+	/* C spells qualified pointers otherwise: "const struct cred *" */
+	fa_die__decl(&type, &c_pre, &c_type, &c_funcptr, 0);
+	strbuf_setlen(&c_type, 0);
+	if (strcmp(sb_str(&pre), sb_str(&c_pre)))
+		f.c_type = (char *)sb_str(&c_pre);
+	if (fa_die__anon_record(&type)) {
+		fa_die__record_c(&type, &c_type, 1, depth);
+		f.c_type = (char *)sb_str(&c_type);
+		err = fa_pahole__nest(&type, &f.nest, &f.nr_nest);
+		if (err)
+			goto out;
+	}
+	f.type_padding = fa_pahole__padding(&type);
+
+	f.anon = anon;
+	f.name = (char *)sb_str(&path);
+	f.type = (char *)sb_str(&pre);
+	f.suffix = (char *)sb_str(&post);
+	f.offset = base;
+	f.size = size;
+	f.kind = fa_type__kind(&real, size);
+	f.align = fa_die__explicit_align(member);
+	f.forced_align = f.align != 0;
+	if (!f.align)
+		f.align = w->packed ? 1 : fa_die__align(&type, 0);
+	f.leaf = f.kind != FA_FIELD_STRUCT;
+	if (dwarf_hasattr(member, DW_AT_bit_size)) {
+		f.kind = FA_FIELD_BITFIELD;
+		f.leaf = false;
+		fa_member__bits(member, size, &f);
+	} else {
+		die_get_data_member_location(member, &loc);
+		f.offset += loc;
+	}
+	err = fa_struct__add_field(w->st, &f);
+	if (!err && f.kind == FA_FIELD_STRUCT && depth < FA_MAX_DEPTH) {
+		/* members of an anonymous struct are named as the enclosing ones */
+		if (!anon)
+			strbuf_addch(&path, '.');
+		err = fa_walk__record(w, &real, f.offset, anon ? prefix : sb_str(&path),
+				      w->st->nr_fields - 1, depth + 1);
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&pre);
+	strbuf_release(&post);
+	strbuf_release(&c_pre);
+	strbuf_release(&c_type);
+	return err;
+}
+
+static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
+			   int parent, int depth)
+{
+	Dwarf_Die child;
+	int err = 0;
+
+	if (dwarf_child(type, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+			continue;
+		/* static members of C++ classes have no location */
+		if (tag == DW_TAG_member && dwarf_hasattr(&child, DW_AT_external))
+			continue;
+		err = fa_walk__member(w, &child, base, prefix, parent, depth);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	return err;
+}
+
+/*
+ * An array of no elements is "[]" as the struct's last member, "[0]"
+ * anywhere else, as pahole prints it and as C allows it.
+ */
+static int fa_struct__zero_arrays(struct fa_struct *st)
+{
+	int last = -1;
+
+	for (int i = 0; i < st->nr_fields; i++)
+		last = st->fields[i].depth ? last : i;
+	for (int i = 0; i < st->nr_fields; i++) {
+		struct fa_field *f = &st->fields[i];
+		const char *want = i == last ? "[]" : "[0]";
+
+		if (f->depth || (strcmp(f->suffix, "[]") && strcmp(f->suffix, "[0]")) ||
+		    !strcmp(f->suffix, want))
+			continue;
+		free(f->suffix);
+		f->suffix = strdup(want);
+		if (!f->suffix)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A struct is packed: see fa_die__record_layout() */
+bool fa_die__packed(Dwarf_Die *type)
+{
+	bool packed;
+
+	fa_die__record_layout(type, 0, &packed);
+	return packed;
+}
+
+/*
+ * C++ names a class or struct without a keyword ("Derived", "ns::Derived"),
+ * as C names a typedef: the DIE is named without the namespaces, which
+ * the search walks into.
+ */
+static bool fa_struct__find_dwarf(Dwarf *dbg, struct fa_type_query *q, Dwarf_Die *die)
+{
+	static const int tags[] = { DW_TAG_structure_type, DW_TAG_union_type, };
+	const char *ns = strstr(q->name, "::");
+
+	/* an anonymous struct: only its DIE tells which, not a walk of them all */
+	if (!*q->name)
+		return false;
+	if (fa_dwarf__find_type(dbg, q, die))
+		return true;
+	if (q->tag)
+		return false;
+	while (ns && !strchr(q->name, '<')) {
+		q->name = ns + 2;
+		ns = strstr(q->name, "::");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
+		q->tag = tags[i];
+		if (fa_dwarf__find_type(dbg, q, die))
+			return true;
+	}
+	return false;
+}
+
+enum fa_die_found {
+	FA_DIE_UNKNOWN,		/* not known there: search by name */
+	FA_DIE_RECORD,		/* the struct, union or class asked for */
+	FA_DIE_OTHER,		/* a type of that size, but no record */
+};
+
+/*
+ * What is at the DIE data-type profiling found the type at.  It may be of
+ * another file (a dwz alternate debug info file): only a type of the size
+ * asked for is taken.
+ */
+static enum fa_die_found fa_die__at_offset(Dwarf *dbg, u64 offset,
+					   const struct fa_type_query *q, Dwarf_Die *die)
+{
+	size_t len = strlen(q->name);
+	Dwarf_Die found;
+	Dwarf_Word size;
+
+	if (!offset || !q->size || !dwarf_offdie(dbg, offset, &found) ||
+	    dwarf_hasattr(&found, DW_AT_declaration))
+		return FA_DIE_UNKNOWN;
+	/* an array of no bound ("uint8_t[]") has no size of its own */
+	if (dwarf_tag(&found) == DW_TAG_array_type && len && q->name[len - 1] == ']')
+		return FA_DIE_OTHER;
+	if (dwarf_aggregate_size(&found, &size) || size != q->size)
+		return FA_DIE_UNKNOWN;
+	/* "struct foo *", "long int", an enum: no record to search for */
+	if (!fa_die__is_record(dwarf_tag(&found)))
+		return FA_DIE_OTHER;
+	/* a typedef name: the offset is of the record it names */
+	if (q->tag && !fa_die__matches(&found, q, die))
+		return FA_DIE_UNKNOWN;
+	*die = found;
+	return FA_DIE_RECORD;
+}
+
+/* The name of a typedef at the top of @record's compilation unit that names it */
+static const char *fa_die__typedef_of(Dwarf_Die *record)
+{
+	Dwarf_Off off = dwarf_dieoffset(record);
+	Dwarf_Die cu, child, type;
+	Dwarf_Attribute attr;
+
+	if (!dwarf_diecu(record, &cu, NULL, NULL) || dwarf_child(&cu, &child))
+		return NULL;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_typedef &&
+		    dwarf_attr_integrate(&child, DW_AT_type, &attr) &&
+		    dwarf_formref_die(&attr, &type) && dwarf_dieoffset(&type) == off)
+			return dwarf_diename(&child);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+/*
+ * How the C definition of a type starts: the record's own name, or the
+ * typedef for an anonymous record, when it was found by a typedef name;
+ * and the typedef name that the definition declares too, if any, so that
+ * --emit-c replaces 'typedef struct x {...} y;' as well as 'struct x {...};'
+ * (where a separate 'typedef struct x y;' then declares y again, as C11
+ * allows).
+ */
+static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char *type_name)
+{
+	const char *name = dwarf_diename(record);
+	const char *kw = dwarf_tag(record) == DW_TAG_union_type ? "union" :
+			 dwarf_tag(record) == DW_TAG_class_type ? "class" : "struct";
+	bool by_typedef = !strchr(type_name, ' ') && !strstr(type_name, "::") &&
+			  (!name || strcmp(name, type_name));
+	const char *td = by_typedef ? type_name : NULL;
+
+	if (!td && name && dwarf_tag(record) != DW_TAG_class_type)
+		td = fa_die__typedef_of(record);
+	if (td) {
+		st->c_typedef = strdup(td);
+		if (!st->c_typedef)
+			return -ENOMEM;
+	}
+	if (!by_typedef)
+		return 0;
+	if (name ? asprintf(&st->c_open, "%s %s {", kw, name) < 0 :
+		   asprintf(&st->c_open, "typedef %s {", kw) < 0) {
+		st->c_open = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * fa_struct__from_dwarf - The fields of a struct, union or class
+ * @dbg: Debug info to search
+ * @type_name: "struct foo", "union foo", "class foo", or a typedef name
+ * @size: Its size, to tell definitions of the same name apart
+ * @die_offset: Where its DIE is in @dbg when known (else 0): then no
+ *              compilation unit needs to be searched for it
+ *
+ * Return: the finished struct, or NULL if there is no such type.
+ */
+struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
+					u64 die_offset)
+{
+	static const struct { const char *prefix; int tag; } kinds[] = {
+		{ "struct ", DW_TAG_structure_type },
+		{ "union ", DW_TAG_union_type },
+		{ "class ", DW_TAG_class_type },
+	};
+	struct fa_type_query q = { .name = type_name, .size = size, };
+	struct fa_walk w = { NULL, false };
+	Dwarf_Die die;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (!strncmp(type_name, kinds[i].prefix, strlen(kinds[i].prefix))) {
+			q.tag = kinds[i].tag;
+			q.name = type_name + strlen(kinds[i].prefix);
+		}
+	}
+	switch (fa_die__at_offset(dbg, die_offset, &q, &die)) {
+	case FA_DIE_RECORD:
+		pr_debug2("perf affinity: %s from its DIE at %#" PRIx64 "\n", type_name, die_offset);
+		break;
+	case FA_DIE_OTHER:
+		return NULL;
+	case FA_DIE_UNKNOWN:
+	default:
+		if (fa_struct__find_dwarf(dbg, &q, &die))
+			break;
+		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
+		return NULL;
+	}
+	w.packed = fa_die__packed(&die);
+	w.st = fa_struct__new(type_name, size ?: (u32)dwarf_bytesize(&die),
+			      w.packed ? 1 : fa_die__align(&die, 0));
+	if (!w.st)
+		return NULL;
+	w.st->packed = w.packed;
+	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
+	w.st->die_offset = dwarf_dieoffset(&die);
+	if (fa_struct__c_open(w.st, &die, type_name) ||
+	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__zero_arrays(w.st) ||
+	    fa_struct__finish(w.st)) {
+		fa_struct__delete(w.st);
+		return NULL;
+	}
+	return w.st;
+}
+
+/**
+ * fa_struct__from_dwarf_named - A type named as pahole -C names it: "rq"
+ * is struct rq, else a typedef or union of that name; "struct rq" is taken
+ * as it is
+ *
+ * Return: the finished struct, or NULL if there is no such type.
+ */
+struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name)
+{
+	static const char * const kinds[] = { "struct ", "", "union " };
+	struct fa_struct *st = NULL;
+	char buf[256];
+
+	if (strchr(name, ' '))
+		return fa_struct__from_dwarf(dbg, name, 0, 0);
+	for (size_t i = 0; !st && i < ARRAY_SIZE(kinds); i++) {
+		scnprintf(buf, sizeof(buf), "%s%s", kinds[i], name);
+		st = fa_struct__from_dwarf(dbg, buf, 0, 0);
+	}
+	return st;
+}
+
+/* A global variable (with a location) named @name among the top level DIEs */
+/* Whether the location of variable @die is the fixed address @addr */
+/* The address of a variable that has one: DW_OP_addr */
+static bool fa_die__addr(Dwarf_Die *die, u64 *addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr;
+	size_t nexpr;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &expr, &nexpr) != 0 || nexpr < 1 ||
+	    expr[0].atom != DW_OP_addr)
+		return false;
+	*addr = expr[0].number;
+	return true;
+}
+
+static bool fa_die__var_named(Dwarf_Die *var, const char *name)
+{
+	const char *n = dwarf_diename(var);
+
+	if (!n) {
+		/* a definition refers to its declaration for the name */
+		Dwarf_Attribute attr;
+		Dwarf_Die decl;
+
+		if (dwarf_attr(var, DW_AT_specification, &attr) &&
+		    dwarf_formref_die(&attr, &decl))
+			n = dwarf_diename(&decl);
+	}
+	return n && !strcmp(n, name);
+}
+
+/* The variable @name at @addr among the children of @scope */
+static bool fa_die__find_var(Dwarf_Die *scope, const char *name, u64 addr, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	u64 at;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable && fa_die__addr(&child, &at) &&
+		    at == addr && fa_die__var_named(&child, name)) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+struct fa_dwarf_var {
+	u64		 addr;
+	Dwarf_Off	 die;
+};
+
+/* The global and static variables of a DWARF, by address and then DIE */
+struct fa_dwarf_vars {
+	struct fa_dwarf_var	*vars;
+	size_t			 nr;
+	size_t			 alloc;
+};
+
+static int fa_dwarf_vars__add(struct fa_dwarf_vars *v, u64 addr, Dwarf_Off die)
+{
+	if (v->nr == v->alloc) {
+		size_t alloc = v->alloc ? v->alloc * 2 : 1024;
+		struct fa_dwarf_var *vars = realloc(v->vars, alloc * sizeof(*vars));
+
+		if (!vars)
+			return -ENOMEM;
+		v->vars = vars;
+		v->alloc = alloc;
+	}
+	v->vars[v->nr++] = (struct fa_dwarf_var){ .addr = addr, .die = die, };
+	return 0;
+}
+
+static int fa_dwarf_var__cmp(const void *pa, const void *pb)
+{
+	const struct fa_dwarf_var *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+/**
+ * fa_dwarf_vars__new - Index the variables at the top of every compilation
+ * unit of @dbg by address
+ *
+ * Looking one up walked all the compilation units: 130 ms in a vmlinux,
+ * for each variable a kernel recording's samples touch.  The index finds
+ * the same DIE, the first in DIE order, as the walk did.
+ */
+struct fa_dwarf_vars *fa_dwarf_vars__new(Dwarf *dbg)
+{
+	struct fa_dwarf_vars *v = zalloc(sizeof(*v));
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+
+	if (!v)
+		return NULL;
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		u64 addr;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) == DW_TAG_variable &&
+				    fa_die__addr(&child, &addr) &&
+				    fa_dwarf_vars__add(v, addr, dwarf_dieoffset(&child))) {
+					fa_dwarf_vars__delete(v);
+					return NULL;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	/* none: a NULL array, which qsort() may not be given */
+	if (v->nr)
+		qsort(v->vars, v->nr, sizeof(*v->vars), fa_dwarf_var__cmp);
+	return v;
+}
+
+void fa_dwarf_vars__delete(struct fa_dwarf_vars *v)
+{
+	if (v) {
+		free(v->vars);
+		free(v);
+	}
+}
+
+static bool fa_dwarf_vars__find(const struct fa_dwarf_vars *v, Dwarf *dbg, const char *name,
+				u64 addr, Dwarf_Die *out)
+{
+	size_t lo = 0, hi = v->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->vars[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < v->nr && v->vars[lo].addr == addr; lo++) {
+		if (dwarf_offdie(dbg, v->vars[lo].die, out) && fa_die__var_named(out, name))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * fa_dwarf__vaddr - The link time address of a file offset in a loaded segment
+ *
+ * perf keeps the symbols of ELF DSOs as file offsets (symbol-elf.c); DWARF
+ * has link time addresses, and segments differ in the difference.
+ */
+u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return offset;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		/* up to p_memsz: .bss is after the end of the file part */
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    offset >= ph.p_offset && offset < ph.p_offset + ph.p_memsz)
+			return offset + ph.p_vaddr - ph.p_offset;
+	}
+	return offset;
+}
+
+/* Whether the code at @vaddr was written in assembly: no variables to find */
+bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr)
+{
+	Dwarf_Die cu;
+
+	return dwarf_addrdie(dbg, vaddr, &cu) && dwarf_srclang(&cu) == DW_LANG_Mips_Assembler;
+}
+
+/*
+ * The struct type of variable @var, or of the elements of an array: named
+ * "struct foo", or by its typedef when it has no name of its own
+ */
+static int fa_die__var_record(Dwarf_Die *var, struct strbuf *type_name, u32 *size, bool *array,
+			      u64 *die_offset, bool deref)
+{
+	const char *typedef_name = NULL;
+	Dwarf_Die die = *var, type;
+	Dwarf_Attribute attr;
+	bool derefd = false;
+	int tag;
+
+	*array = false;
+	while (dwarf_attr_integrate(&die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type)) {
+		tag = dwarf_tag(&type);
+		if (tag == DW_TAG_typedef)
+			typedef_name = dwarf_diename(&type);
+		/* @deref: a pointer to the record, once */
+		if (tag == DW_TAG_pointer_type) {
+			if (!deref || derefd || *array)
+				return -ENOTSUP;
+			derefd = true;
+			typedef_name = NULL;
+			die = type;
+			continue;
+		}
+		/* the elements of an array are the instances: slots[i].field */
+		if (tag == DW_TAG_array_type) {
+			if (*array)
+				return -ENOTSUP;
+			*array = true;
+		}
+		if (fa_die__is_record(tag)) {
+			if (deref != derefd)
+				return -ENOTSUP;
+			if (dwarf_diename(&type))
+				strbuf_addf(type_name, "%s %s", tag == DW_TAG_union_type ? "union" :
+					    tag == DW_TAG_class_type ? "class" : "struct",
+					    dwarf_diename(&type));
+			else if (typedef_name)
+				strbuf_addstr(type_name, typedef_name);
+			else
+				return -ENOTSUP;
+			*size = dwarf_bytesize(&type);
+			*die_offset = dwarf_dieoffset(&type);
+			return 0;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_array_type &&
+		    tag != DW_TAG_atomic_type)
+			return -ENOTSUP;
+		die = type;
+	}
+	return -ENOTSUP;
+}
+
+/* The DIE of global or static variable @var at @addr, from @vars if indexed */
+static bool fa_dwarf__find_var(Dwarf *dbg, const struct fa_dwarf_vars *vars, const char *var,
+			       u64 addr, Dwarf_Die *die)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+
+	if (vars)
+		return fa_dwarf_vars__find(vars, dbg, var, addr, die);
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) &&
+		    fa_die__find_var(&cu, var, addr, die))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/**
+ * fa_dwarf__var_type - The struct type of a global or static variable
+ * @vars: The index of @dbg's variables, or NULL to search them
+ * @var: Its name
+ * @addr: Its address, as in the ELF symbol table (static variables of
+ *        different compilation units may share a name)
+ * @type_name: Result: "struct foo" (as fa_struct__from_dwarf() takes it)
+ * @size: Result: its size
+ * @array: Result: the variable is an array of them, of any dimensions
+ * @die_offset: Result: where the DIE of the type is
+ * @var_die: Result: where the DIE of the variable is
+ *
+ * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
+ * struct nor an array of structs.
+ */
+int fa_dwarf__var_type(Dwarf *dbg, const struct fa_dwarf_vars *vars, const char *var, u64 addr,
+		       struct strbuf *type_name, u32 *size, bool *array, u64 *die_offset,
+		       u64 *var_die)
+{
+	Dwarf_Die die;
+
+	if (!fa_dwarf__find_var(dbg, vars, var, addr, &die))
+		return -ENOENT;
+	*var_die = dwarf_dieoffset(&die);
+	return fa_die__var_record(&die, type_name, size, array, die_offset, /*deref=*/false);
+}
+
+/**
+ * fa_dwarf__pointee_type - The struct type a global or static pointer
+ * variable points to, as fa_dwarf__var_type() gives a variable's
+ */
+int fa_dwarf__pointee_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf *type_name,
+			   u32 *size, u64 *die_offset)
+{
+	Dwarf_Die die;
+	bool array;
+
+	if (!fa_dwarf__find_var(dbg, NULL, var, addr, &die))
+		return -ENOENT;
+	return fa_die__var_record(&die, type_name, size, &array, die_offset, /*deref=*/true);
+}
+
+/**
+ * fa_dwarf__var_die_type - fa_dwarf__var_type() of the variable at DIE
+ * offset @var_die
+ */
+int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
+			   bool *array, u64 *die_offset)
+{
+	Dwarf_Die die;
+
+	if (!dwarf_offdie(dbg, var_die, &die))
+		return -ENOENT;
+	return fa_die__var_record(&die, type_name, size, array, die_offset, /*deref=*/false);
+}
+
+/**
+ * fa_dwarf__srcline - "file.c:12" of the instruction at link-time address
+ * @addr, as perf's srcline names it (the file without its directories)
+ *
+ * Return: an allocated string, or NULL
+ */
+char *fa_dwarf__srcline(Dwarf *dbg, u64 addr)
+{
+	const char *file, *base;
+	Dwarf_Line *line;
+	Dwarf_Die cu;
+	int lineno;
+	char *s;
+
+	if (!dwarf_addrdie(dbg, addr, &cu))
+		return NULL;
+	line = dwarf_getsrc_die(&cu, addr);
+	if (!line || dwarf_lineno(line, &lineno))
+		return NULL;
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file)
+		return NULL;
+	base = strrchr(file, '/');
+	if (asprintf(&s, "%s:%d", base ? base + 1 : file, lineno) < 0)
+		return NULL;
+	return s;
+}
+
+/* A type that is no record nor array: its typedefs and qualifiers skipped into @real */
+static bool fa_die__scalar(Dwarf_Die *type, Dwarf_Die *real)
+{
+	*real = *type;
+	for (int depth = 0; depth < 16; depth++) {
+		switch (dwarf_tag(real)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_atomic_type:
+			if (!fa_die__type(real, real))
+				return false;
+			continue;
+		case DW_TAG_base_type:
+		case DW_TAG_enumeration_type:
+		case DW_TAG_pointer_type:
+			return true;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/**
+ * fa_dwarf__var_array - What a variable at DIE offset @var_die is, if it is
+ * an array of one dimension of a scalar type (int, enum, pointer)
+ * @ai: Result: its name, the C type, size and alignment of an element, and
+ *      the number of elements; the strings are the caller's to free
+ *
+ * Return: 0, -ENOTSUP if it is not such an array, -ENOMEM.
+ */
+int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai)
+{
+	Dwarf_Die var, type, elem, real, child;
+	struct strbuf pre, post;
+	Dwarf_Attribute attr;
+	Dwarf_Word n = 0;
+	bool funcptr = false;
+	int err = -ENOTSUP, dims = 0;
+
+	memset(ai, 0, sizeof(*ai));
+	if (!dwarf_offdie(dbg, var_die, &var) || !dwarf_diename(&var) ||
+	    !fa_die__type(&var, &type))
+		return -ENOTSUP;
+	while (dwarf_tag(&type) == DW_TAG_typedef || dwarf_tag(&type) == DW_TAG_const_type ||
+	       dwarf_tag(&type) == DW_TAG_volatile_type) {
+		if (!fa_die__type(&type, &type))
+			return -ENOTSUP;
+	}
+	if (dwarf_tag(&type) != DW_TAG_array_type || !fa_die__type(&type, &elem) ||
+	    !fa_die__scalar(&elem, &real) || dwarf_child(&type, &child) != 0)
+		return -ENOTSUP;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			continue;
+		dims++;
+		if (dwarf_attr(&child, DW_AT_count, &attr))
+			dwarf_formudata(&attr, &n);
+		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &n))
+			n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	ai->elem_size = dwarf_tag(&real) == DW_TAG_pointer_type && dwarf_bytesize(&real) <= 0 ?
+			8 : (u32)dwarf_bytesize(&real);
+	if (dims != 1 || !n || n > UINT32_MAX || (int)ai->elem_size <= 0)
+		return -ENOTSUP;
+	ai->nr_elems = n;
+	ai->elem_align = fa_die__align(&elem, 0);
+	strbuf_init(&pre, 32);
+	strbuf_init(&post, 8);
+	fa_die__decl(&elem, &pre, &post, &funcptr, 0);
+	/* a function pointer's declaration wraps the name: not an element type */
+	if (!funcptr && !post.len) {
+		ai->name = strdup(dwarf_diename(&var));
+		ai->elem_type = strdup(sb_str(&pre));
+		err = ai->name && ai->elem_type ? 0 : -ENOMEM;
+	}
+	strbuf_release(&pre);
+	strbuf_release(&post);
+	if (err) {
+		zfree(&ai->name);
+		zfree(&ai->elem_type);
+	}
+	return err;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What fields-dwarf.c (a struct's fields from DWARF) and fields-pahole.c
+ * (their declarations as pahole prints them) share.
+ */
+#ifndef __PERF_AFFINITY_FIELDS_INT_H
+#define __PERF_AFFINITY_FIELDS_INT_H
+
+#include <elfutils/libdw.h>
+#include <linux/types.h>
+#include "../../strbuf.h"
+
+struct fa_field;
+struct fa_nest;
+
+#define FA_MAX_DEPTH	8
+
+/* A strbuf's text; an initialized but empty strbuf need not be terminated. */
+static inline const char *sb_str(const struct strbuf *sb)
+{
+	return sb->len ? sb->buf : "";
+}
+
+bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type);
+bool fa_die__is_record(int tag);
+bool fa_die__anon_record(Dwarf_Die *type);
+u32 fa_die__explicit_align(Dwarf_Die *die);
+u32 fa_die__align(Dwarf_Die *type, int depth);
+bool fa_die__packed(Dwarf_Die *type);
+void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post);
+void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f);
+
+void fa_pahole__member_type(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
+			    bool *funcptr, u8 *prefix);
+u32 fa_pahole__padding(Dwarf_Die *type);
+int fa_pahole__nest(Dwarf_Die *record, struct fa_nest **nest, int *nr);
+
+#endif /* __PERF_AFFINITY_FIELDS_INT_H */

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity record --watch auto: what to watch, learned in the same
+ * run.  For the first FA_LEARN_MS the workload's threads are sampled as
+ * software address sampling does (cpu-clock with the user registers); the
+ * address each sample's instruction accesses is decoded from its bytes and
+ * registers, and the cache line the most samples of two threads or more
+ * touched is watched for the rest of the run, FA_LEARN_UNITS watchpoints
+ * over its words.  Perf record samples the run as usual meanwhile: the
+ * report types the line and its hits from the recording.
+ *
+ * On a CPU whose timer interrupts land after the access (AMD), the
+ * sampled instruction often accesses no memory: the instruction before it
+ * is tried, if its address registers were not written since.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/refcount.h>
+#include <linux/zalloc.h>
+#include <internal/lib.h>
+#include <internal/mmap.h>
+#include <perf/event.h>
+#include <perf/mmap.h>
+#include "../../hashmap.h"
+#include "../../insn-access.h"
+#include "../../perf_regs.h"
+#include "../../sample.h"
+#include "../../../perf-sys.h"
+#include "../decode/key.h"
+#include "watch.h"
+
+#define FA_LEARN_PERIOD_NS	250000	/* 4 kHz per thread, for FA_LEARN_MS */
+#define FA_LEARN_PAGES		16	/* the ring buffer of a CPU's events */
+
+/* What the samples saw of a cache line */
+struct fa_learn_line {
+	u64	line;
+	u64	samples;
+	u32	tid[2];		/* the first two threads seen */
+};
+
+/*
+ * The address the instruction at @ip of @pid accesses, from the registers
+ * @regs sampled there; or the one before it, if it accesses none and no
+ * register of its address was written since (on AMD a timer interrupt
+ * lands after the access): 0 if none, or of the stack
+ */
+u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs)
+{
+	u8 code[32];
+	struct iovec local = { .iov_base = code, .iov_len = sizeof(code), };
+	struct iovec remote = { .iov_base = (void *)(uintptr_t)(ip - 16),
+				.iov_len = sizeof(code), };
+	struct insn_access_insn insn;
+	u64 addr;
+
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(code))
+		return 0;
+	/* the instruction at the IP, else the one before it that ends there */
+	for (int back = 0; back <= 15; back++) {
+		if (insn_access__decode(&insn, "x86", code + 16 - back, 16 + back, ip - back,
+					true) ||
+		    insn.result != INSN_ACCESS__OK || !insn.nr_ops ||
+		    (insn.ops[0].flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS |
+					  INSN_ACCESS_F_FRAME)))
+			continue;
+		if (back && (insn.length != back || (insn.written_regs & insn.addr_regs)))
+			continue;
+		if (!insn_access__addr(&insn, &insn.ops[0], ip - back, regs, &addr))
+			return addr;
+	}
+	return 0;
+}
+
+static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *array,
+				  size_t nr)
+{
+	u64 regs_mask = arch__user_reg_mask();
+	struct regs_dump regs = { .mask = regs_mask, };
+	struct fa_learn_line *ll;
+	u32 tid;
+	u64 addr;
+
+	/* ip, pid/tid, abi, the registers */
+	if (nr < 3 + (size_t)hweight64(regs_mask) || !array[2])
+		return 0;
+	tid = array[1] >> 32;
+	regs.abi = array[2];
+	regs.regs = (u64 *)&array[3];
+	l->samples++;
+	addr = fa_watch_learn__addr(pid, array[0], &regs);
+	if (!addr)
+		return 0;
+	l->decoded++;
+	ll = fa_u64_map__findnew(l->lines, addr / FA_LEARN_LINE, sizeof(*ll));
+	if (!ll)
+		return -ENOMEM;
+	ll->samples++;
+	if (!ll->tid[0])
+		ll->tid[0] = tid;
+	else if (!ll->tid[1] && ll->tid[0] != tid)
+		ll->tid[1] = tid;
+	return 0;
+}
+
+/* Take the samples out of the ring @map */
+static int fa_watch_learn__drain(struct fa_watch_learn *l, struct perf_mmap *map, int pid)
+{
+	union perf_event *event;
+	int err = 0;
+
+	if (perf_mmap__read_init(map) < 0)
+		return 0;
+	while (!err && (event = perf_mmap__read_event(map))) {
+		if (event->header.type == PERF_RECORD_SAMPLE)
+			err = fa_watch_learn__sample(l, pid, (const u64 *)event->sample.array,
+						     (event->header.size - sizeof(event->header)) /
+						     sizeof(u64));
+		perf_mmap__consume(map);
+	}
+	perf_mmap__read_done(map);
+	return err;
+}
+
+/*
+ * Sample thread @tid on CPU @cpu, and the threads it creates (an inherited
+ * event needs a CPU to be mapped): in the ring of the CPU's first event
+ */
+static int fa_watch_learn__open(struct fa_watch_learn *l, int tid, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr), .sample_period = FA_LEARN_PERIOD_NS,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_REGS_USER,
+		.sample_regs_user = arch__user_reg_mask(), .inherit = 1,
+		.exclude_kernel = 1, .exclude_hv = 1, .wakeup_events = 1 << 30,
+	};
+	struct perf_mmap_param mp = {
+		.prot = PROT_READ | PROT_WRITE, .mask = FA_LEARN_PAGES * page_size - 1,
+	};
+	int fd, first = -1;
+
+	if (l->nr_fd == FA_LEARN_EVENTS)
+		return 0;
+	fd = sys_perf_event_open(&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno == ENODEV ? 0 : -errno;	/* an offline CPU */
+	for (int k = 0; k < l->nr_rings; k++) {
+		if (l->ring[k].cpu.cpu == cpu)
+			first = l->ring[k].fd;
+	}
+	if (first >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first))
+		goto out_close;
+	if (first < 0) {
+		struct perf_mmap *map = &l->ring[l->nr_rings];
+		struct perf_cpu pcpu = { .cpu = cpu, };
+
+		if (l->nr_rings == FA_LEARN_CPUS)
+			goto out_close;
+		perf_mmap__init(map, NULL, /*overwrite=*/false, NULL);
+		if (perf_mmap__mmap(map, &mp, fd, pcpu))
+			goto out_close;
+		/* the event's reference and the reader's, as evlist__mmap() takes */
+		refcount_set(&map->refcnt, 2);
+		l->nr_rings++;
+	}
+	l->fd[l->nr_fd++] = fd;
+	return 0;
+
+out_close:
+	close(fd);
+	return -errno ?: -ENOSPC;
+}
+
+/**
+ * fa_watch_learn__start - Sample the threads of @pid
+ *
+ * Return: 0, or a negative error: nothing to learn from.
+ */
+int fa_watch_learn__start(struct fa_watch_learn *l, int pid)
+{
+	int nr_cpus = sysconf(_SC_NPROCESSORS_CONF), err = 0;
+	char path[64];
+	struct dirent *de;
+	DIR *dir;
+
+	l->lines = fa_u64_map__new();
+	if (!l->lines)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)) && !err) {
+		for (int cpu = 0; de->d_name[0] != '.' && cpu < nr_cpus && !err; cpu++)
+			err = fa_watch_learn__open(l, atoi(de->d_name), cpu);
+	}
+	closedir(dir);
+	return l->nr_rings ? 0 : err ?: -ESRCH;
+}
+
+/* Take what the threads of @pid sampled since the last call */
+int fa_watch_learn__read(struct fa_watch_learn *l, int pid)
+{
+	int err = 0;
+
+	for (int k = 0; k < l->nr_rings && !err; k++)
+		err = fa_watch_learn__drain(l, &l->ring[k], pid);
+	return err;
+}
+
+/* The line two threads or more sampled the most (the lowest of a tie), or 0 */
+u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples)
+{
+	const struct fa_learn_line *best = NULL;
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!l->lines)
+		return 0;
+	hashmap__for_each_entry(l->lines, cur, bkt) {
+		const struct fa_learn_line *ll = cur->pvalue;
+
+		if (!ll->tid[1])
+			continue;
+		if (!best || ll->samples > best->samples ||
+		    (ll->samples == best->samples && ll->line < best->line))
+			best = ll;
+	}
+	if (!best)
+		return 0;
+	*samples = best->samples;
+	return best->line * FA_LEARN_LINE;
+}
+
+/* Stop sampling */
+void fa_watch_learn__stop(struct fa_watch_learn *l)
+{
+	for (int k = 0; k < l->nr_rings; k++)
+		perf_mmap__munmap(&l->ring[k]);
+	for (int k = 0; k < l->nr_fd; k++)
+		close(l->fd[k]);
+	l->nr_rings = l->nr_fd = 0;
+	fa_map__free_values(l->lines);
+	l->lines = NULL;
+}
+
+/*
+ * --watch auto: FA_LEARN_UNITS ranges, a word each of the line learned,
+ * created at an address no code accesses and disarmed until it is known
+ */
+int fa_watch__auto(struct fa_watch *w, int room, char *errbuf, size_t size)
+{
+	if (room < FA_LEARN_UNITS) {
+		scnprintf(errbuf, size, "auto watches %d ranges: more than %d in all",
+			  FA_LEARN_UNITS, FA_WATCH_TARGETS);
+		return -E2BIG;
+	}
+	for (int k = 0; k < FA_LEARN_UNITS; k++) {
+		w[k] = (struct fa_watch){
+			.spec = strdup("auto"), .addr = page_size, .off = k * 8, .len = 8,
+			.size = 8, .learn = true,
+		};
+		if (!w[k].spec) {
+			while (k--)
+				zfree(&w[k].spec);
+			return -ENOMEM;
+		}
+	}
+	return FA_LEARN_UNITS;
+}
