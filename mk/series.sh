@@ -85,12 +85,31 @@ commit_entry() {
 		git commit -q -F -
 }
 
-# fill_cover LETTER FILE: the subject and text of series/FILE in the cover
-# letter git format-patch wrote
+# size_table RANGE: the lines each patch of RANGE changes (added + removed),
+# of code, of tests (tools/perf/tests/) and of documentation
+size_table() {
+	echo
+	echo "Changed lines per patch (added + removed):"
+	echo
+	echo "   #   code  tests   docs  subject"
+	n=0
+	for c in $(git rev-list --reverse "$1"); do
+		n=$((n + 1))
+		git show --numstat --format= "$c" | awk -v n="$n" -v s="$(git log -1 --format=%s "$c")" '
+			$1 == "-" { next }
+			$3 ~ /^tools\/perf\/tests\// { t += $1 + $2; next }
+			$3 ~ /^tools\/perf\/Documentation\// { d += $1 + $2; next }
+			{ c += $1 + $2 }
+			END { printf "  %2d  %5d  %5d  %5d  %.52s\n", n, c, t, d, s }'
+	done
+}
+
+# fill_cover LETTER FILE RANGE: the subject and text of series/FILE in the
+# cover letter git format-patch wrote, and the size table of RANGE
 fill_cover() {
 	subject=$(header "$SERIES_DIR/$2" Subject)
 	[ -n "$subject" ] || die "series/$2 has no Subject:"
-	body "$SERIES_DIR/$2" > "$1.blurb"
+	{ body "$SERIES_DIR/$2"; size_table "$3"; } > "$1.blurb"
 	awk -v s="$subject" -v blurb="$1.blurb" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, s) }
 		/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < blurb) > 0) print l; next }
@@ -104,8 +123,8 @@ write_patches() {
 	rm -rf "$OUT"
 	git format-patch -q --no-signature --cover-letter -o "$OUT/1-perf-fixes" base..prep-end
 	git format-patch -q --no-signature --cover-letter -o "$OUT/2-perf-affinity" prep-end..HEAD
-	fill_cover "$OUT/1-perf-fixes/0000-cover-letter.patch" cover-prep
-	fill_cover "$OUT/2-perf-affinity/0000-cover-letter.patch" cover-affinity
+	fill_cover "$OUT/1-perf-fixes/0000-cover-letter.patch" cover-prep base..prep-end
+	fill_cover "$OUT/2-perf-affinity/0000-cover-letter.patch" cover-affinity prep-end..HEAD
 	ls "$OUT"/*
 }
 
