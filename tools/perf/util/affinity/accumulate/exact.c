@@ -3,13 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/bitmap.h>
+#include <linux/kernel.h>
 #include <linux/zalloc.h>
-#include "../advice/analyze.h"
-#include "../layout/classify.h"
 #include "exact.h"
 #include "../decode/key.h"
-#include "../layout/layout.h"
 
 static void fa_holder__init(struct fa_holder *h)
 {
@@ -83,29 +80,6 @@ void fa_exact__add(struct fa_exact *ex, int owner, bool store, u64 period)
 		ex->period = period;
 }
 
-/* Enough hits to say who reads and writes the field, as samples would be */
-bool fa_exact__enough(const struct fa_exact *ex)
-{
-	return ex && ex->hits >= FA_MIN_SAMPLES;
-}
-
-/* Its readers and writers: the owners with a share of its accesses (exact.h) */
-void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *readers,
-		     unsigned long *writers)
-{
-	bitmap_zero(readers, nr_owners);
-	bitmap_zero(writers, nr_owners);
-	for (int o = 0; o < nr_owners; o++) {
-		if (ex->owner_accesses[o] && ex->owner_accesses[o] >= ex->accesses * FA_COLD_SHARE)
-			__set_bit(o, readers);
-		/* stores are a share of its own accesses, and not a few of all */
-		if (ex->owner_writes[o] &&
-		    ex->owner_writes[o] >= ex->owner_accesses[o] * FA_WRITE_SHARE &&
-		    ex->owner_writes[o] >= ex->accesses * FA_COLD_SHARE)
-			__set_bit(o, writers);
-	}
-}
-
 struct fa_exact_lines *fa_exact_lines__new(int nr_fields)
 {
 	struct fa_exact_lines *xl = zalloc(sizeof(*xl));
@@ -133,7 +107,7 @@ void fa_exact_lines__delete(struct fa_exact_lines *xl)
 }
 
 /* The watched line of index @line in @lines, or NULL */
-static struct fa_exact_line *fa_exact_line__find(struct hashmap *lines, u64 line)
+struct fa_exact_line *fa_exact_line__find(struct hashmap *lines, u64 line)
 {
 	struct fa_exact_line *l = fa_u64_map__findnew(lines, line, sizeof(*l));
 
@@ -149,7 +123,7 @@ static struct fa_exact_line *fa_exact_line__find(struct hashmap *lines, u64 line
  * says, or -1.  Hits more than FA_EXACT_GAP_NS apart are of different
  * slices armed: what moved the line between them was not seen.
  */
-static int fa_exact_line__hit(struct fa_exact_line *l, const struct fa_exact_hit *h)
+int fa_exact_line__hit(struct fa_exact_line *l, const struct fa_exact_hit *h)
 {
 	if (l->holder.last_owner >= 0 && h->time > l->time + FA_EXACT_GAP_NS)
 		fa_holder__init(&l->holder);
@@ -204,54 +178,6 @@ int fa_exact_lines__add(struct fa_exact_lines *xl, const struct fa_exact_hit *h,
 			xl->pairs[i][j]++;
 	}
 	return fa_exact_lines__keep(xl, h);
-}
-
-/**
- * fa_exact_lines__replay - What the kept hits would move with layout @l
- * @line_start: The instances moved back to the start of their first line
- *              (a layout that relies on line boundaries aligns the struct)
- *
- * The same accesses in the same order, each field at its offset in @l: the
- * transfers of the lines as fa_exact_lines__add() counts them.  With the
- * current layout, the counts of the lines.
- */
-int fa_exact_lines__replay(const struct fa_exact_lines *xl, const struct fa_struct *st,
-			   const struct fa_layout *l, bool line_start, struct fa_exact_cost *cost)
-{
-	struct hashmap *lines = fa_u64_map__new();
-	u32 line_size = l->line_size;
-
-	memset(cost, 0, sizeof(*cost));
-	if (!lines)
-		return -ENOMEM;
-	for (size_t i = 0; i < xl->nr_hits; i++) {
-		const struct fa_exact_hit *h = &xl->hits[i];
-		u64 base = line_start ? h->base - h->base % line_size : h->base;
-		u64 line = (base + fa_layout__field_offset(l, st, h->field)) / line_size;
-		struct fa_exact_line *el = fa_exact_line__find(lines, line);
-		int from;
-
-		if (!el) {
-			fa_map__free_values(lines);
-			return -ENOMEM;
-		}
-		from = fa_exact_line__hit(el, h);
-		cost->transfers += from >= 0;
-		cost->false_sharing += from >= 0 && from != h->field;
-	}
-	cost->hits = xl->nr_hits;
-	fa_map__free_values(lines);
-	return 0;
-}
-
-/*
- * Whether the watched accesses move the lines more often @then than @now:
- * FA_MIN_GAIN more, and not by a few transfers
- */
-bool fa_exact_cost__worse(const struct fa_exact_cost *now, const struct fa_exact_cost *then)
-{
-	return then->transfers >= now->transfers + FA_MIN_SAMPLES &&
-	       then->transfers > now->transfers * (1 + FA_MIN_GAIN);
 }
 
 /**

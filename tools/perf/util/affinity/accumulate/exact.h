@@ -14,8 +14,7 @@
  * and each of four CPUs that store to a field in one of 16 accesses is.
  *
  * The hits of a type are kept in order, so that they can be replayed with
- * the fields where another layout puts them: what the advice would leave
- * of the transfers the watchpoints saw (fa_exact_lines__replay()).
+ * the fields where another layout puts them (advice/watched.h).
  */
 #ifndef __PERF_AFFINITY_EXACT_H
 #define __PERF_AFFINITY_EXACT_H
@@ -116,6 +115,8 @@ struct fa_exact_lines {
 struct fa_exact_lines *fa_exact_lines__new(int nr_fields);
 void fa_exact_lines__delete(struct fa_exact_lines *xl);
 int fa_exact_lines__add(struct fa_exact_lines *xl, const struct fa_exact_hit *h, u64 line);
+struct fa_exact_line *fa_exact_line__find(struct hashmap *lines, u64 line);
+int fa_exact_line__hit(struct fa_exact_line *l, const struct fa_exact_hit *h);
 bool fa_exact_lines__pair(const struct fa_exact_lines *xl, int from, int to, u64 *transfers);
 
 /* Transfers the hits saw from field @from to another field @to */
@@ -128,25 +129,9 @@ struct fa_exact_pair {
 int fa_exact_lines__top(const struct fa_exact_lines *xl, int nr_fields,
 			struct fa_exact_pair *pairs, int max);
 
-/* What the watched accesses would move with a layout: fa_exact_lines__replay() */
-struct fa_exact_cost {
-	u64	hits;
-	u64	transfers;
-	u64	false_sharing;
-};
-
-struct fa_layout;
-struct fa_struct;
-
-int fa_exact_lines__replay(const struct fa_exact_lines *xl, const struct fa_struct *st,
-			   const struct fa_layout *l, bool line_start, struct fa_exact_cost *cost);
-bool fa_exact_cost__worse(const struct fa_exact_cost *now, const struct fa_exact_cost *then);
 
 struct fa_exact *fa_exact__new(int nr_owners);
 void fa_exact__delete(struct fa_exact *ex);
 void fa_exact__add(struct fa_exact *ex, int owner, bool store, u64 period);
-bool fa_exact__enough(const struct fa_exact *ex);
-void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *readers,
-		     unsigned long *writers);
 
 #endif /* __PERF_AFFINITY_EXACT_H */

@@ -14,6 +14,7 @@
 #include "cost.h"
 #include "edit.h"
 #include "../accumulate/exact.h"
+#include "watched.h"
 #include "../layout/keep.h"
 #include "../layout/layout.h"
 #include "../layout/matrix.h"

@@ -425,3 +425,26 @@ bool fa_classes__conflict(const struct fa_classes *c, int u, int v)
 		return false;
 	return fa_unit_info__hurts(a, b, c->nr_owners) || fa_unit_info__hurts(b, a, c->nr_owners);
 }
+
+/* Enough hits to say who reads and writes the field, as samples would be */
+bool fa_exact__enough(const struct fa_exact *ex)
+{
+	return ex && ex->hits >= FA_MIN_SAMPLES;
+}
+
+/* Its readers and writers: the owners with a share of its accesses (exact.h) */
+void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *readers,
+		     unsigned long *writers)
+{
+	bitmap_zero(readers, nr_owners);
+	bitmap_zero(writers, nr_owners);
+	for (int o = 0; o < nr_owners; o++) {
+		if (ex->owner_accesses[o] && ex->owner_accesses[o] >= ex->accesses * FA_COLD_SHARE)
+			__set_bit(o, readers);
+		/* stores are a share of its own accesses, and not a few of all */
+		if (ex->owner_writes[o] &&
+		    ex->owner_writes[o] >= ex->owner_accesses[o] * FA_WRITE_SHARE &&
+		    ex->owner_writes[o] >= ex->accesses * FA_COLD_SHARE)
+			__set_bit(o, writers);
+	}
+}

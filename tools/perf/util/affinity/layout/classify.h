@@ -108,4 +108,11 @@ bool fa_classes__conflict(const struct fa_classes *c, int u, int v);
 const char *fa_class__name(u8 cls);
 int fa_class__parse(const char *name);
 
+struct fa_exact;
+
+/* Who reads and writes a field, from the watchpoints' hits (exact.h) */
+bool fa_exact__enough(const struct fa_exact *ex);
+void fa_exact__roles(const struct fa_exact *ex, int nr_owners, unsigned long *readers,
+		     unsigned long *writers);
+
 #endif /* __PERF_AFFINITY_CLASSIFY_H */
