@@ -3,6 +3,9 @@
  * One memory access, whatever recorded it: a memory sampling PMU (PEBS, IBS,
  * SPE, POWER), a software sample decoded from its registers, or a field
  * labelled tracepoint.  Everything after decoding sees only this.
+ *
+ * perf affinity's library (util/affinity/) names its types and functions
+ * fa_ (field affinity): affinity_ alone is util/affinity.c's CPU affinity.
  */
 #ifndef __PERF_AFFINITY_ACCESS_H
 #define __PERF_AFFINITY_ACCESS_H
