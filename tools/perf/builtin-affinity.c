@@ -1818,7 +1818,7 @@ struct affinity_check {
 	const char		*max_str;
 	double			 max_regression;
 	struct debuginfo	*di;
-	struct fa_json		 json;
+	struct json_writer		 json;
 	int			 checked;
 	int			 failed;
 	int			 undecided;
@@ -1874,22 +1874,22 @@ static void affinity_check__begin(struct affinity_check *ck, struct perf_affinit
 {
 	if (!aff->json_fp)
 		return;
-	fa_json__init(&ck->json, aff->json_fp);
-	fa_json__begin_object(&ck->json, NULL, /*flat=*/false);
-	fa_json__string(&ck->json, "input", aff->input_name);
-	fa_json__string(&ck->json, "binary", ck->binary);
-	fa_json__double(&ck->json, "max_regression", 100 * ck->max_regression);
-	fa_json__begin_array(&ck->json, "checks", /*flat=*/false);
+	json_writer__init(&ck->json, aff->json_fp);
+	json_writer__begin_object(&ck->json, NULL, /*flat=*/false);
+	json_writer__string(&ck->json, "input", aff->input_name);
+	json_writer__string(&ck->json, "binary", ck->binary);
+	json_writer__double(&ck->json, "max_regression", 100 * ck->max_regression);
+	json_writer__begin_array(&ck->json, "checks", /*flat=*/false);
 }
 
 static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *aff, int err)
 {
 	if (aff->json_fp) {
-		fa_json__end_array(&ck->json);
-		fa_json__bool(&ck->json, "holds", !ck->failed && !ck->undecided);
-		fa_json__string(&ck->json, "verdict", ck->failed ? "regressed" :
+		json_writer__end_array(&ck->json);
+		json_writer__bool(&ck->json, "holds", !ck->failed && !ck->undecided);
+		json_writer__string(&ck->json, "verdict", ck->failed ? "regressed" :
 				ck->undecided ? "insufficient" : "holds");
-		fa_json__end_object(&ck->json);
+		json_writer__end_object(&ck->json);
 		fputc('\n', aff->json_fp);
 	}
 	if (!err && !ck->checked) {
@@ -2060,7 +2060,7 @@ static bool affinity_side__hitm(struct affinity_side *side)
 }
 
 static int affinity_diff__type(struct affinity_side *sides, struct fa_hist_entry *fe, int in,
-			       struct fa_json *j)
+			       struct json_writer *j)
 {
 	struct fa_hist_entry *other = affinity_side__find(&sides[!in], fe->te->name);
 	struct fa_diff_side s[2] = {
@@ -2091,7 +2091,7 @@ static int affinity_diff__type(struct affinity_side *sides, struct fa_hist_entry
 static int affinity_diff__types(struct affinity_side *sides)
 {
 	struct perf_affinity *aff = &sides[0].aff;
-	struct fa_json j, *jp = aff->json_fp ? &j : NULL;
+	struct json_writer j, *jp = aff->json_fp ? &j : NULL;
 	struct fa_hist_entry *fe;
 	int err = 0;
 
@@ -2099,11 +2099,11 @@ static int affinity_diff__types(struct affinity_side *sides)
 		printf("# perf affinity diff: %s (old) -> %s (new)\n", sides[0].data.path,
 		       sides[1].data.path);
 	if (jp) {
-		fa_json__init(jp, aff->json_fp);
-		fa_json__begin_object(jp, NULL, /*flat=*/false);
-		fa_json__string(jp, "old", sides[0].data.path);
-		fa_json__string(jp, "new", sides[1].data.path);
-		fa_json__begin_array(jp, "types", /*flat=*/false);
+		json_writer__init(jp, aff->json_fp);
+		json_writer__begin_object(jp, NULL, /*flat=*/false);
+		json_writer__string(jp, "old", sides[0].data.path);
+		json_writer__string(jp, "new", sides[1].data.path);
+		json_writer__begin_array(jp, "types", /*flat=*/false);
 	}
 	for (int in = 0; !err && in < 2; in++) {
 		fa_hists__for_each_entry(&sides[in].fh, fe) {
@@ -2113,8 +2113,8 @@ static int affinity_diff__types(struct affinity_side *sides)
 		}
 	}
 	if (jp) {
-		fa_json__end_array(jp);
-		fa_json__end_object(jp);
+		json_writer__end_array(jp);
+		json_writer__end_object(jp);
 		fputc('\n', aff->json_fp);
 	}
 	return err;

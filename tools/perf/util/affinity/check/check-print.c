@@ -242,82 +242,82 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 		fa_check__lines_fprintf(c, fp);
 }
 
-static void fa_check__json_finding(struct fa_json *j, const struct fa_check *c,
+static void fa_check__json_finding(struct json_writer *j, const struct fa_check *c,
 				   const struct fa_check_finding *f)
 {
-	fa_json__begin_object(j, NULL, /*flat=*/true);
-	fa_json__string(j, "kind", fa_check_kinds[f->kind]);
-	fa_json__bool(j, "note", f->note);
-	fa_json__bool(j, "undecided", f->undecided);
+	json_writer__begin_object(j, NULL, /*flat=*/true);
+	json_writer__string(j, "kind", fa_check_kinds[f->kind]);
+	json_writer__bool(j, "note", f->note);
+	json_writer__bool(j, "undecided", f->undecided);
 	if (f->kind == FA_CHECK_SHARED || f->kind == FA_CHECK_HOLE)
-		fa_json__string(j, "field", fa_check__unit_name(c, f->unit));
+		json_writer__string(j, "field", fa_check__unit_name(c, f->unit));
 	if (f->kind == FA_CHECK_SHARED) {
-		fa_json__string(j, "other", fa_check__unit_name(c, f->other));
-		fa_json__bool(j, "as_recorded", f->as_recorded);
+		json_writer__string(j, "other", fa_check__unit_name(c, f->other));
+		json_writer__bool(j, "as_recorded", f->as_recorded);
 	}
 	if (f->kind != FA_CHECK_COST)
-		fa_json__u64(j, "line", f->line);
+		json_writer__u64(j, "line", f->line);
 	if (f->kind == FA_CHECK_HOLE)
-		fa_json__u64(j, "bytes", f->bytes);
+		json_writer__u64(j, "bytes", f->bytes);
 	if (f->kind == FA_CHECK_SPREAD) {
-		fa_json__int(j, "cluster", f->other);
-		fa_json__int(j, "lines_allowed", f->lines[0]);
-		fa_json__int(j, "lines", f->lines[1]);
+		json_writer__int(j, "cluster", f->other);
+		json_writer__int(j, "lines_allowed", f->lines[0]);
+		json_writer__int(j, "lines", f->lines[1]);
 	}
-	fa_json__end_object(j);
+	json_writer__end_object(j);
 }
 
-static void fa_check__json_new(struct fa_json *j, const struct fa_check *c)
+static void fa_check__json_new(struct json_writer *j, const struct fa_check *c)
 {
-	fa_json__begin_array(j, "new_fields", /*flat=*/false);
+	json_writer__begin_array(j, "new_fields", /*flat=*/false);
 	for (int u = 0; u < c->st->nr_units; u++) {
 		if (c->old_unit[u] >= 0)
 			continue;
-		fa_json__begin_object(j, NULL, /*flat=*/true);
-		fa_json__string(j, "name", fa_check__unit_name(c, u));
-		fa_json__u64(j, "offset", c->layout.offset[u]);
-		fa_json__u64(j, "size", c->st->units[u].size);
-		fa_json__int(j, "line", fa_check__line_of(c, u));
-		fa_json__end_object(j);
+		json_writer__begin_object(j, NULL, /*flat=*/true);
+		json_writer__string(j, "name", fa_check__unit_name(c, u));
+		json_writer__u64(j, "offset", c->layout.offset[u]);
+		json_writer__u64(j, "size", c->st->units[u].size);
+		json_writer__int(j, "line", fa_check__line_of(c, u));
+		json_writer__end_object(j);
 	}
-	fa_json__end_array(j);
-	fa_json__begin_array(j, "removed_fields", /*flat=*/true);
+	json_writer__end_array(j);
+	json_writer__begin_array(j, "removed_fields", /*flat=*/true);
 	for (int u = 0; u < c->t->st->nr_units; u++) {
 		if (c->new_unit[u] < 0)
-			fa_json__string(j, NULL, fa_unit__name(c->t->st, u));
+			json_writer__string(j, NULL, fa_unit__name(c->t->st, u));
 	}
-	fa_json__end_array(j);
+	json_writer__end_array(j);
 }
 
 /* One type's check, an object of the "checks" array */
-void fa_check__json(struct fa_json *j, const struct fa_check *c)
+void fa_check__json(struct json_writer *j, const struct fa_check *c)
 {
-	fa_json__begin_object(j, NULL, /*flat=*/false);
-	fa_json__string(j, "type", c->st->name);
-	fa_json__bool(j, "holds", !c->nr_failed && !c->nr_undecided);
-	fa_json__string(j, "verdict", fa_check__verdict(c));
-	fa_json__u64(j, "size", c->st->size);
-	fa_json__u64(j, "recorded_size", c->t->st->size);
+	json_writer__begin_object(j, NULL, /*flat=*/false);
+	json_writer__string(j, "type", c->st->name);
+	json_writer__bool(j, "holds", !c->nr_failed && !c->nr_undecided);
+	json_writer__string(j, "verdict", fa_check__verdict(c));
+	json_writer__u64(j, "size", c->st->size);
+	json_writer__u64(j, "recorded_size", c->t->st->size);
 	if (c->no_cost) {
-		fa_json__null(j, "recorded_cost");
-		fa_json__null(j, "cost");
-		fa_json__null(j, "change");
+		json_writer__null(j, "recorded_cost");
+		json_writer__null(j, "cost");
+		json_writer__null(j, "change");
 	} else {
 		fa_json__cost(j, "recorded_cost", &c->cost[0]);
 		fa_json__cost(j, "cost", &c->cost[1]);
-		fa_json__double(j, "change", 100 * c->change);
+		json_writer__double(j, "change", 100 * c->change);
 	}
-	fa_json__begin_array(j, "change_interval", /*flat=*/true);
-	fa_json__double(j, NULL, 100 * c->change_ci.lo);
-	fa_json__double(j, NULL, 100 * c->change_ci.hi);
-	fa_json__end_array(j);
-	fa_json__double(j, "max_regression", 100 * c->max_regression);
-	fa_json__u64(j, "recorded_hot_hole_bytes", c->hole_bytes[0]);
-	fa_json__u64(j, "hot_hole_bytes", c->hole_bytes[1]);
-	fa_json__begin_array(j, "findings", /*flat=*/false);
+	json_writer__begin_array(j, "change_interval", /*flat=*/true);
+	json_writer__double(j, NULL, 100 * c->change_ci.lo);
+	json_writer__double(j, NULL, 100 * c->change_ci.hi);
+	json_writer__end_array(j);
+	json_writer__double(j, "max_regression", 100 * c->max_regression);
+	json_writer__u64(j, "recorded_hot_hole_bytes", c->hole_bytes[0]);
+	json_writer__u64(j, "hot_hole_bytes", c->hole_bytes[1]);
+	json_writer__begin_array(j, "findings", /*flat=*/false);
 	for (int i = 0; i < c->nr_findings; i++)
 		fa_check__json_finding(j, c, &c->findings[i]);
-	fa_json__end_array(j);
+	json_writer__end_array(j);
 	fa_check__json_new(j, c);
-	fa_json__end_object(j);
+	json_writer__end_object(j);
 }

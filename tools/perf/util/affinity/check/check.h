@@ -33,7 +33,7 @@
 #include "../layout/layout.h"
 
 struct fa_analysis;
-struct fa_json;
+struct json_writer;
 struct fa_struct;
 struct fa_type;
 
@@ -117,6 +117,6 @@ bool fa_check__hot(const struct fa_check *c, int unit);
 int fa_check__line_of(const struct fa_check *c, int unit);
 
 void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp);
-void fa_check__json(struct fa_json *j, const struct fa_check *c);
+void fa_check__json(struct json_writer *j, const struct fa_check *c);
 
 #endif /* __PERF_AFFINITY_CHECK_H */

@@ -480,51 +480,51 @@ void fa_diff__fprintf(const struct fa_diff *d, FILE *fp)
 	fa_diff__pairs_fprintf(d, fp);
 }
 
-static void fa_json__double_pair(struct fa_json *j, const char *key, double old, double new)
+static void fa_json__double_pair(struct json_writer *j, const char *key, double old, double new)
 {
-	fa_json__begin_array(j, key, /*flat=*/true);
+	json_writer__begin_array(j, key, /*flat=*/true);
 	for (int i = 0; i < 2; i++) {
 		double v = i ? new : old;
 
 		if (isnan(v))
-			fa_json__null(j, NULL);
+			json_writer__null(j, NULL);
 		else
-			fa_json__double(j, NULL, v);
+			json_writer__double(j, NULL, v);
 	}
-	fa_json__end_array(j);
+	json_writer__end_array(j);
 }
 
 /* {"change": %, "interval": [lo, hi], "measurable": bool} of @ci, or null */
-static void fa_diff__json_interval(struct fa_json *j, const char *key,
+static void fa_diff__json_interval(struct json_writer *j, const char *key,
 				   const struct fa_interval *ci)
 {
 	if (!ci) {
-		fa_json__null(j, key);
+		json_writer__null(j, key);
 		return;
 	}
-	fa_json__begin_object(j, key, /*flat=*/true);
-	fa_json__double(j, "change", 100 * ci->est);
-	fa_json__begin_array(j, "interval", /*flat=*/true);
-	fa_json__double(j, NULL, 100 * ci->lo);
-	fa_json__double(j, NULL, 100 * ci->hi);
-	fa_json__end_array(j);
-	fa_json__bool(j, "measurable", !fa_interval__spans(ci, 0));
-	fa_json__end_object(j);
+	json_writer__begin_object(j, key, /*flat=*/true);
+	json_writer__double(j, "change", 100 * ci->est);
+	json_writer__begin_array(j, "interval", /*flat=*/true);
+	json_writer__double(j, NULL, 100 * ci->lo);
+	json_writer__double(j, NULL, 100 * ci->hi);
+	json_writer__end_array(j);
+	json_writer__bool(j, "measurable", !fa_interval__spans(ci, 0));
+	json_writer__end_object(j);
 }
 
-static void fa_diff_field__json(const struct fa_diff_field *df, struct fa_json *j)
+static void fa_diff_field__json(const struct fa_diff_field *df, struct json_writer *j)
 {
-	fa_json__begin_object(j, NULL, /*flat=*/true);
-	fa_json__string(j, "name", df->name);
+	json_writer__begin_object(j, NULL, /*flat=*/true);
+	json_writer__string(j, "name", df->name);
 	fa_json__double_pair(j, "share", df->share[0], df->share[1]);
 	fa_json__double_pair(j, "line", df->line[0] < 0 ? NAN : df->line[0],
 			     df->line[1] < 0 ? NAN : df->line[1]);
 	/* in points of the share */
 	fa_diff__json_interval(j, "share_change", df->have_ci ? &df->ci : NULL);
-	fa_json__end_object(j);
+	json_writer__end_object(j);
 }
 
-static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, const char *key,
+static void fa_diff__json_change(struct json_writer *j, const struct fa_diff *d, const char *key,
 				 int m)
 {
 	fa_diff__json_interval(j, key, fa_diff__interval(d, m));
@@ -532,7 +532,7 @@ static void fa_diff__json_change(struct fa_json *j, const struct fa_diff *d, con
 
 /* One type in both recordings, an object of the "types" array */
 
-int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
+int fa_diff__json(struct json_writer *j, const struct fa_diff *d)
 {
 	struct fa_diff_field df;
 	struct fa_diff_pairs p;
@@ -540,9 +540,9 @@ int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 
 	if (err)
 		return err;
-	fa_json__begin_object(j, NULL, /*flat=*/false);
-	fa_json__string(j, "type", d->name);
-	fa_json__bool(j, "per_visit", fa_diff__an(d)->per_visit);
+	json_writer__begin_object(j, NULL, /*flat=*/false);
+	json_writer__string(j, "type", d->name);
+	json_writer__bool(j, "per_visit", fa_diff__an(d)->per_visit);
 	for (int m = 0; m < FA_DIFF_MAX; m++)
 		fa_json__double_pair(j, fa_diff_keys[m], fa_diff_side__measure(&d->side[0], m),
 				     fa_diff_side__measure(&d->side[1], m));
@@ -552,26 +552,26 @@ int fa_diff__json(struct fa_json *j, const struct fa_diff *d)
 	fa_diff__json_change(j, d, "cost_change", FA_DIFF_COST);
 	fa_diff__json_change(j, d, "xfers_change", FA_DIFF_XFERS);
 	fa_diff__json_change(j, d, "hitm_change", FA_DIFF_HITM);
-	fa_json__begin_array(j, "fields", /*flat=*/false);
+	json_writer__begin_array(j, "fields", /*flat=*/false);
 	for (int pos = 0; fa_diff__next_field(d, &pos, &df);)
 		fa_diff_field__json(&df, j);
-	fa_json__end_array(j);
-	fa_json__begin_array(j, "false_sharing", /*flat=*/false);
+	json_writer__end_array(j);
+	json_writer__begin_array(j, "false_sharing", /*flat=*/false);
 	for (int k = 0; k < p.nr; k++) {
 		const struct fa_diff_pair *dp = &p.pairs[k];
 		bool both = dp->have_ci && dp->rate[0] > 0 && dp->rate[1] > 0;
 
-		fa_json__begin_object(j, NULL, /*flat=*/true);
-		fa_json__string(j, "writer", dp->writer);
-		fa_json__string(j, "reader", dp->reader);
+		json_writer__begin_object(j, NULL, /*flat=*/true);
+		json_writer__string(j, "writer", dp->writer);
+		json_writer__string(j, "reader", dp->reader);
 		fa_json__double_pair(j, "xfers_per_kacc", dp->rate[0], dp->rate[1]);
 		fa_diff__json_interval(j, "xfers_change", both ? &dp->ci : NULL);
 		if (dp->have_ci)
-			fa_json__bool(j, "measurable", !fa_interval__spans(&dp->ci, 0));
-		fa_json__end_object(j);
+			json_writer__bool(j, "measurable", !fa_interval__spans(&dp->ci, 0));
+		json_writer__end_object(j);
 	}
-	fa_json__end_array(j);
-	fa_json__end_object(j);
+	json_writer__end_array(j);
+	json_writer__end_object(j);
 	free(p.pairs);
 	return 0;
 }

@@ -15,7 +15,7 @@
 #include "../layout/boot.h"
 
 struct fa_analysis;
-struct fa_json;
+struct json_writer;
 struct fa_type;
 
 /**
@@ -64,6 +64,6 @@ struct fa_diff {
 int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side *old,
 		  const struct fa_diff_side *new, double percent_limit);
 void fa_diff__fprintf(const struct fa_diff *d, FILE *fp);
-int fa_diff__json(struct fa_json *j, const struct fa_diff *d);
+int fa_diff__json(struct json_writer *j, const struct fa_diff *d);
 
 #endif /* __PERF_AFFINITY_DIFF_H */

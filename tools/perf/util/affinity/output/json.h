@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "../../json-writer.h"
 
 struct fa_analysis;
 struct fa_attr;
@@ -19,38 +20,10 @@ struct fa_hists;
 struct fa_report_opts;
 
 #define FA_JSON_SCHEMA_VERSION	1
-#define FA_JSON_MAX_DEPTH	16
 
-/**
- * struct fa_json - A streaming JSON writer
- * @fp: Where it goes
- * @printed: Bytes written
- * @depth: Open objects and arrays
- * @nr: Members written so far at each depth
- * @flat: The container at each depth is written on one line
- */
-struct fa_json {
-	FILE	*fp;
-	size_t	 printed;
-	int	 depth;
-	int	 nr[FA_JSON_MAX_DEPTH];
-	bool	 flat[FA_JSON_MAX_DEPTH];
-};
-
-void fa_json__init(struct fa_json *j, FILE *fp);
-void fa_json__begin_object(struct fa_json *j, const char *key, bool flat);
-void fa_json__end_object(struct fa_json *j);
-void fa_json__begin_array(struct fa_json *j, const char *key, bool flat);
-void fa_json__end_array(struct fa_json *j);
-void fa_json__string(struct fa_json *j, const char *key, const char *str);
-void fa_json__u64(struct fa_json *j, const char *key, u64 val);
-void fa_json__int(struct fa_json *j, const char *key, int val);
-void fa_json__double(struct fa_json *j, const char *key, double val);
-void fa_json__bool(struct fa_json *j, const char *key, bool val);
-void fa_json__null(struct fa_json *j, const char *key);
-size_t fa_json__fprintf_str(FILE *fp, const char *str);
 struct fa_cost;
-void fa_json__cost(struct fa_json *j, const char *key, const struct fa_cost *c);
+
+void fa_json__cost(struct json_writer *j, const char *key, const struct fa_cost *c);
 
 /**
  * struct fa_json_header - What the report knows besides the analysis
