@@ -172,15 +172,57 @@ build_one() {
 	return 1
 }
 
+# suite_descs COMMIT: the descriptions of the C test suites COMMIT registers
+suite_descs() {
+	for v in $(git show "$1" -- tools/perf/tests/builtin-test.c |
+		   sed -n 's/^+[[:space:]]*&suite__\([a-z0-9_]*\),.*/\1/p'); do
+		grep -h -A3 "^struct test_suite suite__$v = {" tools/perf/tests/*.c |
+			sed -n 's/.*\.desc = "\(.*\)",.*/\1/p'
+	done
+}
+
+# shell_descs COMMIT: the descriptions of the shell tests COMMIT adds
+shell_descs() {
+	for f in $(git show --format= --name-only --diff-filter=A "$1" |
+		   grep '^tools/perf/tests/shell/[^/]*\.sh$'); do
+		sed -n '2s/^# //p' "$f"
+	done
+}
+
+# test_one N: run, with the perf just built, the C suites the patches so
+# far registered ($suites, a description a line) and the shell tests this
+# one adds ($shells); 1 if one fails
+test_one() {
+	log="$BUILD/series-obj/test-$1.log"
+	: > "$log"
+	if (
+		cd tools/perf
+		export PATH="$BUILD/series-obj:$PATH"
+		printf '%s\n%s\n' "$suites" "$shells" | grep -v '^$' | while read -r d; do
+			"$BUILD/series-obj/perf" test "$d" >> "$log" 2>&1 || exit 1
+		done
+	) && ! grep -q 'FAILED!' "$log"; then
+		echo "  test [$1] ok: $(grep -c ': Ok$' "$log") passed, $(grep -c ': Skip' "$log") skipped"
+		return 0
+	fi
+	echo "  test [$1] FAILED (see $log)"
+	return 1
+}
+
 build_each() {
 	cd "$BUILD/series-am"
 	fails=0
 	n=0
+	suites=""
 	for c in $(git rev-list --reverse base..HEAD); do
 		n=$((n + 1))
 		git checkout -q "$c"
 		build_one "$BUILD/series-obj" "$BUILD/series-obj/build-$n.log" \
-			"[$n] $(git log -1 --format=%s)" || fails=$((fails + 1))
+			"[$n] $(git log -1 --format=%s)" || { fails=$((fails + 1)); continue; }
+		suites=$(printf '%s\n%s' "$suites" "$(suite_descs "$c")")
+		shells=$(shell_descs "$c")
+		[ -z "$(echo "$suites$shells" | tr -d '\n')" ] || test_one "$n" ||
+			fails=$((fails + 1))
 	done
 	git checkout -q -
 	return $fails
