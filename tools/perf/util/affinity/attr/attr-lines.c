@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Every attributed access on its data line (dlines.h), with its code. */
+#include <stdlib.h>
+#include "attr.h"
+#include "attr-int.h"
+#include "../fields/fields.h"
+#include "../../debuginfo.h"
+#include "../../dso.h"
+#include "../../map.h"
+#include "../../symbol.h"
+#include "../../thread.h"
+
+/* What the access was attributed to, for the data lines */
+static void fa_attr__line_what(const struct fa_attr *a, const struct fa_access *acc,
+			       struct fa_dl_what *w)
+{
+	const struct fa_attr_last *last = &a->last;
+
+	if (last->te) {
+		w->type = last->te->name;
+		w->field = last->te->st ? last->te->st->fields[last->field].name : NULL;
+		w->base = last->base;
+	} else if (last->arr) {
+		w->var = last->arr->name;
+		w->type = last->arr->elem_type;
+		w->size = last->arr->elem_size;
+		w->index = last->index;
+		w->base = 1;
+	} else if (last->scalar) {
+		w->type = last->scalar->name;
+		w->size = last->scalar->size;
+		if ((acc->flags & FA_ACC_INDEX) && w->size) {
+			/* the index register's part of the address picks the element */
+			w->base = acc->addr - acc->index_off;
+			w->index = acc->index_off / w->size;
+		}
+	}
+}
+
+/* Where a line that became shared is: its map and the variable there */
+static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+	u8 cpumode = acc->flags & FA_ACC_KERNEL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	struct addr_location al;
+	struct symbol *sym;
+
+	if (!o->thread)
+		return;
+	addr_location__init(&al);
+	sym = fa_thread__find_data_symbol(o->thread, cpumode, l->addr, &al);
+	if (al.map) {
+		l->where.map = dso__short_name(map__dso(al.map));
+		l->where.map_off = l->addr - map__start(al.map);
+	}
+	if (sym) {
+		l->where.var = sym->name;
+		l->where.var_off = map__map_ip(al.map, l->addr) - sym->start;
+	}
+	addr_location__exit(&al);
+}
+
+/* Count the access on its data line, whatever it was attributed to */
+/*
+ * "file.c:12" of the instruction at objdump address @addr of @dso, from the
+ * debug info attribution has open: perf's srcline opened a second copy of
+ * a vmlinux for it (with libLLVM, 380 MB for a kernel recording).
+ */
+static const char *fa_attr__srcline(struct fa_attr *a, struct dso *dso, u64 addr)
+{
+	bool created;
+	struct fa_srcline *s = fa_attr__findnew(a->srclines, dso, addr, sizeof(*s), &created);
+	struct debuginfo *di;
+
+	if (!s)
+		return NULL;
+	if (created) {
+		di = fa_attr__debuginfo(a, dso);
+		s->line = di ? fa_dwarf__srcline(di->dbg, addr) : NULL;
+	}
+	return s->line;
+}
+
+void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+	bool kernel = acc->flags & FA_ACC_KERNEL, new_shared;
+	struct fa_dl_access la = {
+		.addr = acc->addr, .space = fa_access__space(acc), .cpu = o->cpu,
+		.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
+		.store = acc->op & FA_OP_STORE,
+	};
+	struct fa_dl_owner *owner;
+	struct fa_dline *l;
+
+	/* a watchpoint sees some bytes of a line: its hits are no sample of it */
+	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP || o->watch)
+		return;
+	fa_attr__line_what(a, acc, &la.what);
+	l = fa_dlines__add(&a->dlines, &la, &new_shared, &owner);
+	if (l && new_shared)
+		fa_attr__line_where(l, acc);
+	/* the code of the owner's first access the line is shared for */
+	if (owner && !owner->code.sym && o->map && o->sym) {
+		owner->code.dso = map__dso(o->map);
+		owner->code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
+		owner->code.sym = o->sym->name;
+		owner->code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
+	}
+}
+
+/**
+ * fa_attr__dl_srclines - The source lines of the code of the owners of the
+ * shared data lines the report shows: looked up after the last sample, as
+ * a line's lookup makes libdw read the line table of a compile unit, MBs
+ * of a vmlinux's for each
+ */
+void fa_attr__dl_srclines(struct fa_attr *a)
+{
+	struct fa_dline **lines;
+	int nr = fa_dlines__contended(&a->dlines, &lines);
+
+	for (int i = 0; i < nr && i < FA_DL_SHOWN; i++) {
+		for (u32 k = 0; k < lines[i]->nr_owners && k < FA_DL_OWNERS; k++) {
+			struct fa_dl_code *code = &lines[i]->owners[k].code;
+
+			if (code->sym && !code->srcline)
+				code->srcline = fa_attr__srcline(a, (struct dso *)code->dso,
+								 code->addr);
+		}
+	}
+	free(lines);
+}
