@@ -252,7 +252,7 @@ write_patches
 run_checkpatch || echo "checkpatch reported errors, see $OUT/*/*.checkpatch"
 check_am
 if [ "${1:-}" = "--build" ]; then
-	build_each || die "some patches of the series do not build"
+	build_each || die "some patches of the series do not build or fail their tests"
 	build_without || die "the series does not build without an optional library"
 fi
 echo "series written to $OUT"
