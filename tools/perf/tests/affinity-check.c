@@ -154,7 +154,7 @@ static int test__affinity_check_layouts(struct test_suite *test __maybe_unused,
 
 	T("check the fix", !fa_check__run(&c, t, &a, NULL, now[1], 0.01));
 	T("the fix holds", !c.nr_failed);
-	T("and costs less", c.cost[1].total < c.cost[0].total);
+	T("and costs less", c.cost_now.total < c.cost_recorded.total);
 	T("every member matched", c.old_unit[7] == 0 && c.new_unit[0] == 7);
 	fa_check__exit(&c);
 
@@ -208,7 +208,8 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 
 	T("recordings", t[0] && t[1]);
 	T("diff", !fa_diff__init(&d, "struct longs", &s[0], &s[1], 1));
-	T("the fix is predicted to cost less", d.have_predicted && d.predicted[1] < d.predicted[0]);
+	T("the fix is predicted to cost less",
+	  d.have_predicted && d.predicted_now < d.predicted_was);
 	T("and measured to", a[1].now.model.total < a[0].now.model.total);
 	fp = open_memstream(&buf, &size);
 	T("memstream", fp);

@@ -213,11 +213,11 @@ static int test__affinity_merge(struct test_suite *test __maybe_unused,
 	T("arrays", head && count);
 	T("merged", fa_merge__judge(&m, head, count, 64) == 1);
 	fa_merge__name(&m, name, sizeof(name));
-	pr_debug("merge %s: lines %.2f -> %.2f, cost %.1f -> %.1f\n", name, m.lines[0],
-		 m.lines[1], m.cost[0], m.cost[1]);
+	pr_debug("merge %s: lines %.2f -> %.2f, cost %.1f -> %.1f\n", name, m.lines_now,
+		 m.lines_merged, m.cost_now, m.cost_merged);
 	T("named after both", !strcmp(name, "tiny_head_count"));
 	T("one struct of 16 bytes", m.size == 16 && m.offset[1] == 8);
-	T("two lines per visit, then one", m.lines[0] == 2 && m.lines[1] == 1);
+	T("two lines per visit, then one", m.lines_now == 2 && m.lines_merged == 1);
 	T("by the function that indexes both", m.nr_funcs == 1 && m.both == 1000 &&
 	  !m.one[0] && !m.one[1]);
 	fa_arrays__exit(&as);

@@ -54,8 +54,8 @@ static void fa_merge__lines(struct fa_merge *m, u32 line)
 		now += (double)c * fa_merge__lines_now(m, i, line);
 		merged += (double)c * fa_merge__lines_merged(m, i, line);
 	}
-	m->lines[0] = w ? now / w : 2;
-	m->lines[1] = w ? merged / w : 1;
+	m->lines_now = w ? now / w : 2;
+	m->lines_merged = w ? merged / w : 1;
 }
 
 /* The samples of the functions accessing both, or one of them */
@@ -107,16 +107,16 @@ int fa_merge__judge(struct fa_merge *m, const struct fa_array *a, const struct f
 	fa_merge__lines(m, line_size);
 	sa = m->arr[0]->elem_size;
 	sb = m->arr[1]->elem_size;
-	m->cost[0] = m->both * m->lines[0] + m->one[0] + m->one[1];
-	m->cost[1] = m->both * m->lines[1] * m->size / (sa + sb) +
+	m->cost_now = m->both * m->lines_now + m->one[0] + m->one[1];
+	m->cost_merged = m->both * m->lines_merged * m->size / (sa + sb) +
 		     m->one[0] * m->size / sa + m->one[1] * m->size / sb;
-	return m->cost[1] < m->cost[0] * (1 - FA_MIN_GAIN);
+	return m->cost_merged < m->cost_now * (1 - FA_MIN_GAIN);
 }
 
 static int fa_merge__cmp(const void *pa, const void *pb)
 {
 	const struct fa_merge *a = pa, *b = pb;
-	double ga = a->cost[0] - a->cost[1], gb = b->cost[0] - b->cost[1];
+	double ga = a->cost_now - a->cost_merged, gb = b->cost_now - b->cost_merged;
 
 	return ga > gb ? -1 : ga < gb;
 }

@@ -40,8 +40,10 @@ struct fa_arrays;
  * @size: Of the merged struct
  * @both: Samples of the functions that access both at one index
  * @one: Samples of the functions that access only one of them
- * @lines: Lines per visit of the functions that access both: now, merged
- * @cost: As merge.h weighs it: now, merged
+ * @lines_now: Lines per visit of the functions that access both
+ * @lines_merged: The same, merged
+ * @cost_now: As merge.h weighs it
+ * @cost_merged: The same, merged
  * @funcs: The functions that access both, the heaviest first
  */
 struct fa_merge {
@@ -50,8 +52,10 @@ struct fa_merge {
 	u32			 size;
 	u64			 both;
 	u64			 one[2];
-	double			 lines[2];
-	double			 cost[2];
+	double			 lines_now;
+	double			 lines_merged;
+	double			 cost_now;
+	double			 cost_merged;
 	int			 nr_funcs;
 	const char		*funcs[FA_MERGE_FUNCS];
 };

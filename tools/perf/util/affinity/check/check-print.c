@@ -120,14 +120,14 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 	switch (f->kind) {
 	case FA_CHECK_SPREAD:
 		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, not %d:",
-			f->lines[1], f->line, f->lines[0]);
+			f->lines_now, f->line, f->lines_allowed);
 		fa_check__cluster_fprintf(c, f->other, fp);
 		fprintf(fp, "\n");
 		break;
 	case FA_CHECK_HOLE:
 		fprintf(fp, "  %sa hole of %u bytes before %s on hot cache line %u: the hot lines have %u bytes of holes, %u when recorded\n",
 			f->note ? "note: " : "", f->bytes, fa_check__unit_name(c, f->unit), f->line,
-			c->hole_bytes[1], c->hole_bytes[0]);
+			c->hole_bytes_now, c->hole_bytes_recorded);
 		break;
 	case FA_CHECK_COST:
 		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s, %s), %s the %.1f%% --max-regression allows\n",
@@ -235,7 +235,7 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 		fprintf(fp, "  cost: not checked, a saved report has no cost model (a perf.data has)\n");
 	else
 		fprintf(fp, "  cost of the recorded accesses per %s: %.2f with the recorded layout, %.2f with this one (%+.1f%%, %s)\n",
-			per, c->cost[0].total, c->cost[1].total, 100 * c->change,
+			per, c->cost_recorded.total, c->cost_now.total, 100 * c->change,
 			fa_interval__str(&c->change_ci, false, ci, sizeof(ci)));
 	fa_check__changes_fprintf(c, fp);
 	if (c->nr_failed)
@@ -261,8 +261,8 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 		json_writer__u64(j, "bytes", f->bytes);
 	if (f->kind == FA_CHECK_SPREAD) {
 		json_writer__int(j, "cluster", f->other);
-		json_writer__int(j, "lines_allowed", f->lines[0]);
-		json_writer__int(j, "lines", f->lines[1]);
+		json_writer__int(j, "lines_allowed", f->lines_allowed);
+		json_writer__int(j, "lines", f->lines_now);
 	}
 	json_writer__end_object(j);
 }
@@ -303,8 +303,8 @@ void fa_check__json(struct json_writer *j, const struct fa_check *c)
 		json_writer__null(j, "cost");
 		json_writer__null(j, "change");
 	} else {
-		fa_json__cost(j, "recorded_cost", &c->cost[0]);
-		fa_json__cost(j, "cost", &c->cost[1]);
+		fa_json__cost(j, "recorded_cost", &c->cost_recorded);
+		fa_json__cost(j, "cost", &c->cost_now);
 		json_writer__double(j, "change", 100 * c->change);
 	}
 	json_writer__begin_array(j, "change_interval", /*flat=*/true);
@@ -312,8 +312,8 @@ void fa_check__json(struct json_writer *j, const struct fa_check *c)
 	json_writer__double(j, NULL, 100 * c->change_ci.hi);
 	json_writer__end_array(j);
 	json_writer__double(j, "max_regression", 100 * c->max_regression);
-	json_writer__u64(j, "recorded_hot_hole_bytes", c->hole_bytes[0]);
-	json_writer__u64(j, "hot_hole_bytes", c->hole_bytes[1]);
+	json_writer__u64(j, "recorded_hot_hole_bytes", c->hole_bytes_recorded);
+	json_writer__u64(j, "hot_hole_bytes", c->hole_bytes_now);
 	json_writer__begin_array(j, "findings", /*flat=*/false);
 	for (int i = 0; i < c->nr_findings; i++)
 		fa_check__json_finding(j, c, &c->findings[i]);

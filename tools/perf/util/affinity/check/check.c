@@ -208,9 +208,9 @@ static int fa_check__spread(struct fa_check *c)
 		rec = fa_cluster__lines(&left, &an->current, old, NULL, seen, &line);
 		adv = fa_cluster__lines(&left, &an->suggested, old, NULL, seen, &line);
 		now = fa_cluster__lines(&left, &c->layout, c->st, c->new_unit, seen, &f.line);
-		f.lines[0] = max(rec, adv);
-		f.lines[1] = now;
-		if (now > f.lines[0])
+		f.lines_allowed = max(rec, adv);
+		f.lines_now = now;
+		if (now > f.lines_allowed)
 			err = fa_check__add(c, &f);
 	}
 	free(units);
@@ -287,11 +287,11 @@ static int fa_check__holes(struct fa_check *c)
 		hot[u] = an->classes.units[u].cls != FA_CLASS_COLD;
 	for (int u = 0; u < nr; u++)
 		hot[nr_old + u] = fa_check__hot(c, u);
-	c->hole_bytes[0] = fa_layout__hot_holes(&an->current, old, hot, hot + nr_old + nr,
+	c->hole_bytes_recorded = fa_layout__hot_holes(&an->current, old, hot, hot + nr_old + nr,
 						before);
-	c->hole_bytes[1] = fa_layout__hot_holes(&c->layout, c->st, hot + nr_old,
+	c->hole_bytes_now = fa_layout__hot_holes(&c->layout, c->st, hot + nr_old,
 						hot + nr_old + nr, before + nr_old);
-	if (c->hole_bytes[1] <= c->hole_bytes[0])
+	if (c->hole_bytes_now <= c->hole_bytes_recorded)
 		goto out;
 	err = fa_check__new_holes(c, before, before + nr_old, false);
 	if (!err && c->nr_findings == found)
@@ -367,9 +367,9 @@ static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
 		model = &m;
 	}
 	fa_check__lines_of(c, line_of, line_of + n + 1);
-	fa_cost_model__eval_lines(model, line_of, &c->cost[0]);
-	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost[1]);
-	c->change = c->cost[0].total ? c->cost[1].total / c->cost[0].total - 1 : 0;
+	fa_cost_model__eval_lines(model, line_of, &c->cost_recorded);
+	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost_now);
+	c->change = c->cost_recorded.total ? c->cost_now.total / c->cost_recorded.total - 1 : 0;
 	fa_check__change(c, model, line_of, line_of + n + 1);
 	/* regressed where the whole interval is above the maximum, undecided where it spans it */
 	f.undecided = c->change_ci.lo <= c->max_regression;

@@ -52,7 +52,8 @@ enum fa_check_kind {
  * @other: Shared: the new unit accessed on other CPUs; spread: the cluster
  * @line: The cache line in the new layout (spread: the first)
  * @bytes: Hole: its size
- * @lines: Spread: lines of the cluster, allowed and now
+ * @lines_allowed: Spread: lines of the cluster, allowed
+ * @lines_now: and now
  * @as_recorded: Shared: the recorded layout had them on one line too
  * @note: Said, but the layout holds all the same
  * @undecided: The recording cannot tell whether it holds: the cost's
@@ -67,7 +68,8 @@ struct fa_check_finding {
 	int	other;
 	u32	line;
 	u32	bytes;
-	int	lines[2];
+	int	lines_allowed;
+	int	lines_now;
 	bool	as_recorded;
 };
 
@@ -79,12 +81,14 @@ struct fa_check_finding {
  * @layout: Its layout now
  * @new_unit: By recorded unit: its unit now, or -1 (removed)
  * @old_unit: By unit now: the recorded unit, or -1 (new)
- * @cost: Of the recorded accesses: with the recorded layout, with the new
+ * @cost_recorded: Of the recorded accesses with the recorded layout
+ * @cost_now: and with the new
  * @change: Relative change of the cost, with its interval (boot.h)
  * @max_regression: Allowed @change
  * @no_cost: The profile has no cost model (a report saved by an earlier perf):
  *           @cost is not known
- * @hole_bytes: On hot lines: recorded, now
+ * @hole_bytes_recorded: On hot lines, recorded
+ * @hole_bytes_now: and now
  * @nr_failed: Findings that are not notes: the layout does not hold
  * @nr_undecided: Findings the recording cannot tell
  */
@@ -95,12 +99,14 @@ struct fa_check {
 	struct fa_layout		 layout;
 	int				*new_unit;
 	int				*old_unit;
-	struct fa_cost			 cost[2];
+	struct fa_cost			 cost_recorded;
+	struct fa_cost			 cost_now;
 	double				 change;
 	struct fa_interval		 change_ci;
 	double				 max_regression;
 	bool				 no_cost;
-	u32				 hole_bytes[2];
+	u32				 hole_bytes_recorded;
+	u32				 hole_bytes_now;
 	struct fa_check_finding		*findings;
 	int				 nr_findings;
 	int				 nr_failed;

@@ -127,8 +127,8 @@ int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side
 			    /*max_regression=*/1);
 	if (err)
 		return err;
-	d->predicted[0] = c.cost[0].total;
-	d->predicted[1] = c.cost[1].total;
+	d->predicted_was = c.cost_recorded.total;
+	d->predicted_now = c.cost_now.total;
 	d->have_predicted = true;
 	fa_check__exit(&c);
 	return 0;
@@ -214,8 +214,8 @@ static size_t fa_diff__measures(const struct fa_diff *d, FILE *fp)
 					m <= FA_DIFF_INSTANCES, fa_diff__note(d, m, note, sizeof(note)));
 	}
 	if (d->have_predicted)
-		printed += fa_diff__row(fp, "cost of the old accesses", d->predicted[0],
-					d->predicted[1], false, "predicted for the new layout");
+		printed += fa_diff__row(fp, "cost of the old accesses", d->predicted_was,
+					d->predicted_now, false, "predicted for the new layout");
 	if (old && old->changed)
 		printed += fa_diff__row(fp, "cost of the old report's advice", old->now.model.total,
 					old->advised.model.total, false, "predicted for the advice");
@@ -547,7 +547,7 @@ int fa_diff__json(struct json_writer *j, const struct fa_diff *d)
 		fa_json__double_pair(j, fa_diff_keys[m], fa_diff_side__measure(&d->side[0], m),
 				     fa_diff_side__measure(&d->side[1], m));
 	if (d->have_predicted)
-		fa_json__double_pair(j, "predicted_cost", d->predicted[0], d->predicted[1]);
+		fa_json__double_pair(j, "predicted_cost", d->predicted_was, d->predicted_now);
 	fa_diff__json_change(j, d, "lines_change", FA_DIFF_LINES);
 	fa_diff__json_change(j, d, "cost_change", FA_DIFF_COST);
 	fa_diff__json_change(j, d, "xfers_change", FA_DIFF_XFERS);

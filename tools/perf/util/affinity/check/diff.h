@@ -44,7 +44,8 @@ struct fa_diff_side {
 /**
  * struct fa_diff - A type in two recordings
  * @side: Old, new
- * @predicted: Of the old accesses with the new layout, and with the old
+ * @predicted_was: Of the old accesses with the old layout
+ * @predicted_now: and with the new
  * @have_predicted: Both recordings have the type
  * @percent_limit: Fields with less of the accesses in both are not shown
  * @change: Of the lines per window and the cost, with intervals (boot.h)
@@ -53,7 +54,8 @@ struct fa_diff_side {
 struct fa_diff {
 	const char		*name;
 	struct fa_diff_side	 side[2];
-	double			 predicted[2];
+	double			 predicted_was;
+	double			 predicted_now;
 	bool			 have_predicted;
 	double			 percent_limit;
 	/* by measure (diff.c): the relative change, if it has an interval */

@@ -736,8 +736,8 @@ static size_t fa_hm_merge__fprintf(FILE *fp, const struct fa_merge *m, u32 line,
 	fa_merge__name(m, name, sizeof(name));
 	scnprintf(text, sizeof(text),
 		  "merge %s and %s into struct %s (%u bytes): lines per visit %.2f -> %.2f (%+.1f%%)",
-		  m->arr[0]->name, m->arr[1]->name, name, m->size, m->lines[0], m->lines[1],
-		  100 * (m->cost[1] / m->cost[0] - 1));
+		  m->arr[0]->name, m->arr[1]->name, name, m->size, m->lines_now, m->lines_merged,
+		  100 * (m->cost_merged / m->cost_now - 1));
 	printed += hm_text(fp, 0, 12, "", text);
 	for (int k = 0; k < 2; k++) {
 		double ry = HM_SL_TITLE + k * HM_SL_ROW;

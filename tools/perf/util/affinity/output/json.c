@@ -860,10 +860,10 @@ static void fa_json__merge(struct json_writer *j, const struct fa_merge *m)
 	json_writer__u64(j, "samples_both", m->both);
 	json_writer__u64(j, "samples_one", m->one[0] + m->one[1]);
 	json_writer__begin_array(j, "lines_per_visit", /*flat=*/true);
-	json_writer__double(j, NULL, m->lines[0]);
-	json_writer__double(j, NULL, m->lines[1]);
+	json_writer__double(j, NULL, m->lines_now);
+	json_writer__double(j, NULL, m->lines_merged);
 	json_writer__end_array(j);
-	json_writer__double(j, "gain", 100 * (1 - m->cost[1] / m->cost[0]));
+	json_writer__double(j, "gain", 100 * (1 - m->cost_merged / m->cost_now));
 	json_writer__end_object(j);
 }
 

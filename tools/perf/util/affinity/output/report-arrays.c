@@ -102,7 +102,7 @@ static size_t fa_report__merge(FILE *fp, const struct fa_merge *m)
 	printed += fprintf(fp, " (%" PRIu64 " samples; functions accessing only one: %" PRIu64 ")\n",
 			   m->both, m->one[0] + m->one[1]);
 	printed += fprintf(fp, "  predicted: %+.1f%% (lines per visit %.2f -> %.2f, times the bytes per element)\n\n",
-			   100 * (m->cost[1] / m->cost[0] - 1), m->lines[0], m->lines[1]);
+			   100 * (m->cost_merged / m->cost_now - 1), m->lines_now, m->lines_merged);
 	return printed + fa_merge__fprintf_c(m, fp);
 }
 
