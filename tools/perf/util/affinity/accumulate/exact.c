@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The watchpoint hits of a field and the roles they give (see exact.h). */
+/* The watchpoint hits of a field, and of a type's watched lines (see exact.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

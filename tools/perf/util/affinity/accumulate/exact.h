@@ -11,7 +11,8 @@
  * field's, writes it when its stores are at least FA_WRITE_SHARE of its own
  * hits and FA_COLD_SHARE of the field's: the thread that initializes a
  * lock once is no writer of a lock another thread takes a million times,
- * and each of four CPUs that store to a field in one of 16 accesses is.
+ * and each of four CPUs that store to a field in one of 16 accesses is
+ * (fa_exact__roles(), in classify.h).
  *
  * The hits of a type are kept in order, so that they can be replayed with
  * the fields where another layout puts them (advice/watched.h).
