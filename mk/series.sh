@@ -19,6 +19,7 @@ SERIES_DIR="$TOP/series"
 GIT_TREE="$BUILD/series-git"
 OUT="$BUILD/series"
 SECTIONS="$BUILD/series-sections"
+GROWN="$BUILD/series-grown"
 AUTHOR_NAME=$(git -C "$TOP" config user.name || echo "perf affinity developers")
 AUTHOR_EMAIL=$(git -C "$TOP" config user.email || echo "perf-affinity@localhost")
 export GIT_AUTHOR_NAME="$AUTHOR_NAME" GIT_AUTHOR_EMAIL="$AUTHOR_EMAIL"
@@ -52,6 +53,14 @@ check_coverage() {
 	done
 }
 
+# The series ends in the tree the build uses: every file as in tools/
+check_final() {
+	for n in $(cd "$TOP" && git ls-files tools); do
+		cmp -s "$TOP/$n" "$GIT_TREE/$n" ||
+			die "$n: the series ends with another version than tools/ has (series/grow.patch?)"
+	done
+}
+
 make_base() {
 	ver=$(cat "$PRISTINE/.stamp")
 	rm -rf "$GIT_TREE"
@@ -79,6 +88,12 @@ commit_entry() {
 		mkdir -p "$(dirname "$n")"
 		cp -p "$TOP/$n" "$n"
 	done
+	# the versions of new files as of this patch (mk/grow.sh)
+	if [ -d "$GROWN/$e" ]; then
+		(cd "$GROWN/$e" && find . -type f) | while read -r n; do
+			cp "$GROWN/$e/$n" "$n"
+		done
+	fi
 	git add -A
 	git diff --cached --quiet && die "series/$e changes nothing"
 	{ echo "$subject"; echo; body "$f"; echo; echo "Signed-off-by: $AUTHOR_NAME <$AUTHOR_EMAIL>"; } |
@@ -241,6 +256,7 @@ build_without() {
 }
 
 check_coverage
+sh "$TOP/mk/grow.sh" unpack "$GROWN"
 make_base
 for e in $entries; do
 	case "$e" in
@@ -248,6 +264,7 @@ for e in $entries; do
 	esac
 	commit_entry "$e"
 done
+check_final
 write_patches
 run_checkpatch || echo "checkpatch reported errors, see $OUT/*/*.checkpatch"
 check_am
