@@ -1750,7 +1750,6 @@ static int perf_affinity__layout(int argc, const char **argv)
  * layout, or of two recordings
  */
 
-/* The options of the analysis that check and diff share with report, and the end */
 /*
  * The command's state (cmd_affinity()): the analysis options check and
  * diff share (OPT_PARENT) point into it
