@@ -37,7 +37,6 @@ enum fa_method {
  */
 #define FA_DENSE_GAP_NS		10000
 
-/* Why the analysis took its method */
 /* What the report advises for a type */
 enum fa_advice {
 	FA_ADVICE_NONE,		/* nothing saves enough */
@@ -46,6 +45,7 @@ enum fa_advice {
 	FA_ADVICE_SPLIT,	/* hot/cold split (split.h): the layout stays */
 };
 
+/* Why the analysis took its method */
 enum fa_method_why {
 	FA_METHOD_WHY_ASKED,		/* --method */
 	FA_METHOD_WHY_DENSE,		/* samples dense enough for windows */
@@ -181,12 +181,6 @@ struct fa_analysis {
 #define FA_SURE			FA_BOOT_LEVEL
 /* Fewer groups with windows (visits) than this: the intervals say little */
 #define FA_BOOT_MIN_GROUPS	8
-
-/*
- * Reordering a struct is a patch to review and a history to follow: not
- * worth it for less than this share of the predicted cost.
- */
-#define FA_MIN_GAIN	0.01
 
 /* A field this share of the windows (visits) touches is read by every call */
 #define FA_EVERY_CALL	0.9

@@ -9,7 +9,6 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "../decode/access.h"
-#include "analyze.h"
 #include "../layout/classify.h"
 #include "cost.h"
 #include "../fields/fields.h"

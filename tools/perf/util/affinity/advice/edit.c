@@ -6,7 +6,6 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
-#include "analyze.h"
 #include "../layout/classify.h"
 #include "cost.h"
 #include "debug.h"
