@@ -15,12 +15,6 @@ struct fa_nest;
 
 #define FA_MAX_DEPTH	8
 
-/* A strbuf's text; an initialized but empty strbuf need not be terminated. */
-static inline const char *sb_str(const struct strbuf *sb)
-{
-	return sb->len ? sb->buf : "";
-}
-
 bool fa_die__type(Dwarf_Die *die, Dwarf_Die *type);
 bool fa_die__is_record(int tag);
 bool fa_die__anon_record(Dwarf_Die *type);
@@ -34,5 +28,11 @@ void fa_pahole__member_type(Dwarf_Die *type, struct strbuf *pre, struct strbuf *
 			    bool *funcptr, u8 *prefix);
 u32 fa_pahole__padding(Dwarf_Die *type);
 int fa_pahole__nest(Dwarf_Die *record, struct fa_nest **nest, int *nr);
+
+/* A strbuf's text; an initialized but empty strbuf need not be terminated. */
+static inline const char *sb_str(const struct strbuf *sb)
+{
+	return sb->len ? sb->buf : "";
+}
 
 #endif /* __PERF_AFFINITY_FIELDS_INT_H */
