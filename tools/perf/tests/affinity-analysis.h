@@ -6,6 +6,7 @@
 #include "affinity/advice/analyze.h"
 #include "affinity/fields/fields.h"
 #include "affinity/accumulate/type.h"
+#include "affinity-planted.h"
 
 /* The analysis perf affinity report makes of @t, by the window method */
 static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)
@@ -17,11 +18,8 @@ static inline int analysis__run(struct fa_analysis *a, struct fa_type *t)
 /* The end of a test that analyzed @t: @t and its struct go too */
 static inline void analysis__exit(struct fa_analysis *a, struct fa_type *t)
 {
-	struct fa_struct *st = t->st;
-
 	fa_analysis__exit(a);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	planted_type__delete(t);
 }
 
 #endif /* __PERF_TESTS_AFFINITY_ANALYSIS_H */

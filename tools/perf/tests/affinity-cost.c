@@ -52,14 +52,6 @@ static int cost__now_swapped(struct fa_type *t, int a, int b, struct fa_cost *no
 	return err;
 }
 
-static void type__delete(struct fa_type *t)
-{
-	struct fa_struct *st = t->st;
-
-	fa_type__delete(t);
-	fa_struct__delete(st);
-}
-
 /* f0 and f8, a line apart, read together by one CPU: two lines, one with f8 next to f0 */
 static int test__affinity_cost_lines(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -80,7 +72,7 @@ static int test__affinity_cost_lines(struct test_suite *test __maybe_unused,
 	T("one with f8 next to f0", swapped.lines_per_window < 1.1);
 	T("no transfers with one CPU", now.xfers_per_window == 0 && swapped.xfers_per_window == 0);
 	T("the cost follows", swapped.total < now.total);
-	type__delete(t);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 
@@ -103,7 +95,7 @@ static int test__affinity_cost_transfers(struct test_suite *test __maybe_unused,
 	T("transfers as recorded", now.xfers_per_kacc > 100);
 	T("none with f1 a line away", apart.xfers_per_kacc == 0);
 	T("the cost follows", apart.total < now.total);
-	type__delete(t);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 

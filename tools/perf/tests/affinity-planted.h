@@ -73,6 +73,15 @@ static inline struct fa_type *longs_type__new(int n)
 	return t;
 }
 
+/* @t and the struct it was made of, as longs_type__new() makes them */
+static inline void planted_type__delete(struct fa_type *t)
+{
+	struct fa_struct *st = t->st;
+
+	fa_type__delete(t);
+	fa_struct__delete(st);
+}
+
 /* long a; unsigned x:3, y:5; union { int i; char c[4]; } u; long b; long c; */
 static inline struct fa_struct *blocks__new(void)
 {

@@ -112,7 +112,6 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 		0,						/* power, below */
 	};
 	struct fa_type *t = longs_type__new(4);
-	struct fa_struct *st;
 
 	power.mem_remote = 1;
 	power.mem_hops = 0;
@@ -132,9 +131,7 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 		 t->counts.hitm);
 	T("local, remote and POWER's remote HITMs",
 	  t->counts.stats[0].hitm == 3 && t->counts.hitm == 3);
-	st = t->st;
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 
@@ -344,7 +341,6 @@ static int test__affinity_worker(struct test_suite *test __maybe_unused,
 	static const char * const syms[] = { "rq_lock", "update_curr", "pick_next" };
 	struct fa_type *queued = longs_type__new(16), *now = longs_type__new(16);
 	struct fa_worker *w = fa_worker__new();
-	struct fa_struct *st;
 	struct fa_sample bad;
 
 	T("types", queued && now);
@@ -373,12 +369,8 @@ static int test__affinity_worker(struct test_suite *test __maybe_unused,
 	T("stopped", !fa_worker__delete(w));
 	T("the same still", types__same(queued, now));
 	T("no worker to stop", !fa_worker__delete(NULL));
-	st = queued->st;
-	fa_type__delete(queued);
-	fa_struct__delete(st);
-	st = now->st;
-	fa_type__delete(now);
-	fa_struct__delete(st);
+	planted_type__delete(queued);
+	planted_type__delete(now);
 	return TEST_OK;
 }
 
@@ -386,7 +378,6 @@ static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 				int subtest __maybe_unused)
 {
 	struct fa_type *t = longs_type__new(4);
-	struct fa_struct *st;
 
 	T("type", t);
 	/* 70,000 instances, each accessed every 0.7 ms: all live (1 ms) */
@@ -403,9 +394,7 @@ static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 		 fa_keymap__size(&t->xfer.insts));
 	T("one sweep, not one per access", t->xfer.nr_sweeps == 1);
 	T("none forgotten", fa_keymap__size(&t->xfer.insts) == 70000 && !t->xfer.nr_retired);
-	st = t->st;
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 
