@@ -1827,7 +1827,7 @@ struct affinity_check {
 /* One type of the recording against its layout in the binary */
 static int affinity_check__type(struct affinity_check *ck, struct perf_affinity *aff,
 				const char *name, const struct fa_type *t,
-				const struct fa_analysis *an, const struct fa_cost_model *model)
+				const struct fa_analysis *an)
 {
 	struct fa_struct *st = fa_struct__from_dwarf_named(ck->di->dbg, name);
 	struct fa_check c;
@@ -1841,7 +1841,7 @@ static int affinity_check__type(struct affinity_check *ck, struct perf_affinity 
 		pr_debug("%s: no %s in its debug info: not checked\n", ck->binary, name);
 		return 0;
 	}
-	err = fa_check__run(&c, t, an, model, st, ck->max_regression);
+	err = fa_check__run(&c, t, an, st, ck->max_regression);
 	if (!err) {
 		if (perf_affinity__text(aff) && ck->checked)
 			putchar('\n');
@@ -1862,8 +1862,7 @@ static int affinity_check__type(struct affinity_check *ck __maybe_unused,
 				struct perf_affinity *aff __maybe_unused,
 				const char *name __maybe_unused,
 				const struct fa_type *t __maybe_unused,
-				const struct fa_analysis *an __maybe_unused,
-				const struct fa_cost_model *model __maybe_unused)
+				const struct fa_analysis *an __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
@@ -1908,7 +1907,7 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 
 	affinity_check__begin(ck, aff);
 	fa_hists__for_each_entry(fh, fe) {
-		err = affinity_check__type(ck, aff, fe->te->name, fe->te->t, fe->an, NULL);
+		err = affinity_check__type(ck, aff, fe->te->name, fe->te->t, fe->an);
 		if (err)
 			break;
 	}
@@ -1922,7 +1921,7 @@ static bool affinity_check__wanted(struct strlist *only, const char *name)
 	       (strstarts(name, "struct ") && strlist__has_entry(only, name + 7));
 }
 
-/* The types of a report saved with --json: no cost model in it */
+/* The types of a report saved with --json */
 static int affinity_check__profile(struct affinity_check *ck, struct perf_affinity *aff)
 {
 	struct strlist *only = aff->types ? strlist__new(aff->types, NULL) : NULL;
@@ -1940,8 +1939,7 @@ static int affinity_check__profile(struct affinity_check *ck, struct perf_affini
 		    pt->share < aff->ropts.percent_limit)
 			continue;
 		wanted++;
-		err = affinity_check__type(ck, aff, pt->t.st->name, &pt->t, &pt->an,
-					   pt->has_model ? &pt->model : NULL);
+		err = affinity_check__type(ck, aff, pt->t.st->name, &pt->t, &pt->an);
 	}
 	if (!err && aff->types && !wanted) {
 		pr_err("-T %s: no such struct type in %s\n", aff->types, aff->input_name);

@@ -141,7 +141,7 @@ static int test__affinity_check_layouts(struct test_suite *test __maybe_unused,
 
 	T("recording", t && now[0] && now[1] && now[2]);
 
-	T("check as recorded", !fa_check__run(&c, t, &a, NULL, now[0], 0.01));
+	T("check as recorded", !fa_check__run(&c, t, &a, now[0], 0.01));
 	T("the lock next to its readers does not hold", c.nr_failed);
 	T("three pairs", check__count(&c, FA_CHECK_SHARED, false) == 3);
 	T("as recorded", c.findings[0].as_recorded);
@@ -152,13 +152,13 @@ static int test__affinity_check_layouts(struct test_suite *test __maybe_unused,
 	  check__says(&c, "\tlong int                   f0;                   /*     0     8 */"));
 	fa_check__exit(&c);
 
-	T("check the fix", !fa_check__run(&c, t, &a, NULL, now[1], 0.01));
+	T("check the fix", !fa_check__run(&c, t, &a, now[1], 0.01));
 	T("the fix holds", !c.nr_failed);
 	T("and costs less", c.cost_now.total < c.cost_recorded.total);
 	T("every member matched", c.old_unit[7] == 0 && c.new_unit[0] == 7);
 	fa_check__exit(&c);
 
-	T("check the fix with a new field", !fa_check__run(&c, t, &a, NULL, now[2], 0.01));
+	T("check the fix with a new field", !fa_check__run(&c, t, &a, now[2], 0.01));
 	T("a cold field added holds", !c.nr_failed);
 	T("the field is new", c.old_unit[8] == -1);
 	T("and listed", check__says(&c, "new, not in the recording: stats (8 bytes, line 1"));
@@ -179,7 +179,7 @@ static int test__affinity_check_hole(struct test_suite *test __maybe_unused,
 	struct fa_check c;
 
 	T("recording", t && now);
-	T("check", !fa_check__run(&c, t, &a, NULL, now, 0.01));
+	T("check", !fa_check__run(&c, t, &a, now, 0.01));
 	T("a byte put into the readers' line leaves a hole there",
 	  check__count(&c, FA_CHECK_HOLE, false) == 1);
 	T("7 bytes before f4", c.findings[0].bytes == 7 && c.findings[0].line == 0);

@@ -579,7 +579,7 @@ static int fa_analysis__fs_pairs(struct fa_analysis *a, const struct fa_type *t)
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost,
 		     const struct fa_keep_opts *keep)
 {
-	struct fa_cost_model model;
+	struct fa_cost_model *model = &a->model;
 	int err = -ENOMEM;
 
 	memset(a, 0, sizeof(*a));
@@ -592,18 +592,18 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 	xfer_cost = a->xfer_cost;
 	/* sparse samples: what every call of the sampled code touches */
 	a->per_visit = a->method == FA_METHOD_CODE && t->sets.nr_visits;
-	if (fa_cost_model__init(&model, t, xfer_cost, a->per_visit))
+	if (fa_cost_model__init(model, t, xfer_cost, a->per_visit))
 		return -ENOMEM;
 	if (!fa_classes__init(&a->classes, t) &&
-	    !fa_cost_model__set_moving(&model, &a->classes) &&
+	    !fa_cost_model__set_moving(model, &a->classes) &&
 	    !fa_layout__current(&a->current, t->st, t->cfg.line_size) &&
 	    fa_keep__init(&a->keep, t->st, &a->current, keep) >= 0 &&
-	    !fa_analysis__reorder(a, t, &model) && !fa_analysis__advise(a, t, &model))
-		err = fa_analysis__costs(a, t, &model, xfer_cost);
+	    !fa_analysis__reorder(a, t, model) && !fa_analysis__advise(a, t, model))
+		err = fa_analysis__costs(a, t, model, xfer_cost);
 	if (!err)
-		fa_analysis__every_call(a, &model);
+		fa_analysis__every_call(a, model);
 	if (!err)
-		err = fa_analysis__top_pairs(a, t, &model);
+		err = fa_analysis__top_pairs(a, t, model);
 	if (!err) {
 		a->nr_shared_lines = fa_shared_lines__find(t, &a->shared_lines);
 		err = min(a->nr_shared_lines, 0);
@@ -611,8 +611,7 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 	if (!err)
 		err = fa_analysis__fs_pairs(a, t);
 	if (!err)
-		err = fa_analysis__split(a, t, &model);
-	fa_cost_model__exit(&model);
+		err = fa_analysis__split(a, t, model);
 	if (err)
 		fa_analysis__exit(a);
 	return err;
@@ -631,4 +630,5 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_split__exit(&a->split);
 	zfree(&a->shared_lines);
 	zfree(&a->fs_pairs);
+	fa_cost_model__exit(&a->model);
 }

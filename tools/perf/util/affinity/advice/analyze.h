@@ -136,6 +136,12 @@ struct fa_analysis {
 	bool			 kept;		/* the suggestion saved too little */
 	bool			 spread;	/* aligned: instances no longer share lines */
 	bool			 per_visit;	/* the model counts lines per visit, not window */
+	/*
+	 * Of the window (visit) and move sets, @classes' moving units: what
+	 * every output and check weighs layouts with; .sets NULL if a saved
+	 * report had none
+	 */
+	struct fa_cost_model	 model;
 	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
 	/* how sure (boot.h): the model's saving and cost per window (visit) */
 	struct fa_interval	 gain_ci;

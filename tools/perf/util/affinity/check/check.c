@@ -339,33 +339,25 @@ const char *fa_check__verdict(const struct fa_check *c)
 }
 
 /*
- * The cost of the recorded accesses with either layout, with @model or
- * the one compiled from the type's sets; the units removed since count as
- * on lines of their own in both
+ * The cost of the recorded accesses with either layout, by the analysis'
+ * cost model; the units removed since count as on lines of their own in
+ * both
  */
-static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
+static int fa_check__cost(struct fa_check *c)
 {
-	const struct fa_analysis *an = c->an;
-	const struct fa_type *t = c->t;
-	int n = t->st->nr_units, err = -ENOMEM;
+	const struct fa_cost_model *model = &c->an->model;
+	int n = c->t->st->nr_units, err;
 	u32 *line_of;
 	struct fa_check_finding f = { .kind = FA_CHECK_COST, };
-	struct fa_cost_model m = { .sets = NULL, };
 
-	/* a saved report of an earlier perf has no model, a type without sets neither */
-	if (!model && !t->sets.windows) {
+	/* a report saved by an earlier perf has no model */
+	if (!model->sets) {
 		c->no_cost = true;
 		return 0;
 	}
 	line_of = calloc(2 * n + 2, sizeof(*line_of));
 	if (!line_of)
 		return -ENOMEM;
-	if (!model) {
-		if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit) ||
-		    fa_cost_model__set_moving(&m, &an->classes))
-			goto out;
-		model = &m;
-	}
 	fa_check__lines_of(c, line_of, line_of + n + 1);
 	fa_cost_model__eval_lines(model, line_of, &c->cost_recorded);
 	fa_cost_model__eval_lines(model, line_of + n + 1, &c->cost_now);
@@ -374,8 +366,6 @@ static int fa_check__cost(struct fa_check *c, const struct fa_cost_model *model)
 	/* regressed where the whole interval is above the maximum, undecided where it spans it */
 	f.undecided = c->change_ci.lo <= c->max_regression;
 	err = c->change_ci.hi > c->max_regression ? fa_check__add(c, &f) : 0;
-out:
-	fa_cost_model__exit(&m);
 	free(line_of);
 	return err;
 }
@@ -383,8 +373,7 @@ out:
 /**
  * fa_check__run - Check the layout of @st against the recording of its type
  * @t: The recorded type
- * @an: Its analysis (fa_analysis__run())
- * @model: Its cost model, or NULL to compile it from @t's sets
+ * @an: Its analysis (fa_analysis__run()) or the saved report's (profile.h)
  * @st: The type as it is now, maybe changed
  * @max_regression: Of the cost, relative: 0.01 for 1%
  *
@@ -392,8 +381,7 @@ out:
  * -ENOMEM.
  */
 int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
-		  const struct fa_cost_model *model, const struct fa_struct *st,
-		  double max_regression)
+		  const struct fa_struct *st, double max_regression)
 {
 	int err;
 
@@ -411,7 +399,7 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 	}
 	fa_check__map(c);
 	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
-	      fa_check__cost(c, model);
+	      fa_check__cost(c);
 	if (err)
 		fa_check__exit(c);
 	return err;

@@ -115,8 +115,7 @@ struct fa_check {
 };
 
 int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_analysis *an,
-		  const struct fa_cost_model *model, const struct fa_struct *st,
-		  double max_regression);
+		  const struct fa_struct *st, double max_regression);
 void fa_check__exit(struct fa_check *c);
 const char *fa_check__verdict(const struct fa_check *c);
 bool fa_check__hot(const struct fa_check *c, int unit);

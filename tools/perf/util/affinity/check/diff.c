@@ -123,8 +123,7 @@ int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side
 	if (!old->t || !new->t)
 		return 0;
 	fa_diff__intervals(d);
-	err = fa_check__run(&c, old->t, old->an, /*model=*/NULL, new->t->st,
-			    /*max_regression=*/1);
+	err = fa_check__run(&c, old->t, old->an, new->t->st, /*max_regression=*/1);
 	if (err)
 		return err;
 	d->predicted_was = c.cost_recorded.total;

@@ -321,7 +321,7 @@ static int fa_profile__groups(const struct fa_jv *jm, struct fa_profile_type *pt
 {
 	const struct fa_jv *wg = fa_jv__get(jm, "windows_by_group");
 	const struct fa_jv *sg = fa_jv__get(jm, "set_groups");
-	struct fa_cost_model *m = &pt->model;
+	struct fa_cost_model *m = &pt->an.model;
 
 	if (!wg && !sg)
 		return 0;
@@ -363,7 +363,7 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 {
 	const struct fa_jv *jm = fa_jv__get(jt, "cost_model");
 	const struct fa_jv *ws = fa_jv__get(jm, "window_sets"), *ms = fa_jv__get(jm, "move_sets");
-	struct fa_cost_model *m = &pt->model;
+	struct fa_cost_model *m = &pt->an.model;
 	int nr_units = pt->t.st->nr_units, err;
 	size_t nr = 0, used = 0;
 	double windows, accesses = 0;
@@ -393,7 +393,6 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 	err = err ?: fa_profile__sets(ms, m, /*moves=*/true, nr_units, &used) ?:
 	      fa_profile__moving(fa_jv__get(jm, "moving"), m, nr_units) ?:
 	      fa_profile__groups(jm, pt);
-	pt->has_model = !err;
 	return err;
 }
 
@@ -530,7 +529,6 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 void fa_profile__exit(struct fa_profile *p)
 {
 	for (int i = 0; p->types && i < p->nr_types; i++) {
-		fa_cost_model__exit(&p->types[i].model);
 		zfree(&p->types[i].groups);
 		fa_analysis__exit(&p->types[i].an);
 		fa_struct__delete(p->types[i].t.st);

@@ -3,8 +3,9 @@
  * A report saved with --json, read back as the profile perf affinity check
  * takes instead of a perf.data: per struct type its fields, their classes
  * and owners, the clusters and the recorded and suggested layouts, as the
- * struct fa_type and fa_analysis that fa_check__run() takes.  The JSON has
- * no cost model (the sets of fa_type): from it, the cost is not checked.
+ * struct fa_type and fa_analysis that fa_check__run() takes, the cost
+ * model compiled (reports saved by an earlier perf have none: from them,
+ * the cost is not checked).
  */
 #ifndef __PERF_AFFINITY_PROFILE_H
 #define __PERF_AFFINITY_PROFILE_H
@@ -12,23 +13,20 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "../advice/analyze.h"
-#include "../advice/cost.h"
 #include "../accumulate/owner.h"
 #include "../accumulate/type.h"
 
 /**
  * struct fa_profile_type - A struct type of the saved report
- * @t: Its struct and configuration; no accesses, no cost model
- * @an: The classes, clusters and layouts of its analysis
- * @model: The cost model, if the report has it (@has_model)
+ * @t: Its struct and configuration; no accesses
+ * @an: The classes, clusters, layouts and cost model of its analysis
+ * @groups: By set of the cost model, its windows in each group (boot.h)
  * @share: Its share of the accesses of all types, in percent
  */
 struct fa_profile_type {
 	struct fa_type		t;
 	struct fa_analysis	an;
-	struct fa_cost_model	model;
-	u32			*groups;	/* of the model's sets (boot.h) */
-	bool			has_model;
+	u32			*groups;
 	double			share;
 };
 

@@ -732,32 +732,22 @@ static void fa_json__cost_groups(struct json_writer *j, const struct fa_cost_mod
  * perf affinity check needs to cost another layout of the type from the
  * saved report
  */
-static int fa_json__cost_model(struct json_writer *j, const struct fa_type *t,
-			       const struct fa_analysis *an)
+static void fa_json__cost_model(struct json_writer *j, const struct fa_type *t,
+				const struct fa_cost_model *m)
 {
-	struct fa_cost_model m;
-
-	if (fa_cost_model__init(&m, t, an->xfer_cost, an->per_visit))
-		return -ENOMEM;
-	if (fa_cost_model__set_moving(&m, &an->classes)) {
-		fa_cost_model__exit(&m);
-		return -ENOMEM;
-	}
 	json_writer__begin_object(j, "cost_model", /*flat=*/false);
-	json_writer__u64(j, "windows", m.nr_windows);
-	json_writer__double(j, "xfer_cost", m.xfer_cost);
+	json_writer__u64(j, "windows", m->nr_windows);
+	json_writer__double(j, "xfer_cost", m->xfer_cost);
 	json_writer__begin_array(j, "moving", /*flat=*/true);
 	for (int u = 0; u < t->st->nr_units; u++) {
-		if (m.moving[u])
+		if (m->moving[u])
 			json_writer__int(j, NULL, u);
 	}
 	json_writer__end_array(j);
-	fa_json__cost_sets(j, "window_sets", &m, 0, m.nr_window_sets);
-	fa_json__cost_sets(j, "move_sets", &m, m.nr_window_sets, m.nr_sets);
-	fa_json__cost_groups(j, &m);
+	fa_json__cost_sets(j, "window_sets", m, 0, m->nr_window_sets);
+	fa_json__cost_sets(j, "move_sets", m, m->nr_window_sets, m->nr_sets);
+	fa_json__cost_groups(j, m);
 	json_writer__end_object(j);
-	fa_cost_model__exit(&m);
-	return 0;
 }
 
 static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
@@ -808,9 +798,9 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 		json_writer__null(j, "candidate");
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
-	err = fa_json__cost_model(j, t, an);
+	fa_json__cost_model(j, t, &an->model);
 	json_writer__end_object(j);
-	return err;
+	return 0;
 }
 
 static void fa_json__array(struct json_writer *j, const struct fa_array *arr)
