@@ -13,7 +13,6 @@
 #include "affinity-planted.h"
 #include "affinity/check/check.h"
 #include "affinity/check/diff.h"
-#include "affinity/check/json-parse.h"
 #include "affinity/layout/layout.h"
 #include "debug.h"
 #include "tests.h"
@@ -226,57 +225,10 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/* The JSON reader: what json.c writes, and errors where they are */
-static int test__affinity_json_read(struct test_suite *test __maybe_unused,
-				    int subtest __maybe_unused)
-{
-	static const char doc[] =
-		"{\"a\": [1, -2.5e3, true, false, null],\n"
-		" \"s\": \"q\\\"b\\\\\\n\\t\\u00e9\\ud83d\\ude00\\/\", \"o\": {}, \"e\": []}";
-	static const char * const bad[][2] = {
-		{ "{\"a\": 1,\n \"b\" 2}", "line 2: expected ':'" },
-		{ "[1, 2", "line 1: expected ',' or ']'" },
-		{ "\"abc", "line 1: a string does not end" },
-		{ "{\"a\": \"\\x\"}", "line 1: a bad escape in a string" },
-		{ "[tru]", "line 1: expected a value" },
-		{ "{} {}", "line 1: more after the document" },
-		{ "", "line 1: expected a value" },
-	};
-	char deep[2 * FA_JV_MAX_DEPTH + 8], err[128];
-	const struct fa_jv *a;
-	struct fa_jv v;
-
-	T("parse", !fa_jv__parse(&v, doc, err, sizeof(err)));
-	a = fa_jv__get(&v, "a");
-	T("an array of 5", a && a->type == FA_JV_ARRAY && a->nr == 5);
-	T("numbers", fa_jv__at(a, 1, FA_JV_NUMBER)->num == -2500);
-	T("true, false, null", fa_jv__at(a, 2, FA_JV_BOOL)->b && !fa_jv__at(a, 3, FA_JV_BOOL)->b &&
-	  fa_jv__at(a, 4, FA_JV_NULL));
-	T("escapes and UTF-8", !strcmp(fa_jv__string(&v, "s"),
-				       "q\"b\\\n\t\xc3\xa9\xf0\x9f\x98\x80/"));
-	T("empty containers", fa_jv__get(&v, "o")->nr == 0 && fa_jv__get(&v, "e")->nr == 0);
-	T("no such member", !fa_jv__get(&v, "x") && !fa_jv__string(&v, "a"));
-	fa_jv__exit(&v);
-	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		err[0] = '\0';
-		T("bad JSON is an error", fa_jv__parse(&v, bad[i][0], err, sizeof(err)) == -EINVAL);
-		pr_debug("'%s': %s\n", bad[i][0], err);
-		T("saying where", !strcmp(err, bad[i][1]));
-		fa_jv__exit(&v);
-	}
-	memset(deep, '[', sizeof(deep) - 1);
-	deep[sizeof(deep) - 1] = '\0';
-	T("nested too deep", fa_jv__parse(&v, deep, err, sizeof(err)) == -EINVAL &&
-	  strstr(err, "nested too deep"));
-	fa_jv__exit(&v);
-	return TEST_OK;
-}
-
 static struct test_case tests__affinity_check[] = {
 	TEST_CASE("A layout is checked against a recording", affinity_check_layouts),
 	TEST_CASE("A member put into a hot line with a hole fails", affinity_check_hole),
 	TEST_CASE("diff predicts and measures a fix", affinity_diff_fix),
-	TEST_CASE("The JSON reader of saved reports", affinity_json_read),
 	{	.name = NULL, }
 };
 

@@ -13,7 +13,7 @@
 #include "../layout/cluster.h"
 #include "../advice/cost.h"
 #include "../fields/fields.h"
-#include "json-parse.h"
+#include "../../json-reader.h"
 #include "../layout/layout.h"
 #include "profile.h"
 #include "../../debug.h"
@@ -66,56 +66,56 @@ static u32 fa_profile__align(u32 size)
 }
 
 /* Field @index of a struct of @size bytes, as the report wrote it */
-static int fa_profile__field(const struct fa_jv *jf, int index, u32 size_of,
+static int fa_profile__field(const struct json_value *jf, int index, u32 size_of,
 			     struct fa_field *f)
 {
-	const struct fa_jv *parent = fa_jv__get(jf, "parent"), *bits = fa_jv__get(jf, "bitfield");
-	const struct fa_jv *leaf = fa_jv__get(jf, "leaf");
+	const struct json_value *parent = json_value__get(jf, "parent"), *bits = json_value__get(jf, "bitfield");
+	const struct json_value *leaf = json_value__get(jf, "leaf");
 	double offset, size, depth, bit_offset = 0, bit_size = 0;
-	int kind = fa_field_kind__parse(fa_jv__string(jf, "kind"));
+	int kind = fa_field_kind__parse(json_value__string(jf, "kind"));
 
-	if (!fa_jv__string(jf, "name") || kind < 0 || !fa_jv__number(jf, "offset", &offset) ||
-	    !fa_jv__number(jf, "size", &size) || !fa_jv__number(jf, "depth", &depth) ||
-	    !parent || !leaf || leaf->type != FA_JV_BOOL ||
-	    (kind == FA_FIELD_BITFIELD && (!fa_jv__number(bits, "bit_offset", &bit_offset) ||
-					   !fa_jv__number(bits, "bit_size", &bit_size))))
+	if (!json_value__string(jf, "name") || kind < 0 || !json_value__number(jf, "offset", &offset) ||
+	    !json_value__number(jf, "size", &size) || !json_value__number(jf, "depth", &depth) ||
+	    !parent || !leaf || leaf->type != JSON_VALUE_BOOL ||
+	    (kind == FA_FIELD_BITFIELD && (!json_value__number(bits, "bit_offset", &bit_offset) ||
+					   !json_value__number(bits, "bit_size", &bit_size))))
 		return -EINVAL;
 	/* within the struct, nested under a field before it */
 	if (!fa_profile__in(offset, 0, size_of) || !fa_profile__in(size, 0, size_of - offset) ||
 	    !fa_profile__in(depth, 0, 16) || !fa_profile__in(bit_offset, 0, 8 * size) ||
 	    !fa_profile__in(bit_size, 0, 8 * size - bit_offset) ||
-	    (parent->type == FA_JV_NUMBER ? !fa_profile__in(parent->num, 0, index - 1) || !depth :
-	     parent->type != FA_JV_NULL || depth))
+	    (parent->type == JSON_VALUE_NUMBER ? !fa_profile__in(parent->num, 0, index - 1) || !depth :
+	     parent->type != JSON_VALUE_NULL || depth))
 		return -EINVAL;
 	*f = (struct fa_field){
-		.name = (char *)fa_jv__string(jf, "name"),
-		.type = (char *)fa_jv__string(jf, "type"),
-		.suffix = (char *)fa_jv__string(jf, "suffix"),
+		.name = (char *)json_value__string(jf, "name"),
+		.type = (char *)json_value__string(jf, "type"),
+		.suffix = (char *)json_value__string(jf, "suffix"),
 		.offset = offset, .size = size, .align = fa_profile__align(size),
 		.bit_offset = bit_offset, .bit_size = bit_size, .kind = kind, .depth = depth,
-		.parent = parent->type == FA_JV_NUMBER ? (int)parent->num : -1,
+		.parent = parent->type == JSON_VALUE_NUMBER ? (int)parent->num : -1,
 		.group = -1, .leaf = leaf->b,
 	};
 	return 0;
 }
 
 /* The struct of the fields; the bitfield groups are made again, as they were */
-static struct fa_struct *fa_profile__struct(const struct fa_jv *jt, const char *name)
+static struct fa_struct *fa_profile__struct(const struct json_value *jt, const char *name)
 {
-	const struct fa_jv *fields = fa_jv__get(jt, "fields");
+	const struct json_value *fields = json_value__get(jt, "fields");
 	struct fa_struct *st;
 	double size, align = 1;
 	int err = 0;
 
-	if (!fa_jv__number(jt, "size", &size) || !fa_profile__in(size, 1, FA_PROFILE_MAX_SIZE) ||
-	    !fields || fields->type != FA_JV_ARRAY)
+	if (!json_value__number(jt, "size", &size) || !fa_profile__in(size, 1, FA_PROFILE_MAX_SIZE) ||
+	    !fields || fields->type != JSON_VALUE_ARRAY)
 		return NULL;
-	fa_jv__number(fa_jv__get(jt, "current"), "align", &align);
+	json_value__number(json_value__get(jt, "current"), "align", &align);
 	if (!fa_profile__in(align, 1, 4096) || ((u32)align & ((u32)align - 1)))
 		return NULL;
 	st = fa_struct__new(name, size, align);
 	for (int i = 0; st && !err && i < fields->nr; i++) {
-		const struct fa_jv *jf = fa_jv__at(fields, i, FA_JV_OBJECT);
+		const struct json_value *jf = json_value__at(fields, i, JSON_VALUE_OBJECT);
 		struct fa_field f;
 
 		err = jf ? fa_profile__field(jf, i, size, &f) : -EINVAL;
@@ -127,7 +127,7 @@ static struct fa_struct *fa_profile__struct(const struct fa_jv *jt, const char *
 		return NULL;
 	}
 	for (int i = 0; i < st->nr_fields; i++) {
-		if (strcmp(st->fields[i].name, fa_jv__string(fa_jv__at(fields, i, FA_JV_OBJECT),
+		if (strcmp(st->fields[i].name, json_value__string(json_value__at(fields, i, JSON_VALUE_OBJECT),
 							      "name"))) {
 			fa_struct__delete(st);
 			return NULL;
@@ -144,11 +144,11 @@ static int fa_profile__owner(struct fa_profile_ctx *ctx, double id)
 	return fa_profile__in(id, 0, ctx->nr_owners - 1) ? (int)id : -1;
 }
 
-static int fa_profile__owners(struct fa_profile_ctx *ctx, const struct fa_jv *ids,
+static int fa_profile__owners(struct fa_profile_ctx *ctx, const struct json_value *ids,
 			      unsigned long *bits)
 {
 	for (int i = 0; ids && i < ids->nr; i++) {
-		const struct fa_jv *id = fa_jv__at(ids, i, FA_JV_NUMBER);
+		const struct json_value *id = json_value__at(ids, i, JSON_VALUE_NUMBER);
 		int bit = id ? fa_profile__owner(ctx, id->num) : -1;
 
 		if (bit < 0)
@@ -159,26 +159,26 @@ static int fa_profile__owners(struct fa_profile_ctx *ctx, const struct fa_jv *id
 }
 
 /* The classes and owners of the leaves, as the report gave them */
-static int fa_profile__classes(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
+static int fa_profile__classes(struct fa_profile_ctx *ctx, const struct json_value *jt,
 			       const struct fa_struct *st, struct fa_classes *c)
 {
-	const struct fa_jv *fields = fa_jv__get(jt, "fields"), *shared = fa_jv__get(jt, "shared");
+	const struct json_value *fields = json_value__get(jt, "fields"), *shared = json_value__get(jt, "shared");
 	int err;
 
-	if (!shared || shared->type != FA_JV_BOOL)
+	if (!shared || shared->type != JSON_VALUE_BOOL)
 		return -EINVAL;
 	err = fa_classes__init_given(c, st, ctx->nr_owners, shared->b);
 	for (int k = 0; !err && k < st->nr_leaves; k++) {
 		int f = st->leaves[k];
-		const struct fa_jv *jf = fa_jv__at(fields, f, FA_JV_OBJECT);
-		int cls = fa_class__parse(fa_jv__string(jf, "class"));
-		const struct fa_jv *readers = fa_jv__get(jf, "readers");
-		const struct fa_jv *writers = fa_jv__get(jf, "writers");
+		const struct json_value *jf = json_value__at(fields, f, JSON_VALUE_OBJECT);
+		int cls = fa_class__parse(json_value__string(jf, "class"));
+		const struct json_value *readers = json_value__get(jf, "readers");
+		const struct json_value *writers = json_value__get(jf, "writers");
 
 		if (cls < 0 || !readers || !writers)
 			return -EINVAL;
 		c->field_cls[f] = cls;
-		fa_jv__number(jf, "weight", &c->fields[f].weight);
+		json_value__number(jf, "weight", &c->fields[f].weight);
 		err = fa_profile__owners(ctx, readers, c->fields[f].readers) ?:
 		      fa_profile__owners(ctx, writers, c->fields[f].writers);
 	}
@@ -188,12 +188,12 @@ static int fa_profile__classes(struct fa_profile_ctx *ctx, const struct fa_jv *j
 }
 
 /* The clusters, from fields to the units they are in */
-static int fa_profile__clusters(const struct fa_jv *jt, const struct fa_struct *st,
+static int fa_profile__clusters(const struct json_value *jt, const struct fa_struct *st,
 				struct fa_clusters *cl)
 {
-	const struct fa_jv *jcl = fa_jv__get(jt, "clusters");
+	const struct json_value *jcl = json_value__get(jt, "clusters");
 
-	if (!jcl || jcl->type != FA_JV_ARRAY)
+	if (!jcl || jcl->type != JSON_VALUE_ARRAY)
 		return -EINVAL;
 	cl->clusters = calloc(jcl->nr + 1, sizeof(*cl->clusters));
 	cl->of_unit = malloc((st->nr_units + 1) * sizeof(*cl->of_unit));
@@ -202,16 +202,16 @@ static int fa_profile__clusters(const struct fa_jv *jt, const struct fa_struct *
 	for (int u = 0; u < st->nr_units; u++)
 		cl->of_unit[u] = -1;
 	for (int k = 0; k < jcl->nr; k++) {
-		const struct fa_jv *fields = fa_jv__get(fa_jv__at(jcl, k, FA_JV_OBJECT), "fields");
+		const struct json_value *fields = json_value__get(json_value__at(jcl, k, JSON_VALUE_OBJECT), "fields");
 		struct fa_cluster *c = &cl->clusters[cl->nr++];
 
-		if (!fields || fields->type != FA_JV_ARRAY)
+		if (!fields || fields->type != JSON_VALUE_ARRAY)
 			return -EINVAL;
 		c->units = calloc(fields->nr + 1, sizeof(*c->units));
 		if (!c->units)
 			return -ENOMEM;
 		for (int i = 0; i < fields->nr; i++) {
-			const struct fa_jv *f = fa_jv__at(fields, i, FA_JV_NUMBER);
+			const struct json_value *f = json_value__at(fields, i, JSON_VALUE_NUMBER);
 			int u = f && fa_profile__in(f->num, 0, st->nr_fields - 1) ?
 				st->fields[(int)f->num].unit : -1;
 
@@ -228,29 +228,29 @@ static int fa_profile__clusters(const struct fa_jv *jt, const struct fa_struct *
 }
 
 /* A layout the report printed ("current", "suggested"): where each unit is */
-static int fa_profile__layout(struct fa_profile_ctx *ctx, const struct fa_jv *jl,
+static int fa_profile__layout(struct fa_profile_ctx *ctx, const struct json_value *jl,
 			      const struct fa_struct *st, struct fa_layout *l)
 {
-	const struct fa_jv *members = fa_jv__get(jl, "members");
+	const struct json_value *members = json_value__get(jl, "members");
 	u32 *offset = calloc(st->nr_units + 1, sizeof(*offset));
 	double size, align;
 	int err = -EINVAL;
 
 	if (!offset)
 		return -ENOMEM;
-	if (!members || members->type != FA_JV_ARRAY || !fa_jv__number(jl, "size", &size) ||
-	    !fa_jv__number(jl, "align", &align) ||
+	if (!members || members->type != JSON_VALUE_ARRAY || !json_value__number(jl, "size", &size) ||
+	    !json_value__number(jl, "align", &align) ||
 	    !fa_profile__in(size, st->size, FA_PROFILE_MAX_SIZE) ||
 	    !fa_profile__in(align, 1, 4096) || ((u32)align & ((u32)align - 1)))
 		goto out;
 	for (int u = 0; u < st->nr_units; u++)
 		offset[u] = st->units[u].offset;
 	for (int i = 0; i < members->nr; i++) {
-		const struct fa_jv *m = fa_jv__at(members, i, FA_JV_OBJECT);
+		const struct json_value *m = json_value__at(members, i, JSON_VALUE_OBJECT);
 		double field, off;
 		const struct fa_field *f;
 
-		if (!fa_jv__number(m, "field", &field) || !fa_jv__number(m, "offset", &off) ||
+		if (!json_value__number(m, "field", &field) || !json_value__number(m, "offset", &off) ||
 		    !fa_profile__in(field, 0, st->nr_fields - 1))
 			goto out;
 		f = &st->fields[(int)field];
@@ -271,15 +271,15 @@ out:
 }
 
 /* Sets [count, unit...] of the model, from set @m->nr_sets on */
-static int fa_profile__sets(const struct fa_jv *sets, struct fa_cost_model *m, bool moves,
+static int fa_profile__sets(const struct json_value *sets, struct fa_cost_model *m, bool moves,
 			    int nr_units, size_t *used)
 {
 	for (int s = 0; s < sets->nr; s++) {
-		const struct fa_jv *set = fa_jv__at(sets, s, FA_JV_ARRAY);
+		const struct json_value *set = json_value__at(sets, s, JSON_VALUE_ARRAY);
 		struct fa_cost_set *cs = &m->sets[m->nr_sets++];
 
 		/* a window's units are counted in a buffer of FA_MAX_WINDOW */
-		if (!set || set->nr < 2 || set->items[0].type != FA_JV_NUMBER ||
+		if (!set || set->nr < 2 || set->items[0].type != JSON_VALUE_NUMBER ||
 		    set->nr > USHRT_MAX || (!moves && set->nr - 1 > FA_MAX_WINDOW))
 			return -EINVAL;
 		cs->count = set->items[0].num;
@@ -287,7 +287,7 @@ static int fa_profile__sets(const struct fa_jv *sets, struct fa_cost_model *m, b
 		cs->nr_w = moves ? set->nr - 2 : 0;
 		cs->first = *used;
 		for (int k = 1; k < set->nr; k++) {
-			const struct fa_jv *u = fa_jv__at(set, k, FA_JV_NUMBER);
+			const struct json_value *u = json_value__at(set, k, JSON_VALUE_NUMBER);
 
 			if (!u || !fa_profile__in(u->num, 0, nr_units - 1))
 				return -EINVAL;
@@ -298,13 +298,13 @@ static int fa_profile__sets(const struct fa_jv *sets, struct fa_cost_model *m, b
 }
 
 /* Units written on several CPUs, whose line moves wherever it is */
-static int fa_profile__moving(const struct fa_jv *moving, struct fa_cost_model *m, int nr_units)
+static int fa_profile__moving(const struct json_value *moving, struct fa_cost_model *m, int nr_units)
 {
 	m->moving = calloc(nr_units + 1, sizeof(*m->moving));
 	if (!m->moving)
 		return -ENOMEM;
 	for (int i = 0; moving && i < moving->nr; i++) {
-		const struct fa_jv *u = fa_jv__at(moving, i, FA_JV_NUMBER);
+		const struct json_value *u = json_value__at(moving, i, JSON_VALUE_NUMBER);
 
 		if (!u || !fa_profile__in(u->num, 0, nr_units - 1))
 			return -EINVAL;
@@ -317,36 +317,36 @@ static int fa_profile__moving(const struct fa_jv *moving, struct fa_cost_model *
  * The groups of the bootstrap, where the report saved them: the windows of
  * each, and [group, count...] of each set; without them, no intervals
  */
-static int fa_profile__groups(const struct fa_jv *jm, struct fa_profile_type *pt)
+static int fa_profile__groups(const struct json_value *jm, struct fa_profile_type *pt)
 {
-	const struct fa_jv *wg = fa_jv__get(jm, "windows_by_group");
-	const struct fa_jv *sg = fa_jv__get(jm, "set_groups");
+	const struct json_value *wg = json_value__get(jm, "windows_by_group");
+	const struct json_value *sg = json_value__get(jm, "set_groups");
 	struct fa_cost_model *m = &pt->an.model;
 
 	if (!wg && !sg)
 		return 0;
-	if (!wg || !sg || wg->type != FA_JV_ARRAY || sg->type != FA_JV_ARRAY ||
+	if (!wg || !sg || wg->type != JSON_VALUE_ARRAY || sg->type != JSON_VALUE_ARRAY ||
 	    wg->nr != FA_BOOT_GROUPS || sg->nr != m->nr_sets)
 		return -EINVAL;
 	pt->groups = calloc((size_t)m->nr_sets * FA_BOOT_GROUPS + 1, sizeof(*pt->groups));
 	if (!pt->groups)
 		return -ENOMEM;
 	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
-		const struct fa_jv *n = fa_jv__at(wg, g, FA_JV_NUMBER);
+		const struct json_value *n = json_value__at(wg, g, JSON_VALUE_NUMBER);
 
 		if (!n || !(n->num >= 0))
 			return -EINVAL;
 		m->nr_by_group.g[g] = n->num;
 	}
 	for (int s = 0; s < m->nr_sets; s++) {
-		const struct fa_jv *set = fa_jv__at(sg, s, FA_JV_ARRAY);
+		const struct json_value *set = json_value__at(sg, s, JSON_VALUE_ARRAY);
 		u32 *group = pt->groups + (size_t)s * FA_BOOT_GROUPS;
 
 		if (!set || set->nr % 2)
 			return -EINVAL;
 		for (int k = 0; k < set->nr; k += 2) {
-			const struct fa_jv *g = fa_jv__at(set, k, FA_JV_NUMBER);
-			const struct fa_jv *n = fa_jv__at(set, k + 1, FA_JV_NUMBER);
+			const struct json_value *g = json_value__at(set, k, JSON_VALUE_NUMBER);
+			const struct json_value *n = json_value__at(set, k + 1, JSON_VALUE_NUMBER);
 
 			if (!g || !n || !fa_profile__in(g->num, 0, FA_BOOT_GROUPS - 1) ||
 			    !(n->num >= 0 && n->num <= UINT_MAX))
@@ -359,10 +359,10 @@ static int fa_profile__groups(const struct fa_jv *jm, struct fa_profile_type *pt
 }
 
 /* The cost model as the report compiled it, if it has one */
-static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
+static int fa_profile__model(const struct json_value *jt, struct fa_profile_type *pt)
 {
-	const struct fa_jv *jm = fa_jv__get(jt, "cost_model");
-	const struct fa_jv *ws = fa_jv__get(jm, "window_sets"), *ms = fa_jv__get(jm, "move_sets");
+	const struct json_value *jm = json_value__get(jt, "cost_model");
+	const struct json_value *ws = json_value__get(jm, "window_sets"), *ms = json_value__get(jm, "move_sets");
 	struct fa_cost_model *m = &pt->an.model;
 	int nr_units = pt->t.st->nr_units, err;
 	size_t nr = 0, used = 0;
@@ -370,17 +370,17 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 
 	if (!jm)
 		return 0;
-	if (!ws || !ms || ws->type != FA_JV_ARRAY || ms->type != FA_JV_ARRAY ||
-	    !fa_jv__number(jm, "windows", &windows) || !(windows >= 0) ||
-	    !fa_jv__number(jm, "xfer_cost", &m->xfer_cost) ||
+	if (!ws || !ms || ws->type != JSON_VALUE_ARRAY || ms->type != JSON_VALUE_ARRAY ||
+	    !json_value__number(jm, "windows", &windows) || !(windows >= 0) ||
+	    !json_value__number(jm, "xfer_cost", &m->xfer_cost) ||
 	    !(m->xfer_cost >= 0 && m->xfer_cost <= 1e6))
 		return -EINVAL;
 	for (int s = 0; s < ws->nr + ms->nr; s++) {
-		const struct fa_jv *set = s < ws->nr ? &ws->items[s] : &ms->items[s - ws->nr];
+		const struct json_value *set = s < ws->nr ? &ws->items[s] : &ms->items[s - ws->nr];
 
-		nr += set->type == FA_JV_ARRAY ? set->nr : 0;
+		nr += set->type == JSON_VALUE_ARRAY ? set->nr : 0;
 	}
-	fa_jv__number(jt, "accesses", &accesses);
+	json_value__number(jt, "accesses", &accesses);
 	pt->t.counts.nr_accesses = accesses;
 	m->t = &pt->t;
 	m->nr_windows = windows;
@@ -391,29 +391,29 @@ static int fa_profile__model(const struct fa_jv *jt, struct fa_profile_type *pt)
 	err = fa_profile__sets(ws, m, /*moves=*/false, nr_units, &used);
 	m->nr_window_sets = m->nr_sets;
 	err = err ?: fa_profile__sets(ms, m, /*moves=*/true, nr_units, &used) ?:
-	      fa_profile__moving(fa_jv__get(jm, "moving"), m, nr_units) ?:
+	      fa_profile__moving(json_value__get(jm, "moving"), m, nr_units) ?:
 	      fa_profile__groups(jm, pt);
 	return err;
 }
 
 /* The leading candidate of insufficient evidence: check says it cannot tell */
-static int fa_profile__candidate(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
+static int fa_profile__candidate(struct fa_profile_ctx *ctx, const struct json_value *jt,
 				 const struct fa_struct *st, struct fa_analysis *an)
 {
-	const struct fa_jv *jc = fa_jv__get(jt, "candidate");
+	const struct json_value *jc = json_value__get(jt, "candidate");
 
 	/* reports saved before there was a candidate have none */
-	if (!jc || jc->type == FA_JV_NULL)
+	if (!jc || jc->type == JSON_VALUE_NULL)
 		return 0;
 	an->insufficient = true;
 	return fa_profile__layout(ctx, jc, st, &an->candidate);
 }
 
-static int fa_profile__type(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
+static int fa_profile__type(struct fa_profile_ctx *ctx, const struct json_value *jt,
 			    struct fa_profile_type *pt)
 {
-	const char *name = fa_jv__string(jt, "name"), *owners = fa_jv__string(jt, "owners");
-	const struct fa_jv *per_visit = fa_jv__get(jt, "per_visit");
+	const char *name = json_value__string(jt, "name"), *owners = json_value__string(jt, "owners");
+	const struct json_value *per_visit = json_value__get(jt, "per_visit");
 	struct fa_struct *st = name ? fa_profile__struct(jt, name) : NULL;
 	struct fa_analysis *an = &pt->an;
 	int err;
@@ -427,12 +427,12 @@ static int fa_profile__type(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
 		.line_size = ctx->line_size, .nr_cpus = ctx->nr_cpus, .by_thread = ctx->threads,
 		.nr_owners = ctx->nr_owners, .owners = ctx->threads ? &ctx->p->owners : NULL,
 	};
-	an->per_visit = per_visit->type == FA_JV_BOOL && per_visit->b;
+	an->per_visit = per_visit->type == JSON_VALUE_BOOL && per_visit->b;
 	an->xfer_cost = ctx->xfer_cost;
 	err = fa_profile__classes(ctx, jt, st, &an->classes) ?:
 	      fa_profile__clusters(jt, st, &an->clusters) ?:
-	      fa_profile__layout(ctx, fa_jv__get(jt, "current"), st, &an->current) ?:
-	      fa_profile__layout(ctx, fa_jv__get(jt, "suggested"), st, &an->suggested) ?:
+	      fa_profile__layout(ctx, json_value__get(jt, "current"), st, &an->current) ?:
+	      fa_profile__layout(ctx, json_value__get(jt, "suggested"), st, &an->suggested) ?:
 	      fa_profile__candidate(ctx, jt, st, an) ?:
 	      fa_profile__model(jt, pt);
 	if (err == -EINVAL)
@@ -442,16 +442,16 @@ static int fa_profile__type(struct fa_profile_ctx *ctx, const struct fa_jv *jt,
 }
 
 /* What the header says: the cache line size, the CPUs, the cost of a transfer */
-static int fa_profile__header(struct fa_profile_ctx *ctx, const struct fa_jv *doc)
+static int fa_profile__header(struct fa_profile_ctx *ctx, const struct json_value *doc)
 {
-	const struct fa_jv *h = fa_jv__get(doc, "header");
+	const struct json_value *h = json_value__get(doc, "header");
 	double line = 0, cpus = 0, xfer = FA_XFER_COST, version;
 
-	if (!fa_jv__number(doc, "schema_version", &version) || !h ||
-	    !fa_jv__number(fa_jv__get(h, "cacheline"), "size", &line) ||
-	    !fa_jv__number(h, "nr_cpus", &cpus))
+	if (!json_value__number(doc, "schema_version", &version) || !h ||
+	    !json_value__number(json_value__get(h, "cacheline"), "size", &line) ||
+	    !json_value__number(h, "nr_cpus", &cpus))
 		return fa_profile__bad(ctx, NULL, "not the JSON of perf affinity report --json");
-	fa_jv__number(fa_jv__get(h, "options"), "xfer_cost", &xfer);
+	json_value__number(json_value__get(h, "options"), "xfer_cost", &xfer);
 	if (!fa_profile__in(line, 16, 4096) || ((u32)line & ((u32)line - 1)) ||
 	    !fa_profile__in(cpus, 1, 1 << 16) || !(xfer >= 0 && xfer <= 1e6))
 		return fa_profile__bad(ctx, NULL, "its header has no cache line size or CPUs");
@@ -461,14 +461,14 @@ static int fa_profile__header(struct fa_profile_ctx *ctx, const struct fa_jv *do
 	return 0;
 }
 
-static int fa_profile__types(struct fa_profile_ctx *ctx, const struct fa_jv *doc)
+static int fa_profile__types(struct fa_profile_ctx *ctx, const struct json_value *doc)
 {
-	const struct fa_jv *types = fa_jv__get(doc, "types");
+	const struct json_value *types = json_value__get(doc, "types");
 	struct fa_profile *p = ctx->p;
 	double total = 0;
 	int err = 0;
 
-	if (!types || types->type != FA_JV_ARRAY)
+	if (!types || types->type != JSON_VALUE_ARRAY)
 		return fa_profile__bad(ctx, NULL, "not the JSON of perf affinity report --json");
 	p->types = calloc(types->nr + 1, sizeof(*p->types));
 	if (!p->types)
@@ -476,17 +476,17 @@ static int fa_profile__types(struct fa_profile_ctx *ctx, const struct fa_jv *doc
 	for (int i = 0; i < types->nr; i++) {
 		double acc = 0;
 
-		fa_jv__number(fa_jv__at(types, i, FA_JV_OBJECT), "accesses", &acc);
+		json_value__number(json_value__at(types, i, JSON_VALUE_OBJECT), "accesses", &acc);
 		total += acc;
 	}
 	for (int i = 0; !err && i < types->nr; i++) {
-		const struct fa_jv *jt = fa_jv__at(types, i, FA_JV_OBJECT);
+		const struct json_value *jt = json_value__at(types, i, JSON_VALUE_OBJECT);
 		struct fa_profile_type *pt = &p->types[p->nr_types++];
 		double acc = 0;
 
 		err = jt ? fa_profile__type(ctx, jt, pt) :
 			   fa_profile__bad(ctx, NULL, "a type is not an object");
-		fa_jv__number(jt, "accesses", &acc);
+		json_value__number(jt, "accesses", &acc);
 		pt->share = total ? 100 * acc / total : 0;
 	}
 	return err;
@@ -501,7 +501,7 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 {
 	struct fa_profile_ctx ctx = { .p = p, .path = path, };
 	char *text, err_text[128];
-	struct fa_jv doc;
+	struct json_value doc;
 	size_t len;
 	int err;
 
@@ -514,12 +514,12 @@ int fa_profile__read(struct fa_profile *p, const char *path)
 		fa_profile__exit(p);
 		return err;
 	}
-	err = fa_jv__parse(&doc, text, err_text, sizeof(err_text));
+	err = json_value__parse(&doc, text, err_text, sizeof(err_text));
 	if (err == -EINVAL)
 		pr_err("%s: not JSON, %s\n", path, err_text);
 	if (!err)
 		err = fa_profile__header(&ctx, &doc) ?: fa_profile__types(&ctx, &doc);
-	fa_jv__exit(&doc);
+	json_value__exit(&doc);
 	free(text);
 	if (err)
 		fa_profile__exit(p);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <linux/kernel.h>
-#include "../check/json-parse.h"
+#include "../../json-reader.h"
 #include "watch.h"
 #include "../../strbuf.h"
 
@@ -74,8 +74,8 @@ static int fa_watch__report_json(const char *path, struct strbuf *out)
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size)
 {
 	struct strbuf json = STRBUF_INIT;
-	const struct fa_jv *lines;
-	struct fa_jv doc;
+	const struct json_value *lines;
+	struct json_value doc;
 	int err;
 
 	*arg = NULL;
@@ -84,13 +84,13 @@ int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size)
 		scnprintf(errbuf, size, "cannot report it (%s)", strerror(-err));
 		goto out;
 	}
-	err = fa_jv__parse(&doc, json.buf, errbuf, size);
+	err = json_value__parse(&doc, json.buf, errbuf, size);
 	if (err)
 		goto out;
 	/* the lines most contended first */
-	lines = fa_jv__get(&doc, "data_lines");
+	lines = json_value__get(&doc, "data_lines");
 	for (int i = 0; lines && !*arg && i < lines->nr; i++) {
-		const char *watch = fa_jv__string(fa_jv__at(lines, i, FA_JV_OBJECT), "watch");
+		const char *watch = json_value__string(json_value__at(lines, i, JSON_VALUE_OBJECT), "watch");
 
 		if (watch)
 			*arg = strdup(watch);
@@ -100,7 +100,7 @@ int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size)
 			  "its report names no shared line of a variable of the executable to watch");
 		err = -ENOENT;
 	}
-	fa_jv__exit(&doc);
+	json_value__exit(&doc);
 out:
 	strbuf_release(&json);
 	return err;
