@@ -6,13 +6,17 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "../../insn-access.h"
+#include "key.h"
+#include "tls-reg.h"
 
 struct addr_location;
+struct dso;
 struct evsel;
 struct fa_access;
 struct fa_code;
 struct fa_decoder;
 struct perf_sample;
+struct map;
 struct regs_dump;
 
 /*
@@ -25,11 +29,35 @@ struct fa_block_insn {
 	struct insn_access_insn	 insn;
 };
 
+/* Whether the access's base register holds an address relative to the thread pointer */
+enum fa_tp_state {
+	FA_TP_UNKNOWN,		/* not looked up yet */
+	FA_TP_NONE,
+	FA_TP_FOUND,		/* as fa_insn::tp says */
+};
+
+/* A sampled instruction, decoded once (code-cache.c), with its block (decode-sw.c) */
+struct fa_insn {
+	struct fa_dso_key	 key;
+	bool			 readable;
+	bool			 changed;	/* not the binary recorded */
+	bool			 walked;	/* @block is known */
+	u8			 walk_stop;	/* enum fa_walk_stop */
+	u8			 nr_block;
+	u8			 block_lost;	/* accesses whose registers changed since */
+	u8			 tp_state;	/* enum fa_tp_state */
+	struct fa_tls_reg	 tp;		/* of the access's base register */
+	struct insn_access_insn	 insn;
+	struct fa_block_insn	*block;		/* nearest first */
+};
+
 void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64);
 int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64,
 		  struct fa_block_insn *found, u8 *nr, u8 *lost);
-int fa_decoder__sw_init(struct fa_decoder *dec);
-void fa_decoder__sw_exit(struct fa_decoder *dec);
+int fa_decoder__cache_init(struct fa_decoder *dec);
+void fa_decoder__cache_exit(struct fa_decoder *dec);
+bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso);
+struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map *map, u64 ip);
 const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 						struct addr_location *al, u64 ip);
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,

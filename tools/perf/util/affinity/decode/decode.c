@@ -76,7 +76,7 @@ int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machin
 	dec->drop_dsos = fa_u64_map__new();
 	if (!dec->names || !dec->drop_dsos)
 		return -ENOMEM;
-	return fa_decoder__sw_init(dec);
+	return fa_decoder__cache_init(dec);
 }
 
 void fa_decoder__exit(struct fa_decoder *dec)
@@ -84,7 +84,7 @@ void fa_decoder__exit(struct fa_decoder *dec)
 	struct hashmap_entry *cur;
 	size_t bkt;
 
-	fa_decoder__sw_exit(dec);
+	fa_decoder__cache_exit(dec);
 	strlist__delete(dec->names);
 	dec->names = NULL;
 	if (dec->drop_dsos) {

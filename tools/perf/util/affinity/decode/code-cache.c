@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The code samples are decoded from, read once: each sampled instruction
+ * decoded (struct fa_insn), each function swept for its instruction starts
+ * and jump targets (struct fa_code), from the binary recorded only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bitmap.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#include "decode.h"
+#include "decode-int.h"
+#include "key.h"
+#include "tls-reg.h"
+#include "../../build-id.h"
+#include "../../debug.h"
+#include "../../dso.h"
+#include "../../hashmap.h"
+#include "../../insn-access.h"
+#include "../../map.h"
+#include "../../symbol.h"
+
+#define FA_INSN_READ		16
+
+/* Whether the file a DSO's code is read from is the binary recorded */
+struct fa_dso_code {
+	struct fa_dso_key	 key;
+	bool			 changed;
+};
+
+int fa_decoder__cache_init(struct fa_decoder *dec)
+{
+	dec->insns = fa_dso_map__new();
+	dec->funcs = fa_dso_map__new();
+	dec->dsos = fa_dso_map__new();
+	return dec->insns && dec->funcs && dec->dsos ? 0 : -ENOMEM;
+}
+
+/*
+ * The code is read from the build ID cache when it has the binary, else
+ * from the recorded path: a binary rebuilt since has other instructions
+ * there, and decoding them would make up accesses.
+ */
+static bool fa_decoder__changed(struct fa_decoder *dec, struct dso *dso)
+{
+	struct fa_dso_key key = { .dso = dso, };
+	struct fa_dso_code *c;
+	struct build_id bid;
+
+	if (hashmap__find(dec->dsos, &key, &c))
+		return c->changed;
+	c = zalloc(sizeof(*c));
+	if (!c)
+		return false;
+	c->key.dso = dso__get(dso);
+	c->changed = dso__has_build_id(dso) &&
+		     dso__binary_type(dso) == DSO_BINARY_TYPE__SYSTEM_PATH_DSO &&
+		     filename__read_build_id(dso__long_name(dso), &bid) > 0 &&
+		     !dso__build_id_equal(dso, &bid);
+	if (hashmap__add(dec->dsos, &c->key, c)) {
+		dso__put(dso);
+		free(c);
+		return false;
+	}
+	if (c->changed)
+		pr_debug("%s: build ID differs from the recorded one, its code is not used\n",
+			 dso__long_name(dso));
+	return c->changed;
+}
+
+static void fa_code__delete(struct fa_code *fn)
+{
+	dso__put(fn->key.dso);
+	zfree(&fn->starts);
+	zfree(&fn->targets);
+	zfree(&fn->code);
+	free(fn);
+}
+
+void fa_decoder__cache_exit(struct fa_decoder *dec)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (dec->insns) {
+		hashmap__for_each_entry(dec->insns, cur, bkt) {
+			struct fa_insn *fi = cur->pvalue;
+
+			dso__put(fi->key.dso);
+			free(fi->block);
+			free(fi);
+		}
+		hashmap__free(dec->insns);
+		dec->insns = NULL;
+	}
+	if (dec->funcs) {
+		hashmap__for_each_entry(dec->funcs, cur, bkt)
+			fa_code__delete(cur->pvalue);
+		hashmap__free(dec->funcs);
+		dec->funcs = NULL;
+	}
+	if (dec->dsos) {
+		hashmap__for_each_entry(dec->dsos, cur, bkt)
+			dso__put(((struct fa_dso_code *)cur->pvalue)->key.dso);
+	}
+	fa_map__free_values(dec->dsos);
+	dec->dsos = NULL;
+}
+
+bool fa_decoder__is64(struct fa_decoder *dec, struct dso *dso)
+{
+	return dso__loaded(dso) ? dso__is_64_bit(dso) : dec->is64;
+}
+
+/* The instruction at @ip, decoded once: NULL when out of memory */
+struct fa_insn *fa_decoder__insn_entry(struct fa_decoder *dec, struct map *map, u64 ip)
+{
+	struct fa_dso_key key = { .dso = map__dso(map), .offset = map__map_ip(map, ip), };
+	struct fa_insn **slot = &dec->insn_cache[fa_cache__slot(key.offset ^
+								 fa_dso__id(key.dso))];
+	u8 code[FA_INSN_READ];
+	struct fa_insn *fi = *slot;
+	ssize_t n;
+
+	if (fi && fa_dso__id(fi->key.dso) == fa_dso__id(key.dso) && fi->key.offset == key.offset)
+		return fi;
+	if (hashmap__find(dec->insns, &key, &fi)) {
+		*slot = fi;
+		return fi;
+	}
+
+	fi = zalloc(sizeof(*fi));
+	if (!fi)
+		return NULL;
+	fi->key.dso = dso__get(key.dso);
+	fi->key.offset = key.offset;
+	n = dso__data_read_offset(key.dso, dec->machine, key.offset, code, sizeof(code));
+	fi->changed = n > 0 && fa_decoder__changed(dec, key.dso);
+	if (n > 0 && !fi->changed) {
+		fi->readable = true;
+		insn_access__decode(&fi->insn, dec->arch, code, n, key.offset,
+				    fa_decoder__is64(dec, key.dso));
+	}
+	if (hashmap__add(dec->insns, &fi->key, fi)) {
+		dso__put(fi->key.dso);
+		free(fi);
+		return NULL;
+	}
+	*slot = fi;
+	return fi;
+}
+
+/**
+ * fa_decoder__insn - The decoded instruction at @ip
+ *
+ * Return: NULL if @ip is in no map or its code cannot be read.
+ */
+const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
+						struct addr_location *al, u64 ip)
+{
+	struct fa_insn *fi;
+
+	if (!al->map)
+		return NULL;
+	fi = fa_decoder__insn_entry(dec, al->map, ip);
+	return fi && fi->readable ? &fi->insn : NULL;
+}
+
+/*
+ * Sweep a function from its start, noting instruction starts and jump
+ * targets.  An instruction whose operand cannot be addressed (an EVEX
+ * compressed displacement) still has its length: the sweep goes on.
+ */
+void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
+{
+	struct insn_access_insn insn;
+	u32 off = 0;
+
+	while (off < fn->len) {
+		if (insn_access__decode(&insn, arch, fn->code + off, fn->len - off,
+					fn->key.offset + off, is64) || !insn.length)
+			break;
+		__set_bit(off, fn->starts);
+		if (fa_tls_reg__loads_tp(&insn))
+			fn->loads_tp = true;
+		if (insn.branch == INSN_ACCESS_BR_JUMP && insn.indirect)
+			fn->indirect = true;
+		else if (insn.branch == INSN_ACCESS_BR_JUMP && insn.target >= fn->key.offset &&
+			 insn.target < fn->key.offset + fn->len)
+			__set_bit(insn.target - fn->key.offset, fn->targets);
+		off += insn.length;
+	}
+}
+
+/**
+ * fa_decoder__code - The code of a function, read and swept once
+ * @dec: Decoder
+ * @map: The function's map
+ * @sym: The function
+ *
+ * Functions longer than FA_FUNC_MAX_SIZE are cut there (and counted); the
+ * code of a binary that is not the one recorded is empty.
+ *
+ * Return: the code, NULL when out of memory.
+ */
+const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
+				       struct symbol *sym)
+{
+	struct fa_dso_key key = { .dso = map__dso(map), .offset = sym->start, };
+	struct fa_code *fn;
+	ssize_t n;
+
+	if (hashmap__find(dec->funcs, &key, &fn))
+		return fn;
+
+	fn = zalloc(sizeof(*fn));
+	if (!fn)
+		return NULL;
+	fn->key.dso = dso__get(key.dso);
+	fn->key.offset = key.offset;
+	fn->len = min(sym->end - sym->start, (u64)FA_FUNC_MAX_SIZE);
+	if (sym->end - sym->start > FA_FUNC_MAX_SIZE)
+		dec->stats.code_cut++;
+	fn->code = malloc(fn->len ?: 1);
+	fn->starts = bitmap_zalloc(fn->len + 1);
+	fn->targets = bitmap_zalloc(fn->len + 1);
+	if (!fn->code || !fn->starts || !fn->targets)
+		goto out_delete;
+
+	n = dso__data_read_offset(key.dso, dec->machine, key.offset, fn->code, fn->len);
+	fn->len = n > 0 && !fa_decoder__changed(dec, key.dso) ? n : 0;
+	fa_code__sweep(fn, dec->arch, fa_decoder__is64(dec, key.dso));
+	if (hashmap__add(dec->funcs, &fn->key, fn))
+		goto out_delete;
+	return fn;
+
+out_delete:
+	fa_code__delete(fn);
+	return NULL;
+}
