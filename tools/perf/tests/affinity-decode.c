@@ -484,6 +484,8 @@ static int test__affinity_sources(struct test_suite *test __maybe_unused,
 			source_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, d) == FA_SRC_MEM);
 	TEST_ASSERT_VAL("cycles without registers: nothing",
 			source_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, d) < 0);
+	TEST_ASSERT_VAL("context-switches without registers: nothing",
+			source_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, d) < 0);
 	TEST_ASSERT_VAL("a tracepoint", source_of(PERF_TYPE_TRACEPOINT, 1, d) == FA_SRC_TP);
 	return TEST_OK;
 }
