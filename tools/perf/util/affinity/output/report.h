@@ -69,6 +69,8 @@ size_t fa_report__type(FILE *fp, struct fa_hist_entry *fe, const struct fa_repor
 int fa_report__title(struct fa_type_entry *te, char *buf, size_t size);
 size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 			  const struct fa_report_opts *o);
+size_t fa_report__advice_section(FILE *fp, int section, struct fa_type_entry *te,
+				 struct fa_analysis *an, const struct fa_report_opts *o);
 int fa_types__embedder(struct fa_type_entry * const *types, int nr_types,
 		       const struct fa_type_entry *te, const struct fa_type_entry **outer);
 const char *fa_type__owner_verb(const struct fa_type *t);
