@@ -2,12 +2,20 @@
 /*
  * The cost model of perf affinity on planted access patterns: the cache
  * lines a window touches and the transfers of lines between CPUs, under
- * the recorded layout and under one that moves a single field.
+ * the recorded layout and under one that moves a single field; the
+ * smallest edit that lowers it, and the hot/cold split of a small struct
+ * in an array.
  */
+#include <errno.h>
+#include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity-planted.h"
 #include "affinity/advice/cost.h"
+#include "affinity/advice/edit.h"
+#include "affinity/advice/split.h"
+#include "affinity/layout/classify.h"
+#include "affinity/layout/keep.h"
 #include "affinity/layout/layout.h"
 #include "debug.h"
 #include "tests.h"
@@ -99,14 +107,178 @@ static int test__affinity_cost_transfers(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* What the smallest edit and the split are weighed with: @t's model, classes, layout */
+struct judged {
+	struct fa_cost_model	m;
+	struct fa_classes	c;
+	struct fa_layout	cur;
+	struct fa_keep		keep;
+};
+
+static int judged__init(struct judged *jd, struct fa_type *t, bool visits)
+{
+	memset(jd, 0, sizeof(*jd));
+	fa_type__flush(t);
+	if (fa_cost_model__init(&jd->m, t, FA_XFER_COST, visits))
+		return -ENOMEM;
+	if (fa_classes__init(&jd->c, t) || fa_cost_model__set_moving(&jd->m, &jd->c) ||
+	    fa_layout__current(&jd->cur, t->st, 64) ||
+	    fa_keep__init(&jd->keep, t->st, &jd->cur, NULL) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static void judged__exit(struct judged *jd)
+{
+	fa_keep__exit(&jd->keep);
+	fa_layout__exit(&jd->cur);
+	fa_classes__exit(&jd->c);
+	fa_cost_model__exit(&jd->m);
+}
+
+/* The smallest edit of @t's layout: how many edits, into @out */
+static int edits__search(struct fa_type *t, struct judged *jd, struct fa_layout *out,
+			 double *cost0, double *cost)
+{
+	struct fa_judge j = {
+		.st = t->st, .cur = &jd->cur, .m = &jd->m, .keep = &jd->keep, .c = &jd->c,
+		.nr_instances = t->xfer.nr_instances,
+		.cost0 = fa_cost_model__eval(&jd->m, &jd->cur, NULL),
+	};
+	struct fa_edits e;
+
+	if (fa_edits__search(&e, out, &j, &jd->c))
+		return -ENOMEM;
+	*cost0 = j.cost0;
+	*cost = fa_judge__cost(&j, out);
+	for (int i = 0; i < e.nr; i++) {
+		char buf[128];
+
+		fa_edit__snprintf(&e.edit[i], t->st, buf, sizeof(buf));
+		pr_debug("edit %d: %s\n", i, buf);
+	}
+	return e.nr;
+}
+
+/*
+ * f0 written on CPU 0 next to f1, which CPU 1 reads: an edit or two take
+ * them apart, not a reorder of the struct
+ */
+static int test__affinity_edit_apart(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(NR_LONGS);
+	struct fa_layout out = { .size = 0, };
+	struct judged jd;
+	double cost0, cost;
+	u64 time = 0;
+	int nr;
+
+	T("type", t);
+	for (int i = 0; i < 1000; i++) {
+		T("access", !planted_access(t, time++, 0, 0, FA_OP_STORE));
+		T("access", !planted_access(t, time++, 1, 1, FA_OP_LOAD));
+	}
+	T("judge", !judged__init(&jd, t, /*visits=*/false));
+	nr = edits__search(t, &jd, &out, &cost0, &cost);
+	pr_debug("%d edits: judged cost %.3f -> %.3f\n", nr, cost0, cost);
+	T("one edit or two", nr >= 1 && nr <= 2);
+	T("f0 and f1 apart", fa_layout__line(&out, t->st, 0) != fa_layout__line(&out, t->st, 1));
+	T("it saves", cost < cost0 * (1 - FA_MIN_GAIN));
+	T("two members moved at most", fa_layout__moved(&jd.cur, &out) <= 2);
+	fa_layout__exit(&out);
+	judged__exit(&jd);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
+/* f0 and f1 read together on one CPU, on one line: nothing is worth an edit */
+static int test__affinity_edit_none(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(NR_LONGS);
+	struct fa_layout out = { .size = 0, };
+	struct judged jd;
+	double cost0, cost;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 1000; i++) {
+		T("access", !planted_access(t, time++, 0, 0, FA_OP_LOAD));
+		T("access", !planted_access(t, time++, 0, 1, FA_OP_LOAD));
+	}
+	T("judge", !judged__init(&jd, t, /*visits=*/false));
+	T("no edit", edits__search(t, &jd, &out, &cost0, &cost) == 0);
+	T("the recorded layout", fa_layout__same(&out, &jd.cur));
+	fa_layout__exit(&out);
+	judged__exit(&jd);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
+/* The split of @t's struct of 4 longs in 32 instances 32 bytes apart */
+static int split__consider(struct fa_type *t, struct fa_split *sp)
+{
+	struct judged jd;
+	int err = judged__init(&jd, t, /*visits=*/false);
+	struct fa_split_in in = {
+		.st = t->st, .cur = &jd.cur, .best = &jd.cur, .m = &jd.m, .keep = &jd.keep,
+		.nr_instances = t->xfer.nr_instances, .bases = t->replay.bases,
+		.nr_bases = t->replay.nr_bases,
+	};
+
+	memset(sp, 0, sizeof(*sp));
+	err = err ?: fa_split__consider(sp, &in);
+	pr_debug("split: why %d, hot %u cold %u bytes, cold share %.3f, cost %.3f -> %.3f\n",
+		 sp->why, sp->hot_size, sp->cold_size, sp->cold_share, sp->unsplit.cost,
+		 sp->split.cost);
+	judged__exit(&jd);
+	return err;
+}
+
+/*
+ * An array of 32-byte structs whose visits touch f0 and f1, and f2 and f3
+ * in 1 of 100: two structs of 16 bytes, a visit brings in half the bytes.
+ * When the same visits touch f2 and f3 60 times in 100, no split.
+ */
+static int test__affinity_split_hot(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_type *t = planted_visits__new(longs__new(4), 32, 32, 1, true);
+	struct fa_split sp;
+
+	T("type", t);
+	T("split", !split__consider(t, &sp));
+	T("advised", sp.why == FA_SPLIT_ADVISED);
+	T("f0 and f1 hot", sp.hot && sp.hot[0] && sp.hot[1] && sp.nr_hot == 2);
+	T("two structs of 16 bytes", sp.hot_size == 16 && sp.cold_size == 16);
+	T("half the bytes per visit", sp.now.bytes == 32 && sp.split.bytes < 17);
+	fa_split__exit(&sp);
+	planted_type__delete(t);
+
+	t = planted_visits__new(longs__new(4), 32, 32, 60, true);
+	T("type", t);
+	T("split", !split__consider(t, &sp));
+	T("not advised: the cold members are in the hot ones' visits",
+	  sp.why == FA_SPLIT_NO_GAIN && sp.split.cost > sp.now.cost);
+	fa_split__exit(&sp);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_cost[] = {
 	TEST_CASE("Fields accessed together on one line cost one line", affinity_cost_lines),
 	TEST_CASE("A written field moves the line of the fields others read",
 		  affinity_cost_transfers),
+	TEST_CASE("The smallest edit takes a written field from what others read",
+		  affinity_edit_apart),
+	TEST_CASE("No edit where nothing is saved", affinity_edit_none),
+	TEST_CASE("A small struct in an array splits its hot members from the cold",
+		  affinity_split_hot),
 	{ .name = NULL, }
 };
 
 struct test_suite suite__affinity_cost = {
-	.desc = "perf affinity: cost model",
+	.desc = "perf affinity: cost model and edits",
 	.test_cases = tests__affinity_cost,
 };

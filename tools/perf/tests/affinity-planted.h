@@ -73,6 +73,46 @@ static inline struct fa_type *longs_type__new(int n)
 	return t;
 }
 
+/* A visit of the instance at @base: f0 and f1, then f2 if @cold, and f3 if @cold2 */
+static inline int planted_visit(struct fa_type *t, u64 *time, u64 base, bool cold, bool cold2)
+{
+	struct fa_sample s = {
+		.instance = base, .base = base, .weight = 1, .tid = 100, .op = FA_OP_LOAD,
+	};
+	int nr = 2 + cold + cold2, err = 0;
+
+	for (int k = 0; k < nr && !err; k++) {
+		s.time = (*time)++;
+		s.field = k;
+		err = fa_type__add(t, &s);
+	}
+	return err;
+}
+
+#define PLANTED_VISITS	4000
+
+/*
+ * Visits of @st in @nr_inst instances @stride bytes apart (an array of
+ * them, or heap objects): @cold of 100 visits touch f2, and f3 too if @both
+ */
+static inline struct fa_type *planted_visits__new(struct fa_struct *st, int nr_inst, u64 stride,
+						  int cold, bool both)
+{
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	u64 time = 0;
+
+	for (int v = 0; t && v < PLANTED_VISITS; v++) {
+		if (planted_visit(t, &time, BASE + (v % nr_inst) * stride, v % 100 < cold,
+				  both && v % 100 < cold)) {
+			fa_type__delete(t);
+			t = NULL;
+		}
+	}
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
 /* @t and the struct it was made of, as longs_type__new() makes them */
 static inline void planted_type__delete(struct fa_type *t)
 {

@@ -17,46 +17,13 @@
 #include "tests.h"
 
 #define NR_INST		32
-#define VISITS		4000
 
 /* Bytes between instances: an array of 32-byte structs, or heap objects */
 static u64 stride = 32;
 
-/* A visit of instance @inst: f0 and f1, then f2 if @cold, and f3 if @cold2 */
-static int visit(struct fa_type *t, u64 *time, int inst, bool cold, bool cold2)
-{
-	struct fa_sample s = {
-		.instance = BASE + inst * stride, .base = BASE + inst * stride, .weight = 1,
-		.tid = 100, .op = FA_OP_LOAD,
-	};
-	int fields[4] = { 0, 1, 2, 3 }, nr = 2 + cold + cold2, err = 0;
-
-	for (int k = 0; k < nr && !err; k++) {
-		s.time = (*time)++;
-		s.field = fields[k];
-		err = fa_type__add(t, &s);
-	}
-	return err;
-}
-
-/*
- * struct longs of 4 longs (32 bytes) in @nr_inst instances: @cold of 100
- * visits touch f2, and f3 too if @both
- */
 static struct fa_type *visits__new(struct fa_struct *st, int nr_inst, int cold, bool both)
 {
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
-	u64 time = 0;
-
-	for (int v = 0; t && v < VISITS; v++) {
-		if (visit(t, &time, v % nr_inst, v % 100 < cold, both && v % 100 < cold)) {
-			fa_type__delete(t);
-			t = NULL;
-		}
-	}
-	if (!t)
-		fa_struct__delete(st);
-	return t;
+	return planted_visits__new(st, nr_inst, stride, cold, both);
 }
 
 static void split__debug(const struct fa_split *s)
