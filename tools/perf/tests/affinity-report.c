@@ -6,7 +6,6 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/attr/attr.h"
-#include "affinity/attr/dlines.h"
 #include "affinity/output/hists.h"
 #include "affinity/output/report.h"
 #include "affinity-analysis.h"
@@ -142,97 +141,7 @@ static int test__affinity_embedder(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/* @n rounds of: owner 1 on CPU 0 and owner 2 on CPU 1 each write @size bytes at @off[i] */
-static int dlines__plant(struct fa_dlines *dl, const u32 *off, u16 size, int n, bool migrate)
-{
-	struct fa_dl_access acc = { .space = 7, .size = size, .store = true,
-				    .what = { .type = "int", }, };
-	struct fa_dl_owner *owner;
-	u64 time = 0;
-	bool shared;
-
-	for (int i = 0; i < n; i++) {
-		for (u32 o = 0; o < 2; o++) {
-			acc.addr = 0x1000 + off[o];
-			acc.owner = o + 1;
-			/* a migrating owner 1 changes CPU every round */
-			acc.cpu = migrate && !o ? 2U + (i & 1) : o;
-			acc.time = time += 100;
-			fa_dlines__add(dl, &acc, &shared, &owner);
-			/* one instruction of one function for both */
-			if (owner && !owner->code.sym)
-				owner->code = (struct fa_dl_code){ .dso = dl, .sym = "count", };
-		}
-	}
-	return dl->nr_shared;
-}
-
-/* Whether the saving of a line per owner on @l is sure */
-static bool dline__sure(const struct fa_dline *l)
-{
-	struct fa_interval ci;
-	int nr;
-
-	return fa_dline__saving(l, &ci, &nr);
-}
-
-/* Lines threads share: false sharing, true sharing, one thread on two CPUs */
-static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
-				     int subtest __maybe_unused)
-{
-	static const u32 apart[] = { 0, 4 }, same[] = { 8, 8 };
-	struct fa_dlines dl;
-	struct fa_dline *l;
-	bool shared;
-
-	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
-	T("one shared line", dlines__plant(&dl, apart, 4, 100, false) == 1);
-	l = dl.shared[0];
-	T("contended", fa_dline__contended(l) && l->nr_owners == 2);
-	T("false sharing", fa_dline__false_sharing(l));
-	/* counted from the second owner's first write on */
-	T("a transfer per write after that", l->xfers == 198);
-	T("none with a line per owner", l->xfers_apart == 0);
-	T("one instruction, 4 bytes apart", fa_dline__stride(l, 64) == 4);
-	T("pad the stride", fa_dline__advice(l, 64) == FA_DL_ADV_STRIDE);
-	T("surely", dline__sure(l));
-	fa_dlines__exit(&dl);
-
-	/* three rounds: transfers in too few blocks of time to be sure */
-	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
-	T("one shared line", dlines__plant(&dl, apart, 4, 3, false) == 1);
-	T("the same edit", fa_dline__advice(dl.shared[0], 64) == FA_DL_ADV_STRIDE);
-	T("not sure", !dline__sure(dl.shared[0]));
-	fa_dlines__exit(&dl);
-
-	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
-	T("one shared line", dlines__plant(&dl, same, 4, 100, false) == 1);
-	l = dl.shared[0];
-	T("true sharing", !fa_dline__false_sharing(l));
-	T("every transfer stays", l->xfers == 198 && l->xfers_apart == 198);
-	T("no layout advice", fa_dline__advice(l, 64) == FA_DL_ADV_NONE);
-	fa_dlines__exit(&dl);
-
-	/* owner 1 alone on two CPUs: its line moves, but no owner shares it */
-	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
-	for (int i = 0; i < 100; i++) {
-		struct fa_dl_access acc = { .addr = 0x2000, .space = 7, .owner = 1, .cpu = i & 1,
-					    .time = 100 * i, .size = 8, .store = true, };
-		struct fa_dl_owner *owner;
-
-		T("one owner: not shared", !fa_dlines__add(&dl, &acc, &shared, &owner) && !shared);
-	}
-	T("no shared line", dl.nr_shared == 0);
-	/* the migrations of a thread on its own bytes are no transfers */
-	T("one shared line", dlines__plant(&dl, apart, 4, 100, true) == 1);
-	l = dl.shared[0];
-	T("none left with a line per owner", l->xfers_apart == 0);
-	fa_dlines__exit(&dl);
-	return TEST_OK;
-}
-
 static struct test_case tests__affinity_report[] = {
-	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
 	TEST_CASE("perf affinity report cuts long field names in its tables",

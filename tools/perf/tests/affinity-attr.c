@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parts of perf affinity's attribution on planted accesses: the data
+ * lines threads share, typed or not, and the accesses that wait for their
+ * instance.
+ */
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include "affinity/attr/dlines.h"
+#include "affinity/attr/pending.h"
+#include "affinity/layout/boot.h"
+#include "debug.h"
+#include "tests.h"
+
+#define T(text, cond) TEST_ASSERT_VAL(text, cond)
+
+/* @n rounds of: owner 1 on CPU 0 and owner 2 on CPU 1 each write @size bytes at @off[i] */
+static int dlines__plant(struct fa_dlines *dl, const u32 *off, u16 size, int n, bool migrate)
+{
+	struct fa_dl_access acc = { .space = 7, .size = size, .store = true,
+				    .what = { .type = "int", }, };
+	struct fa_dl_owner *owner;
+	u64 time = 0;
+	bool shared;
+
+	for (int i = 0; i < n; i++) {
+		for (u32 o = 0; o < 2; o++) {
+			acc.addr = 0x1000 + off[o];
+			acc.owner = o + 1;
+			/* a migrating owner 1 changes CPU every round */
+			acc.cpu = migrate && !o ? 2U + (i & 1) : o;
+			acc.time = time += 100;
+			fa_dlines__add(dl, &acc, &shared, &owner);
+			/* one instruction of one function for both */
+			if (owner && !owner->code.sym)
+				owner->code = (struct fa_dl_code){ .dso = dl, .sym = "count", };
+		}
+	}
+	return dl->nr_shared;
+}
+
+/* Whether the saving of a line per owner on @l is sure */
+static bool dline__sure(const struct fa_dline *l)
+{
+	struct fa_interval ci;
+	int nr;
+
+	return fa_dline__saving(l, &ci, &nr);
+}
+
+/* Lines threads share: false sharing, true sharing, one thread on two CPUs */
+static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	static const u32 apart[] = { 0, 4 }, same[] = { 8, 8 };
+	struct fa_dlines dl;
+	struct fa_dline *l;
+	bool shared;
+
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	T("one shared line", dlines__plant(&dl, apart, 4, 100, false) == 1);
+	l = dl.shared[0];
+	T("contended", fa_dline__contended(l) && l->nr_owners == 2);
+	T("false sharing", fa_dline__false_sharing(l));
+	/* counted from the second owner's first write on */
+	T("a transfer per write after that", l->xfers == 198);
+	T("none with a line per owner", l->xfers_apart == 0);
+	T("one instruction, 4 bytes apart", fa_dline__stride(l, 64) == 4);
+	T("pad the stride", fa_dline__advice(l, 64) == FA_DL_ADV_STRIDE);
+	T("surely", dline__sure(l));
+	fa_dlines__exit(&dl);
+
+	/* three rounds: transfers in too few blocks of time to be sure */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	T("one shared line", dlines__plant(&dl, apart, 4, 3, false) == 1);
+	T("the same edit", fa_dline__advice(dl.shared[0], 64) == FA_DL_ADV_STRIDE);
+	T("not sure", !dline__sure(dl.shared[0]));
+	fa_dlines__exit(&dl);
+
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	T("one shared line", dlines__plant(&dl, same, 4, 100, false) == 1);
+	l = dl.shared[0];
+	T("true sharing", !fa_dline__false_sharing(l));
+	T("every transfer stays", l->xfers == 198 && l->xfers_apart == 198);
+	T("no layout advice", fa_dline__advice(l, 64) == FA_DL_ADV_NONE);
+	fa_dlines__exit(&dl);
+
+	/* owner 1 alone on two CPUs: its line moves, but no owner shares it */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	for (int i = 0; i < 100; i++) {
+		struct fa_dl_access acc = { .addr = 0x2000, .space = 7, .owner = 1, .cpu = i & 1,
+					    .time = 100 * i, .size = 8, .store = true, };
+		struct fa_dl_owner *owner;
+
+		T("one owner: not shared", !fa_dlines__add(&dl, &acc, &shared, &owner) && !shared);
+	}
+	T("no shared line", dl.nr_shared == 0);
+	/* the migrations of a thread on its own bytes are no transfers */
+	T("one shared line", dlines__plant(&dl, apart, 4, 100, true) == 1);
+	l = dl.shared[0];
+	T("none left with a line per owner", l->xfers_apart == 0);
+	fa_dlines__exit(&dl);
+	return TEST_OK;
+}
+
+/* Let an access at @addr of @space, of the sample at @time, wait */
+static int pending__push(struct fa_pending *p, u64 addr, u32 space, u64 time,
+			 struct fa_pending_access *evicted)
+{
+	struct fa_origin o = { .time = time, .tid = 100, };
+	struct fa_access acc = { .addr = addr, .size = 8, .op = FA_OP_STORE, .origin = &o, };
+
+	return fa_pending__push(p, &acc, /*func=*/NULL, space, /*reason=*/1, evicted);
+}
+
+/*
+ * Accesses wait for an instance at their address: they come out in their
+ * order when one is found in their address space, the others keep
+ * theirs, and a full ring lets the oldest go
+ */
+static int test__affinity_pending(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct fa_pending p = { .nr = 0, };
+	struct fa_pending_access pa, evicted;
+	u32 from = 0;
+
+	T("wait", !pending__push(&p, 0x1000, 1, 1, &evicted));
+	T("wait", !pending__push(&p, 0x1008, 2, 2, &evicted));
+	T("wait", !pending__push(&p, 0x1010, 1, 3, &evicted));
+	T("wait", !pending__push(&p, 0x2000, 1, 4, &evicted));
+	T("the first in the instance", fa_pending__take(&p, 1, 0x1000, 0x1040, &from, &pa) &&
+	  pa.acc.addr == 0x1000 && pa.origin.time == 1 && pa.acc.origin == &pa.origin);
+	fa_pending_access__exit(&pa);
+	T("then the next", fa_pending__take(&p, 1, 0x1000, 0x1040, &from, &pa) &&
+	  pa.acc.addr == 0x1010 && pa.origin.time == 3);
+	fa_pending_access__exit(&pa);
+	T("not another address space's", !fa_pending__take(&p, 1, 0x1000, 0x1040, &from, &pa));
+	T("two left, in their order", p.nr == 2 && fa_pending__pop(&p, &pa) &&
+	  pa.acc.addr == 0x1008 && fa_pending__pop(&p, &evicted) && evicted.acc.addr == 0x2000);
+	fa_pending_access__exit(&pa);
+	fa_pending_access__exit(&evicted);
+
+	for (int i = 0; i < FA_PENDING_MAX; i++)
+		T("wait", !pending__push(&p, 0x3000 + 8 * i, 1, 10 + i, &evicted));
+	T("one more lets the oldest go",
+	  pending__push(&p, 0x9000, 1, 9999, &evicted) == 1 && evicted.origin.time == 10 &&
+	  evicted.acc.addr == 0x3000 && p.nr == FA_PENDING_MAX);
+	fa_pending_access__exit(&evicted);
+	fa_pending__exit(&p);
+	T("none left", p.nr == 0 && !p.ring);
+	return TEST_OK;
+}
+
+static struct test_case tests__affinity_attr[] = {
+	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
+	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__affinity_attr = {
+	.desc = "perf affinity: attribution",
+	.test_cases = tests__affinity_attr,
+};
