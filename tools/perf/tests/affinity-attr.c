@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The parts of perf affinity's attribution on planted accesses: the data
- * lines threads share, typed or not, and the accesses that wait for their
- * instance.
+ * lines threads share, typed or not, the thread-local variables of an
+ * executable (this test's own, in perf's DWARF), and the accesses that
+ * wait for their instance.
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/attr/dlines.h"
 #include "affinity/attr/pending.h"
+#include "affinity/attr/tls.h"
 #include "affinity/layout/boot.h"
 #include "debug.h"
+#include "debuginfo.h"
 #include "tests.h"
+#include "util.h"
 
 #define T(text, cond) TEST_ASSERT_VAL(text, cond)
 
@@ -103,6 +109,58 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+#ifdef __x86_64__
+/* This test's own thread-local array, found in perf's DWARF */
+static __thread long tls_test_var[4];
+
+/* Where @p is from the thread pointer, which the TCB holds at %fs:0 */
+static s64 tls__tpoff(const void *p)
+{
+	unsigned long tp;
+
+	asm("mov %%fs:0, %0" : "=r"(tp));
+	return (s64)((unsigned long)p - tp);
+}
+#endif
+
+/*
+ * A thread-local array of this test is at its offset from the thread
+ * pointer, the one local-exec code uses (TLS variant II), with the offset
+ * into it of an element; past the block is nothing
+ */
+static int test__affinity_tls(struct test_suite *test __maybe_unused,
+			      int subtest __maybe_unused)
+{
+#if defined(HAVE_DWARF_SUPPORT) && defined(__x86_64__)
+	const struct fa_tls_var *v;
+	char path[PATH_MAX];
+	struct debuginfo *di;
+	struct fa_tls tls;
+	u64 off = ~0ULL;
+	int err;
+
+	tls_test_var[2] = 1;
+	perf_exe(path, sizeof(path));
+	di = debuginfo__new(path);
+	if (!di) {
+		pr_debug("no debuginfo for %s\n", path);
+		return TEST_SKIP;
+	}
+	err = fa_tls__init(&tls, di->dbg);
+	debuginfo__delete(di);
+	T("perf's thread-local variables", !err && tls.nr > 0 && tls.start < 0);
+	v = fa_tls__find(&tls, tls__tpoff(&tls_test_var[2]), &off);
+	pr_debug("block at %" PRId64 ", %d variables; tls_test_var[2] at %" PRId64 ": %s, +%" PRIu64 "\n",
+		 tls.start, tls.nr, tls__tpoff(&tls_test_var[2]), v ? "found" : "not found", off);
+	T("this test's array, 16 bytes in", v && v->size == sizeof(tls_test_var) && off == 16);
+	T("nothing past the block", !fa_tls__find(&tls, 8, &off));
+	fa_tls__exit(&tls);
+	return TEST_OK;
+#else
+	return TEST_SKIP;
+#endif
+}
+
 /* Let an access at @addr of @space, of the sample at @time, wait */
 static int pending__push(struct fa_pending *p, u64 addr, u32 space, u64 time,
 			 struct fa_pending_access *evicted)
@@ -154,6 +212,7 @@ static int test__affinity_pending(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
+	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
 	{	.name = NULL, }
 };
