@@ -991,7 +991,6 @@ static int perf_affinity__config(struct perf_affinity *aff, struct perf_session 
 		return -EINVAL;
 	}
 	aff->cfg.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 4096;
-	aff->attr.cfg = aff->cfg;
 	return 0;
 }
 

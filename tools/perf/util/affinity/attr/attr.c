@@ -59,7 +59,7 @@ static bool fa_str__equal(long a, long b, void *ctx __maybe_unused)
 int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types)
 {
 	memset(a, 0, sizeof(*a));
-	a->cfg = *cfg;
+	a->cfg = cfg;
 	a->memo = fa_dso_map__new();
 	a->vars = fa_dso_map__new();
 	a->debuginfo = fa_dso_map__new();

@@ -153,7 +153,7 @@ struct fa_data_range {
 };
 
 struct fa_attr {
-	struct fa_config	  cfg;
+	const struct fa_config	 *cfg;		/* the command's, read from the header */
 	struct fa_attr_last	  last;
 	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
 	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */

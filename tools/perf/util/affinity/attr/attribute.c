@@ -47,7 +47,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	int owner;
 
 	if (!te->t) {
-		struct fa_config cfg = a->cfg;
+		struct fa_config cfg = *a->cfg;
 
 		/* a kernel thread does not own a line: its CPU's cache does */
 		cfg.by_thread = !te->kernel;

@@ -47,14 +47,14 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->thread = thread__get(o->thread);
 		fn->evsel = o->evsel;
 		fn->cpumode = o->cpumode;
-		fn->cpus = bitmap_zalloc(a->cfg.nr_cpus);
+		fn->cpus = bitmap_zalloc(a->cfg->nr_cpus);
 		fn->tids = bitmap_zalloc(FA_MAX_THREADS);
 		if (!fn->cpus || !fn->tids)
 			return -ENOMEM;
 		fn->id = hashmap__size(a->funcs);
 	}
 	a->cur_func = fn;
-	if (o->cpu < (u32)a->cfg.nr_cpus)
+	if (o->cpu < (u32)a->cfg->nr_cpus)
 		__set_bit(o->cpu, fn->cpus);
 	owner = fa_owners__index(&a->owners, o->tid);
 	if (owner < 0)
@@ -64,7 +64,7 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->threads = true;
 	fn->weight += o->period;
 	fn->samples++;
-	fn->by_group[fa_boot__group(o->time, a->cfg.boot_ns)]++;
+	fn->by_group[fa_boot__group(o->time, a->cfg->boot_ns)]++;
 	return 0;
 }
 

@@ -111,7 +111,7 @@ static size_t fa_report__merge(FILE *fp, const struct fa_merge *m)
  */
 size_t fa_report__arrays(FILE *fp, const struct fa_attr *a)
 {
-	u32 line = a->cfg.line_size;
+	u32 line = a->cfg->line_size;
 	struct fa_merge *merges;
 	size_t printed;
 	int nr;
