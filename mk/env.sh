@@ -11,3 +11,8 @@
 : "${PERF:=$BUILD/perf}"
 : "${JOBS:=$(nproc)}"
 export TOP BUILD PRISTINE TREE OBJ PREFIX PERF JOBS
+
+# entry_header FILE NAME: "NAME: ..." of a series entry, before its first blank line
+entry_header() {
+	sed -n "/^\$/q; s/^$2: *//p" "$1"
+}

@@ -34,7 +34,7 @@ die() {
 # intro PATH: the series entry whose 'Files:' adds PATH
 intro() {
 	for e in $entries; do
-		sed -n '/^$/q; s/^Files: *//p' "$TOP/series/$e" | tr ' ' '\n' | grep -qx "$1" &&
+		entry_header "$TOP/series/$e" Files | tr ' ' '\n' | grep -qx "$1" &&
 			{ echo "$e"; return 0; }
 	done
 	die "$1 is in no entry's Files:"

@@ -32,10 +32,6 @@ die() {
 	exit 1
 }
 
-header() {	# header FILE NAME: value of "NAME: ..." before the first blank line
-	sed -n "/^\$/q; s/^$2: *//p" "$1"
-}
-
 body() {	# body FILE: everything after the first blank line
 	sed '1,/^$/d' "$1"
 }
@@ -47,7 +43,7 @@ check_coverage() {
 		echo "$entries" | grep -qx "$s" ||
 			die "Makefile.patch section '$s' is not in series/series"
 	done
-	listed=$(for e in $entries; do header "$SERIES_DIR/$e" Files; done | tr ' ' '\n')
+	listed=$(for e in $entries; do entry_header "$SERIES_DIR/$e" Files; done | tr ' ' '\n')
 	for f in $(cd "$TOP" && git ls-files tools); do
 		echo "$listed" | grep -qx "$f" || die "$f is in no patch of series/series"
 	done
@@ -78,13 +74,13 @@ commit_entry() {
 	e=$1
 	f="$SERIES_DIR/$e"
 	[ -f "$f" ] || die "series/$e does not exist"
-	subject=$(header "$f" Subject)
+	subject=$(entry_header "$f" Subject)
 	[ -n "$subject" ] || die "series/$e has no Subject:"
 	if [ -f "$SECTIONS/$e.patch" ]; then
 		patch -p1 -s --no-backup-if-mismatch < "$SECTIONS/$e.patch" ||
 			die "section $e does not apply"
 	fi
-	for n in $(header "$f" Files); do
+	for n in $(entry_header "$f" Files); do
 		mkdir -p "$(dirname "$n")"
 		cp -p "$TOP/$n" "$n"
 	done
@@ -122,7 +118,7 @@ size_table() {
 # fill_cover LETTER FILE RANGE: the subject and text of series/FILE in the
 # cover letter git format-patch wrote, and the size table of RANGE
 fill_cover() {
-	subject=$(header "$SERIES_DIR/$2" Subject)
+	subject=$(entry_header "$SERIES_DIR/$2" Subject)
 	[ -n "$subject" ] || die "series/$2 has no Subject:"
 	{ body "$SERIES_DIR/$2"; size_table "$3"; } > "$1.blurb"
 	awk -v s="$subject" -v blurb="$1.blurb" '
