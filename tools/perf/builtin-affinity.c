@@ -114,6 +114,7 @@ struct perf_affinity {
 	const char		*watch_vmlinux;
 	char			 watch_events[FA_WATCH_MAX][80];
 	/* report */
+	struct fa_session	 session;
 	struct fa_attr		 attr;
 	struct fa_resolver	 resolver;
 	struct fa_config	 cfg;
@@ -1007,7 +1008,7 @@ static void perf_affinity__warn_line_size(struct perf_affinity *aff)
 static void perf_affinity__embedder(struct fa_attr *a, int i, struct fa_analysis *an)
 {
 	const struct fa_type_entry *outer = NULL;
-	int f = fa_types__embedder(a->types, a->nr_types, a->types[i], &outer);
+	int f = fa_types__embedder(a->s->types, a->s->nr_types, a->s->types[i], &outer);
 
 	if (f >= 0) {
 		an->embed_type = outer->name;
@@ -1019,14 +1020,14 @@ static void perf_affinity__embedder(struct fa_attr *a, int i, struct fa_analysis
 static int perf_affinity__check_keep(struct perf_affinity *aff)
 {
 	struct fa_attr *a = &aff->attr;
-	const struct fa_struct **sts = calloc(a->nr_types ?: 1, sizeof(*sts));
+	const struct fa_struct **sts = calloc(a->s->nr_types ?: 1, sizeof(*sts));
 	int nr = 0, err;
 
 	if (!sts)
 		return -ENOMEM;
-	for (int i = 0; i < a->nr_types; i++) {
-		if (a->types[i]->t)
-			sts[nr++] = a->types[i]->st;
+	for (int i = 0; i < a->s->nr_types; i++) {
+		if (a->s->types[i]->t)
+			sts[nr++] = a->s->types[i]->st;
 	}
 	err = fa_keep_opts__check_names(&aff->ropts.keep, sts, nr);
 	free(sts);
@@ -1043,19 +1044,19 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	if (aff->method != FA_METHOD_WINDOW)
 		err = fa_attr__code_context(a, &aff->decoder);
 	/* the accumulation ends: the analyses only read the types */
-	for (int i = 0; !err && i < a->nr_types; i++) {
-		if (a->types[i]->t)
-			fa_type__flush(a->types[i]->t);
+	for (int i = 0; !err && i < a->s->nr_types; i++) {
+		if (a->s->types[i]->t)
+			fa_type__flush(a->s->types[i]->t);
 	}
 	if (!aff->system_types)
 		fa_attr__drop_system(a);
 	fa_attr__dl_srclines(a);
-	ui_progress__init(&prog, a->nr_types, "Analyzing struct types...");
-	for (int i = 0; !err && i < a->nr_types; i++) {
-		if (a->types[i]->t) {
-			err = fa_analysis__run(&an[i], a->types[i]->t, aff->method,
+	ui_progress__init(&prog, a->s->nr_types, "Analyzing struct types...");
+	for (int i = 0; !err && i < a->s->nr_types; i++) {
+		if (a->s->types[i]->t) {
+			err = fa_analysis__run(&an[i], a->s->types[i]->t, aff->method,
 					       aff->ropts.xfer_cost, &aff->ropts.keep);
-			*total += a->types[i]->t->counts.nr_accesses;
+			*total += a->s->types[i]->t->counts.nr_accesses;
 			perf_affinity__embedder(a, i, &an[i]);
 		}
 		ui_progress__update(&prog, 1);
@@ -1234,7 +1235,7 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
 		return 0;
 	/* lines threads share are worth a report, typed or not */
-	if (!as->resolved && !aff->attr.dlines.nr_shared) {
+	if (!as->resolved && !aff->session.dlines.nr_shared) {
 		report_error(false, "%s: no access attributed to a struct field: %s\n",
 			     path, why);
 		return -ENODATA;
@@ -1271,7 +1272,7 @@ static int perf_affinity__structs(struct perf_affinity *aff, struct fa_analysis 
 	int err;
 
 	*have_fh = false;
-	*pan = calloc(a->nr_types + 1, sizeof(**pan));
+	*pan = calloc(a->s->nr_types + 1, sizeof(**pan));
 	if (!*pan)
 		return -ENOMEM;
 	err = perf_affinity__analyze(aff, *pan, total);
@@ -1293,8 +1294,8 @@ static void perf_affinity__structs_exit(struct perf_affinity *aff, struct fa_ana
 
 	if (have_fh)
 		fa_hists__exit(fh);
-	for (int i = 0; an && i < a->nr_types; i++) {
-		if (a->types[i]->t)
+	for (int i = 0; an && i < a->s->nr_types; i++) {
+		if (a->s->types[i]->t)
 			fa_analysis__exit(&an[i]);
 	}
 	free(an);
@@ -1504,7 +1505,8 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 		return err;
 	err = perf_affinity__config(aff, session) ?: perf_affinity__filters(aff, session) ?:
 	      fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host) ?:
-	      fa_attr__init(&aff->attr, &aff->cfg, aff->types) ?:
+	      fa_session__init(&aff->session, &aff->cfg, aff->types) ?:
+	      fa_attr__init(&aff->attr, &aff->session) ?:
 	      fa_resolver__init(&aff->resolver);
 	if (err)
 		return err;
@@ -1521,13 +1523,13 @@ static int perf_affinity__process(struct perf_affinity *aff, struct perf_session
 
 	old_verbose = perf_affinity__quiet();
 	if (aff->worker && fa_worker__wanted())
-		aff->attr.worker = fa_worker__new();
+		aff->session.worker = fa_worker__new();
 	err = perf_session__process_events(session);
 	if (!err)
 		fa_attr__flush_pending(&aff->attr);
 	/* the types are the main thread's again */
-	wait_err = fa_worker__delete(aff->attr.worker);
-	aff->attr.worker = NULL;
+	wait_err = fa_worker__delete(aff->session.worker);
+	aff->session.worker = NULL;
 	err = err ?: wait_err;
 	verbose = old_verbose;
 	if (err == -ERANGE) {
@@ -1553,6 +1555,7 @@ static void perf_affinity__close(struct perf_affinity *aff, struct perf_session 
 	zfree(&aff->ptime_range);
 	fa_resolver__exit(&aff->resolver);
 	fa_attr__exit(&aff->attr);
+	fa_session__exit(&aff->session);
 	fa_decoder__exit(&aff->decoder);
 	if (session)
 		perf_session__delete(session);

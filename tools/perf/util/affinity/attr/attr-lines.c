@@ -97,7 +97,7 @@ void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP || o->watch)
 		return;
 	fa_attr__line_what(a, acc, &la.what);
-	l = fa_dlines__add(&a->dlines, &la, &new_shared, &owner);
+	l = fa_dlines__add(&a->s->dlines, &la, &new_shared, &owner);
 	if (l && new_shared)
 		fa_attr__line_where(l, acc);
 	/* the code of the owner's first access the line is shared for */
@@ -118,7 +118,7 @@ void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 void fa_attr__dl_srclines(struct fa_attr *a)
 {
 	struct fa_dline **lines;
-	int nr = fa_dlines__contended(&a->dlines, &lines);
+	int nr = fa_dlines__contended(&a->s->dlines, &lines);
 
 	for (int i = 0; i < nr && i < FA_DL_SHOWN; i++) {
 		for (u32 k = 0; k < lines[i]->nr_owners && k < FA_DL_OWNERS; k++) {

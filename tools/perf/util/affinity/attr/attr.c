@@ -46,20 +46,11 @@ const char *fa_attr_fail__key(enum fa_attr_fail reason)
 	return fa_label__key(fa_attr_fail_labels, FA_ATTR_MAX, reason);
 }
 
-static size_t fa_str__hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool fa_str__equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
-int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types)
+/* Attribution into session @s */
+int fa_attr__init(struct fa_attr *a, struct fa_session *s)
 {
 	memset(a, 0, sizeof(*a));
-	a->cfg = cfg;
+	a->s = s;
 	a->memo = fa_dso_map__new();
 	a->vars = fa_dso_map__new();
 	a->debuginfo = fa_dso_map__new();
@@ -67,27 +58,8 @@ int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *on
 	a->funcs = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
 	a->tps = fa_u64_map__new();
-	a->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
-	if (IS_ERR(a->type_names))
-		a->type_names = NULL;
-	if (fa_owners__init(&a->owners) || fa_inst_map__init(&a->instances) ||
-	    fa_dlines__init(&a->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
-		return -ENOMEM;
-	if (only_types) {
-		a->only = strlist__new(only_types, NULL);
-		if (!a->only)
-			return -ENOMEM;
-	}
 	return a->memo && a->vars && a->debuginfo && a->srclines && a->funcs && a->fail_sites &&
-	       a->tps && a->type_names ? 0 : -ENOMEM;
-}
-
-static void fa_type_entry__delete(struct fa_type_entry *te)
-{
-	fa_type__delete(te->t);
-	fa_struct__delete(te->st);
-	free(te->name);
-	free(te);
+	       a->tps ? 0 : -ENOMEM;
 }
 
 static void fa_attr__put_dsos(struct hashmap *map)
@@ -127,11 +99,6 @@ void fa_attr__exit(struct fa_attr *a)
 			bitmap_free(fn->tids);
 		}
 	}
-	fa_owners__exit(&a->owners);
-	fa_inst_map__exit(&a->instances);
-	fa_pending__exit(&a->pending);
-	fa_arrays__exit(&a->arrays);
-	fa_dlines__exit(&a->dlines);
 	fa_attr__put_dsos(a->memo);
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
@@ -152,11 +119,6 @@ void fa_attr__exit(struct fa_attr *a)
 	}
 	fa_map__free_values(a->fail_sites);
 	fa_map__free_values(a->tps);
-	hashmap__free(a->type_names);
-	for (int i = 0; i < a->nr_types; i++)
-		fa_type_entry__delete(a->types[i]);
-	zfree(&a->types);
-	strlist__delete(a->only);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -261,8 +223,8 @@ static bool fa_dso__system(struct dso *dso)
 
 bool fa_attr__wanted(const struct fa_attr *a, const char *name)
 {
-	return !a->only || strlist__has_entry(a->only, name) ||
-	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->only, name + 7));
+	return !a->s->only || strlist__has_entry(a->s->only, name) ||
+	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->s->only, name + 7));
 }
 
 /**
@@ -272,8 +234,8 @@ bool fa_attr__wanted(const struct fa_attr *a, const char *name)
  */
 void fa_attr__drop_system(struct fa_attr *a)
 {
-	for (int i = 0; !a->only && i < a->nr_types; i++) {
-		struct fa_type_entry *te = a->types[i];
+	for (int i = 0; !a->s->only && i < a->s->nr_types; i++) {
+		struct fa_type_entry *te = a->s->types[i];
 
 		if (!te->t || !te->system)
 			continue;
@@ -289,7 +251,7 @@ bool fa_attr__left_out(const struct fa_attr *a, const char *name)
 {
 	struct fa_type_entry *te = NULL;
 
-	hashmap__find(a->type_names, name, &te);
+	hashmap__find(a->s->type_names, name, &te);
 	for (; te; te = te->same_name) {
 		if (te->system && !te->t && a->stats.system_types)
 			return true;
@@ -308,17 +270,17 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	struct fa_type_entry *te, *first = NULL, **types;
 	struct debuginfo *di;
 
-	hashmap__find(a->type_names, name, &first);
+	hashmap__find(a->s->type_names, name, &first);
 	for (te = first; te; te = te->same_name) {
 		if (!size || !te->size || te->size == size) {
 			te->system = te->system && fa_dso__system(dso);
 			return te;
 		}
 	}
-	types = realloc(a->types, (a->nr_types + 1) * sizeof(*types));
+	types = realloc(a->s->types, (a->s->nr_types + 1) * sizeof(*types));
 	if (!types)
 		return NULL;
-	a->types = types;
+	a->s->types = types;
 	te = zalloc(sizeof(*te));
 	if (!te)
 		return NULL;
@@ -335,11 +297,11 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	te->system = fa_dso__system(dso);
 	/* the newest first: the key is its name */
 	te->same_name = first;
-	if (hashmap__set(a->type_names, te->name, te, NULL, NULL)) {
+	if (hashmap__set(a->s->type_names, te->name, te, NULL, NULL)) {
 		fa_type_entry__delete(te);
 		return NULL;
 	}
-	a->types[a->nr_types++] = te;
+	a->s->types[a->s->nr_types++] = te;
 	return te;
 }
 
@@ -498,7 +460,7 @@ static void fa_memo__var(struct fa_attr *a, struct fa_memo *m, struct dso *dso, 
 
 	m->reason = err == -ENOTSUP ? FA_ATTR_NOT_STRUCT : FA_ATTR_NO_VAR;
 	if (err == -ENOTSUP && d && d->di && !fa_dwarf__var_array(d->di->dbg, var_die, &ai))
-		m->arr = fa_arrays__new(&a->arrays, &ai, tls, start);
+		m->arr = fa_arrays__new(&a->s->arrays, &ai, tls, start);
 	if (err)
 		return;
 	m->te = fa_attr__type(a, dso, type_name, size, die_offset);

@@ -30,6 +30,7 @@
 #include "../layout/matrix.h"
 #include "../accumulate/owner.h"
 #include "pending.h"
+#include "session.h"
 #include "../accumulate/type.h"
 
 struct dso;
@@ -152,8 +153,13 @@ struct fa_data_range {
 	struct fa_memo		*var;
 };
 
+/*
+ * Attribution: what it learned of the debug info, the instructions and
+ * the variables, memoized, and the accesses it could not attribute; what
+ * it attributes goes to the session
+ */
 struct fa_attr {
-	const struct fa_config	 *cfg;		/* the command's, read from the header */
+	struct fa_session	 *s;
 	struct fa_attr_last	  last;
 	struct hashmap		 *memo;		/* (dso, offset) -> struct fa_memo */
 	struct hashmap		 *vars;		/* (dso, data symbol) -> struct fa_memo */
@@ -161,30 +167,20 @@ struct fa_attr {
 	struct hashmap		 *srclines;	/* dso, objdump addr -> struct fa_srcline */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
 	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
-	struct fa_type_entry	**types;	/* in the order they were seen */
-	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
-	int			  nr_types;
 	struct fa_attr_stats	  stats;
 	u32			  bad_cpu;	/* of a sample past the CPUs of the header: -ERANGE */
-	struct strlist		 *only;		/* attribute only these types */
 	/* every sample looks these up: recent ones in front of the hash maps */
 	struct fa_memo		 *insn_cache[FA_CACHE_SIZE];
 	struct fa_func		 *func_cache[FA_CACHE_SIZE];
 	struct fa_func		 *cur_func;	/* of the sample being attributed */
 	struct fa_data_range	  ranges[FA_DATA_RANGES];
 	int			  next_range;
-	struct fa_owners	  owners;	/* the threads that accessed user space types */
-	struct fa_inst_map	  instances;	/* the instances identified, by address */
-	struct fa_pending	  pending;	/* accesses waiting for their instance */
-	struct fa_arrays	  arrays;	/* array variables of scalars */
-	struct fa_dlines	  dlines;	/* every access by its data line */
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
-	struct fa_worker	 *worker;	/* accumulates the types, NULL: fa_attr__add() */
 	bool			  code_context;
 };
 
 #ifdef HAVE_DWARF_SUPPORT
-int fa_attr__init(struct fa_attr *a, const struct fa_config *cfg, const char *only_types);
+int fa_attr__init(struct fa_attr *a, struct fa_session *s);
 void fa_attr__exit(struct fa_attr *a);
 int fa_attr__add(struct fa_attr *a, const struct fa_access *acc);
 int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o);
@@ -199,8 +195,7 @@ const char *fa_attr_fail__key(enum fa_attr_fail reason);
 #else
 /* Without libdw there are no data types: fa_attr__init() says so. */
 static inline int fa_attr__init(struct fa_attr *a __maybe_unused,
-				const struct fa_config *cfg __maybe_unused,
-				const char *only_types __maybe_unused)
+				struct fa_session *s __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }

@@ -47,19 +47,19 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	int owner;
 
 	if (!te->t) {
-		struct fa_config cfg = *a->cfg;
+		struct fa_config cfg = *a->s->cfg;
 
 		/* a kernel thread does not own a line: its CPU's cache does */
 		cfg.by_thread = !te->kernel;
 		cfg.kernel = te->kernel;
-		cfg.owners = cfg.by_thread ? &a->owners : NULL;
+		cfg.owners = cfg.by_thread ? &a->s->owners : NULL;
 		cfg.nr_owners = cfg.by_thread ? FA_MAX_THREADS : cfg.nr_cpus;
 		te->t = fa_type__new(te->st, &cfg);
 		if (!te->t)
 			return -ENOMEM;
 	}
 	te->nr_accounted++;
-	owner = te->t->cfg.owners ? fa_owners__index(&a->owners, o->tid) : (int)o->cpu;
+	owner = te->t->cfg.owners ? fa_owners__index(&a->s->owners, o->tid) : (int)o->cpu;
 	if (owner < 0)
 		return owner;
 	/* a CPU's bit in the sets of CPUs the header's count sized */
@@ -72,7 +72,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	a->stats.watched += o->watch;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	return fa_worker__add(a->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
+	return fa_worker__add(a->s->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
 }
 
 /* Failures an instance's address can make up for: the address is a real one */
@@ -118,7 +118,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 		fa_attr__fail_at(a, reason, acc->origin);
 		return 0;
 	}
-	te = (struct fa_type_entry *)fa_inst_map__find(&a->instances, fa_access__space(acc),
+	te = (struct fa_type_entry *)fa_inst_map__find(&a->s->instances, fa_access__space(acc),
 						       acc->addr, &base);
 	if (te)
 		field = fa_struct__find_leaf(te->st, acc->addr - base);
@@ -137,7 +137,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 	}
 	a->last.reason = reason;
 	a->last.pending = true;
-	err = fa_pending__push(&a->pending, acc, a->cur_func, fa_access__space(acc), reason,
+	err = fa_pending__push(&a->s->pending, acc, a->cur_func, fa_access__space(acc), reason,
 			       &evicted);
 	if (err > 0)
 		fa_attr__fail_pending(a, &evicted);
@@ -157,7 +157,7 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 	u32 from = 0;
 	int err = 0;
 
-	while (!err && fa_pending__take(&a->pending, space, base, base + te->size, &from, &pa)) {
+	while (!err && fa_pending__take(&a->s->pending, space, base, base + te->size, &from, &pa)) {
 		int field = fa_struct__find_leaf(te->st, pa.acc.addr - base);
 
 		if (field < 0) {
@@ -183,8 +183,8 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 /* An instance of @te at @base was identified: the accesses waiting for it go to it */
 static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te, u32 space, u64 base)
 {
-	fa_inst_map__add(&a->instances, space, base, te->size, te);
-	return a->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
+	fa_inst_map__add(&a->s->instances, space, base, te->size, te);
+	return a->s->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
 }
 
 /*
@@ -200,7 +200,7 @@ static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
 
 	fa_attr__fail(a, FA_ATTR_FILTERED);
 	if (!fa_access__has_addr(acc) || !te->st ||
-	    (fa_inst_map__find(&a->instances, space, acc->addr, &found) == te && found == base))
+	    (fa_inst_map__find(&a->s->instances, space, acc->addr, &found) == te && found == base))
 		return 0;
 	return fa_attr__identified(a, te, space, base);
 }
@@ -213,7 +213,7 @@ void fa_attr__flush_pending(struct fa_attr *a)
 {
 	struct fa_pending_access pa;
 
-	while (fa_pending__pop(&a->pending, &pa))
+	while (fa_pending__pop(&a->s->pending, &pa))
 		fa_attr__fail_pending(a, &pa);
 }
 
@@ -332,9 +332,9 @@ static struct fa_type_entry *fa_attr__enclosing(struct fa_attr *a, const struct 
 	struct fa_type_entry *outer;
 	u32 size, delta;
 
-	if (te->size >= a->instances.max_size || !fa_access__has_addr(acc))
+	if (te->size >= a->s->instances.max_size || !fa_access__has_addr(acc))
 		return NULL;
-	outer = (struct fa_type_entry *)fa_inst_map__find_outer(&a->instances,
+	outer = (struct fa_type_entry *)fa_inst_map__find_outer(&a->s->instances,
 								fa_access__space(acc), base,
 								outer_base, &size);
 	if (!outer || outer == te || size <= te->size || base + te->size > *outer_base + size)

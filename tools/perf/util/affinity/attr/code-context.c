@@ -47,16 +47,16 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->thread = thread__get(o->thread);
 		fn->evsel = o->evsel;
 		fn->cpumode = o->cpumode;
-		fn->cpus = bitmap_zalloc(a->cfg->nr_cpus);
+		fn->cpus = bitmap_zalloc(a->s->cfg->nr_cpus);
 		fn->tids = bitmap_zalloc(FA_MAX_THREADS);
 		if (!fn->cpus || !fn->tids)
 			return -ENOMEM;
 		fn->id = hashmap__size(a->funcs);
 	}
 	a->cur_func = fn;
-	if (o->cpu < (u32)a->cfg->nr_cpus)
+	if (o->cpu < (u32)a->s->cfg->nr_cpus)
 		__set_bit(o->cpu, fn->cpus);
-	owner = fa_owners__index(&a->owners, o->tid);
+	owner = fa_owners__index(&a->s->owners, o->tid);
 	if (owner < 0)
 		return owner;
 	__set_bit(owner, fn->tids);
@@ -64,7 +64,7 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->threads = true;
 	fn->weight += o->period;
 	fn->samples++;
-	fn->by_group[fa_boot__group(o->time, a->cfg->boot_ns)]++;
+	fn->by_group[fa_boot__group(o->time, a->s->cfg->boot_ns)]++;
 	return 0;
 }
 
@@ -195,8 +195,8 @@ static int fa_attr__array_weights(struct fa_attr *a, struct fa_func **funcs, siz
 		if (funcs[n]->id <= nr)
 			by_id[funcs[n]->id] = funcs[n];
 	}
-	for (int i = 0; i < a->arrays.nr; i++) {
-		struct fa_array *arr = a->arrays.arrays[i];
+	for (int i = 0; i < a->s->arrays.nr; i++) {
+		struct fa_array *arr = a->s->arrays.arrays[i];
 
 		for (int k = 0; k < arr->nr_funcs; k++) {
 			const struct fa_func *fn = arr->funcs[k].func <= nr ?
@@ -276,8 +276,8 @@ int fa_attr__code_context(struct fa_attr *a, struct fa_decoder *dec)
 			goto out_enomem;
 		if (code->len)
 			fa_func__tls_arrays(a, fn, code);
-		for (int i = 0; code->len && i < a->nr_types; i++) {
-			struct fa_type_entry *te = a->types[i];
+		for (int i = 0; code->len && i < a->s->nr_types; i++) {
+			struct fa_type_entry *te = a->s->types[i];
 			int nr;
 
 			if (!te->t)

@@ -813,8 +813,8 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *
 
 	if (!ht)
 		return 0;
-	if (a->arrays.nr) {
-		nr_merges = fa_merges__find(&a->arrays, a->cfg->line_size, &merges);
+	if (a->s->arrays.nr) {
+		nr_merges = fa_merges__find(&a->s->arrays, a->s->cfg->line_size, &merges);
 		if (nr_merges < 0)
 			goto out;
 		nr_merges = min(nr_merges, HM_SL_SHOWN);
@@ -841,7 +841,7 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *
 		y += 2 * HM_PAD;
 	}
 	if (nr_merges)
-		printed += fa_heatmap__merges(fp, merges, nr_merges, a->cfg->line_size, y);
+		printed += fa_heatmap__merges(fp, merges, nr_merges, a->s->cfg->line_size, y);
 	printed += fprintf(fp, "</svg>\n%s", html ? "</body></html>\n" : "");
 out:
 	for (int i = 0; i < nr; i++)

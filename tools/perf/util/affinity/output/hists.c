@@ -626,10 +626,10 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 	u64 total = 0;
 
 	fh->percent_limit = o->percent_limit;
-	for (int i = 0; i < a->nr_types; i++)
-		total += a->types[i]->t ? a->types[i]->t->counts.nr_accesses : 0;
-	for (int i = 0; !err && i < a->nr_types; i++) {
-		const struct fa_type *t = a->types[i]->t;
+	for (int i = 0; i < a->s->nr_types; i++)
+		total += a->s->types[i]->t ? a->s->types[i]->t->counts.nr_accesses : 0;
+	for (int i = 0; !err && i < a->s->nr_types; i++) {
+		const struct fa_type *t = a->s->types[i]->t;
 		struct fa_hist_entry *fe;
 
 		if (!t)
@@ -640,7 +640,7 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 			err = -ENOMEM;
 			break;
 		}
-		fe->te = a->types[i];
+		fe->te = a->s->types[i];
 		fe->an = &an[i];
 		fe->index = i;
 		fe->field = -1;

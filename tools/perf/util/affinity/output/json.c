@@ -105,7 +105,7 @@ static void fa_json__header(struct json_writer *j, const struct fa_json_header *
 	json_writer__string(j, "arch", h->arch);
 	json_writer__int(j, "nr_cpus", h->nr_cpus);
 	json_writer__begin_object(j, "cacheline", /*flat=*/true);
-	json_writer__u64(j, "size", a->cfg->line_size);
+	json_writer__u64(j, "size", a->s->cfg->line_size);
 	json_writer__string(j, "source", h->line_size_source);
 	if (h->recorded_line_size)
 		json_writer__u64(j, "recorded", h->recorded_line_size);
@@ -114,9 +114,9 @@ static void fa_json__header(struct json_writer *j, const struct fa_json_header *
 	json_writer__end_object(j);
 	json_writer__begin_object(j, "options", /*flat=*/false);
 	json_writer__string(j, "method", fa_method__name(h->method));
-	json_writer__string(j, "scope", fa_scope__key(a->cfg->scope));
-	json_writer__int(j, "window", a->cfg->window);
-	json_writer__u64(j, "window_ns", a->cfg->window_ns);
+	json_writer__string(j, "scope", fa_scope__key(a->s->cfg->scope));
+	json_writer__int(j, "window", a->s->cfg->window);
+	json_writer__u64(j, "window_ns", a->s->cfg->window_ns);
 	json_writer__double(j, "xfer_cost", o->xfer_cost);
 	json_writer__double(j, "percent_limit", o->percent_limit);
 	json_writer__string(j, "types", h->types);
@@ -861,13 +861,13 @@ static void fa_json__merge(struct json_writer *j, const struct fa_merge *m)
 static int fa_json__arrays(struct json_writer *j, const struct fa_attr *a)
 {
 	struct fa_merge *merges;
-	int nr = fa_merges__find(&a->arrays, a->cfg->line_size, &merges);
+	int nr = fa_merges__find(&a->s->arrays, a->s->cfg->line_size, &merges);
 
 	if (nr < 0)
 		return nr;
 	json_writer__begin_array(j, "arrays", /*flat=*/false);
-	for (int i = 0; i < a->arrays.nr; i++)
-		fa_json__array(j, a->arrays.arrays[i]);
+	for (int i = 0; i < a->s->arrays.nr; i++)
+		fa_json__array(j, a->s->arrays.arrays[i]);
 	json_writer__end_array(j);
 	json_writer__begin_array(j, "merges", /*flat=*/false);
 	for (int i = 0; i < nr; i++)
@@ -954,13 +954,13 @@ static void fa_json__dline(struct json_writer *j, const struct fa_dline *l, u32 
 static int fa_json__data_lines(struct json_writer *j, const struct fa_attr *a)
 {
 	struct fa_dline **lines;
-	int nr = fa_dlines__contended(&a->dlines, &lines);
+	int nr = fa_dlines__contended(&a->s->dlines, &lines);
 
 	if (nr < 0)
 		return nr;
 	json_writer__begin_array(j, "data_lines", /*flat=*/false);
 	for (int i = 0; i < nr; i++)
-		fa_json__dline(j, lines[i], a->cfg->line_size);
+		fa_json__dline(j, lines[i], a->s->cfg->line_size);
 	json_writer__end_array(j);
 	free(lines);
 	return 0;

@@ -204,7 +204,7 @@ size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 	size_t printed;
 	int nr, shown = 0;
 
-	nr = fa_dlines__contended(&a->dlines, &lines);
+	nr = fa_dlines__contended(&a->s->dlines, &lines);
 	if (nr <= 0) {
 		free(lines);
 		return 0;
@@ -215,7 +215,7 @@ size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 	printed += fprintf(fp, " by writes:");
 	printed += fprintf(fp, " by address, typed or not\n");
 	for (int i = 0; i < nr && shown < FA_DL_SHOWN; i++, shown++)
-		printed += fa_report__dline(fp, a, lines[i], a->cfg->line_size);
+		printed += fa_report__dline(fp, a, lines[i], a->s->cfg->line_size);
 	if (nr > shown)
 		printed += fprintf(fp, "\n  %d more lines: see --json\n", nr - shown);
 	free(lines);

@@ -21,8 +21,8 @@
 static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *hitm)
 {
 	*loads = *stores = *hitm = 0;
-	for (int i = 0; i < a->nr_types; i++) {
-		const struct fa_type *t = a->types[i]->t;
+	for (int i = 0; i < a->s->nr_types; i++) {
+		const struct fa_type *t = a->s->types[i]->t;
 
 		if (!t)
 			continue;
@@ -46,8 +46,8 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	size_t printed = fa_report__banner(fp, "Memory Access Information");
 	int types = 0;
 
-	for (int i = 0; i < a->nr_types; i++)
-		types += a->types[i]->t != NULL;
+	for (int i = 0; i < a->s->nr_types; i++)
+		types += a->s->types[i]->t != NULL;
 	fa_attr__op_totals(a, &loads, &stores, &hitm);
 
 	printed += fa_stat_line(fp, "Samples", samples);

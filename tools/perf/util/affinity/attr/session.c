@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a perf affinity report holds across its samples (session.h) */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/zalloc.h>
+#include "../fields/fields.h"
+#include "../accumulate/type.h"
+#include "attr.h"
+#include "session.h"
+#include "../../hashmap.h"
+#include "../../strlist.h"
+
+static size_t fa_str__hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool fa_str__equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/**
+ * fa_session__init - A report's session, under the command's @cfg
+ * @only_types: Attribute only these types (-T), or NULL
+ */
+int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const char *only_types)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = cfg;
+	s->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
+	if (IS_ERR(s->type_names))
+		s->type_names = NULL;
+	if (!s->type_names || fa_owners__init(&s->owners) || fa_inst_map__init(&s->instances) ||
+	    fa_dlines__init(&s->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
+		return -ENOMEM;
+	if (only_types) {
+		s->only = strlist__new(only_types, NULL);
+		if (!s->only)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A type the session registered, and what its accesses showed */
+void fa_type_entry__delete(struct fa_type_entry *te)
+{
+	fa_type__delete(te->t);
+	fa_struct__delete(te->st);
+	free(te->name);
+	free(te);
+}
+
+void fa_session__exit(struct fa_session *s)
+{
+	fa_owners__exit(&s->owners);
+	fa_inst_map__exit(&s->instances);
+	fa_pending__exit(&s->pending);
+	fa_arrays__exit(&s->arrays);
+	fa_dlines__exit(&s->dlines);
+	hashmap__free(s->type_names);
+	for (int i = 0; i < s->nr_types; i++)
+		fa_type_entry__delete(s->types[i]);
+	zfree(&s->types);
+	strlist__delete(s->only);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a perf affinity report holds across its samples: the configuration
+ * (the command's), the struct types seen with what their accesses showed,
+ * the owners and instances of the accesses, the accesses waiting for their
+ * instance, the arrays of scalars, the data lines and the worker thread.
+ * Attribution (attr.h) resolves each access with the debug info and adds
+ * it here; the outputs read it.
+ */
+#ifndef __PERF_AFFINITY_SESSION_H
+#define __PERF_AFFINITY_SESSION_H
+
+#include "../advice/arrays.h"
+#include "../accumulate/instances.h"
+#include "../accumulate/owner.h"
+#include "dlines.h"
+#include "pending.h"
+
+struct fa_config;
+struct fa_type_entry;
+struct fa_worker;
+struct hashmap;
+struct strlist;
+
+struct fa_session {
+	const struct fa_config	 *cfg;
+	struct fa_type_entry	**types;	/* in the order they were seen */
+	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
+	int			  nr_types;
+	struct strlist		 *only;		/* attribute only these types */
+	struct fa_owners	  owners;	/* the threads that accessed user space types */
+	struct fa_inst_map	  instances;	/* the instances identified, by address */
+	struct fa_pending	  pending;	/* accesses waiting for their instance */
+	struct fa_arrays	  arrays;	/* array variables of scalars */
+	struct fa_dlines	  dlines;	/* every access by its data line */
+	struct fa_worker	 *worker;	/* accumulates the types, NULL: in line */
+};
+
+#ifdef HAVE_DWARF_SUPPORT
+int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const char *only_types);
+void fa_session__exit(struct fa_session *s);
+void fa_type_entry__delete(struct fa_type_entry *te);
+#else
+#include <string.h>
+#include <linux/compiler.h>
+
+/* Without libdw nothing is attributed: fa_attr__init() says why */
+static inline int fa_session__init(struct fa_session *s, const struct fa_config *cfg,
+				   const char *only_types __maybe_unused)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = cfg;
+	return 0;
+}
+
+static inline void fa_session__exit(struct fa_session *s __maybe_unused)
+{
+}
+#endif
+
+#endif /* __PERF_AFFINITY_SESSION_H */
