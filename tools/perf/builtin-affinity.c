@@ -1151,7 +1151,7 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 
 	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, fh, &aff->ropts))
 		return -ENOMEM;
-	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->attr, &aff->ropts,
+	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->session, &aff->ropts,
 						    perf_affinity__html(aff->heatmap_name)))
 		return -ENOMEM;
 	return 0;
@@ -1284,7 +1284,7 @@ static int perf_affinity__structs(struct perf_affinity *aff, struct fa_analysis 
 		return -ENOENT;
 	}
 	*have_fh = true;
-	return fa_hists__structs(fh, a, *pan, &aff->ropts);
+	return fa_hists__structs(fh, a->s, *pan, &aff->ropts);
 }
 
 static void perf_affinity__structs_exit(struct perf_affinity *aff, struct fa_analysis *an,
@@ -1318,7 +1318,7 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	if (err || aff->json_fp == stdout || aff->heatmap_fp == stdout)
 		goto out;
 	if (use_browser == 1) {
-		err = fa_report__browse(&fh, a, &aff->ropts);
+		err = fa_report__browse(&fh, a->s, &aff->ropts);
 		goto out;
 	}
 	/* only now: the progress of the analysis is on stderr */
@@ -1341,7 +1341,7 @@ static int perf_affinity__output(struct perf_affinity *aff, struct perf_session 
 	fa_report__summary(stdout, &aff->decoder.stats, a);
 	fa_report__struct_table(stdout, &fh, &aff->ropts);
 	perf_affinity__print_types(aff, &fh);
-	fa_report__arrays(stdout, a);
+	fa_report__arrays(stdout, a->s);
 	fa_report__data_lines(stdout, a);
 	if (!total && aff->nr_filtered && !aff->attr.stats.accesses)
 		printf("\nNo sample is left after filtering\n");

@@ -25,6 +25,7 @@
 #include "ui/libslang.h"
 #include "util/affinity/advice/analyze.h"
 #include "util/affinity/attr/attr.h"
+#include "util/affinity/attr/session.h"
 #include "util/affinity/layout/classify.h"
 #include "util/affinity/output/hists.h"
 #include "util/affinity/output/report.h"
@@ -37,7 +38,7 @@
 /* What the screens show: the struct table of the report, the arrays */
 struct fa_tui {
 	struct fa_hists			*structs;
-	const struct fa_attr		*attr;
+	const struct fa_session		*session;
 	const struct fa_report_opts	*opts;
 };
 
@@ -382,7 +383,7 @@ static int fa_tui__arrays(struct fa_tui *tui)
 	fa_browser__init(&fb);
 	if (!fp)
 		goto out;
-	if (!fa_report__arrays(fp, tui->attr))
+	if (!fa_report__arrays(fp, tui->session))
 		fprintf(fp, "\n  No access to an array of scalars was attributed\n");
 	if (fclose(fp) || fa_browser__set_text(&fb, buf, size))
 		goto out;
@@ -521,17 +522,17 @@ static int fa_tui__structs(struct fa_tui *tui)
 /**
  * fa_report__browse - Browse the report of the analyzed struct types
  * @fh: The struct table
- * @a: The attributed accesses: the arrays of scalars
+ * @s: The session: the arrays of scalars
  * @o: What the report shows and in which order, as for stdio
  *
  * Return: 0, or -1 if the screens could not be made.
  */
-int fa_report__browse(struct fa_hists *fh, const struct fa_attr *a,
+int fa_report__browse(struct fa_hists *fh, const struct fa_session *s,
 		      const struct fa_report_opts *o)
 {
 	struct fa_tui tui = {
 		.structs	= fh,
-		.attr		= a,
+		.session	= s,
 		.opts		= o,
 	};
 

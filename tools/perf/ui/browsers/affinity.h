@@ -5,16 +5,16 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-struct fa_attr;
 struct fa_hists;
 struct fa_report_opts;
+struct fa_session;
 
 #ifdef HAVE_SLANG_SUPPORT
-int fa_report__browse(struct fa_hists *fh, const struct fa_attr *a,
+int fa_report__browse(struct fa_hists *fh, const struct fa_session *s,
 		      const struct fa_report_opts *o);
 #else
 static inline int fa_report__browse(struct fa_hists *fh __maybe_unused,
-				    const struct fa_attr *a __maybe_unused,
+				    const struct fa_session *s __maybe_unused,
 				    const struct fa_report_opts *o __maybe_unused)
 {
 	return -1;

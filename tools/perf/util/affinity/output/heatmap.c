@@ -796,12 +796,12 @@ static size_t fa_heatmap__begin(FILE *fp, double width, double height, bool html
  * fa_heatmap__fprintf - Print the co-access matrices of the reported types
  * as one SVG image, one struct type under the other
  * @fh: The struct table: the types in its order
- * @a: The arrays of scalars, whose merges are drawn under the types
+ * @s: The session: its arrays of scalars, whose merges are drawn under the types
  * @html: As the body of an HTML page, not an SVG document
  *
  * Return: the number of bytes printed, 0 if memory ran out.
  */
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *a,
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_session *s,
 			   const struct fa_report_opts *o, bool html)
 {
 	struct fa_hm_type *ht = calloc(fh->nr_shown + 1, sizeof(*ht));
@@ -813,8 +813,8 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *
 
 	if (!ht)
 		return 0;
-	if (a->s->arrays.nr) {
-		nr_merges = fa_merges__find(&a->s->arrays, a->s->cfg->line_size, &merges);
+	if (s->arrays.nr) {
+		nr_merges = fa_merges__find(&s->arrays, s->cfg->line_size, &merges);
 		if (nr_merges < 0)
 			goto out;
 		nr_merges = min(nr_merges, HM_SL_SHOWN);
@@ -841,7 +841,7 @@ size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *
 		y += 2 * HM_PAD;
 	}
 	if (nr_merges)
-		printed += fa_heatmap__merges(fp, merges, nr_merges, a->s->cfg->line_size, y);
+		printed += fa_heatmap__merges(fp, merges, nr_merges, s->cfg->line_size, y);
 	printed += fprintf(fp, "</svg>\n%s", html ? "</body></html>\n" : "");
 out:
 	for (int i = 0; i < nr; i++)

@@ -11,11 +11,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct fa_attr;
+struct fa_session;
 struct fa_hists;
 struct fa_report_opts;
 
-size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_attr *a,
+size_t fa_heatmap__fprintf(FILE *fp, struct fa_hists *fh, const struct fa_session *s,
 			   const struct fa_report_opts *o, bool html);
 
 #endif /* __PERF_AFFINITY_HEATMAP_H */

@@ -615,21 +615,21 @@ bool fa_hists__field_shown(const struct fa_type *t, const struct fa_analysis *an
 
 /**
  * fa_hists__structs - The struct table: the types with accesses
- * @an: The analyses, in the order of @a's types
+ * @an: The analyses, in the order of @s's types
  *
  * Types below --percent-limit are entries too, filtered out.
  */
-int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis *an,
+int fa_hists__structs(struct fa_hists *fh, struct fa_session *s, struct fa_analysis *an,
 		      const struct fa_report_opts *o)
 {
 	int err = fa_hists__init(fh, FA_TABLE_STRUCTS);
 	u64 total = 0;
 
 	fh->percent_limit = o->percent_limit;
-	for (int i = 0; i < a->s->nr_types; i++)
-		total += a->s->types[i]->t ? a->s->types[i]->t->counts.nr_accesses : 0;
-	for (int i = 0; !err && i < a->s->nr_types; i++) {
-		const struct fa_type *t = a->s->types[i]->t;
+	for (int i = 0; i < s->nr_types; i++)
+		total += s->types[i]->t ? s->types[i]->t->counts.nr_accesses : 0;
+	for (int i = 0; !err && i < s->nr_types; i++) {
+		const struct fa_type *t = s->types[i]->t;
 		struct fa_hist_entry *fe;
 
 		if (!t)
@@ -640,7 +640,7 @@ int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis
 			err = -ENOMEM;
 			break;
 		}
-		fe->te = a->s->types[i];
+		fe->te = s->types[i];
 		fe->an = &an[i];
 		fe->index = i;
 		fe->field = -1;

@@ -12,8 +12,8 @@
 #include "../../hist.h"
 
 struct fa_analysis;
-struct fa_attr;
 struct fa_report_opts;
+struct fa_session;
 struct fa_type;
 struct fa_type_entry;
 struct thread;
@@ -39,7 +39,7 @@ struct fa_hists {
 struct fa_hist_entry {
 	struct fa_type_entry	*te;
 	struct fa_analysis	*an;
-	int			 index;		/* of the type in the fa_attr */
+	int			 index;		/* of the type in the session */
 	int			 field;		/* in te->st->fields, -1: the struct */
 	struct fa_hists		*fields;	/* a struct's field table, or NULL */
 	struct hist_entry	 he;
@@ -53,7 +53,7 @@ static inline struct fa_hist_entry *fa_hist_entry(struct hist_entry *he)
 int fa_hists__check_keys(const char *option, const char *keys);
 bool fa_hists__field_shown(const struct fa_type *t, const struct fa_analysis *an, int field,
 			   double percent_limit);
-int fa_hists__structs(struct fa_hists *fh, struct fa_attr *a, struct fa_analysis *an,
+int fa_hists__structs(struct fa_hists *fh, struct fa_session *s, struct fa_analysis *an,
 		      const struct fa_report_opts *o);
 struct fa_hists *fa_hists__fields(struct fa_hist_entry *fe, const struct fa_report_opts *o);
 void fa_hists__exit(struct fa_hists *fh);

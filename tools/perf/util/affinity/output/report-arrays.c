@@ -109,20 +109,20 @@ static size_t fa_report__merge(FILE *fp, const struct fa_merge *m)
 /**
  * fa_report__arrays - The arrays of scalars accessed, and the merges advised
  */
-size_t fa_report__arrays(FILE *fp, const struct fa_attr *a)
+size_t fa_report__arrays(FILE *fp, const struct fa_session *s)
 {
-	u32 line = a->s->cfg->line_size;
+	u32 line = s->cfg->line_size;
 	struct fa_merge *merges;
 	size_t printed;
 	int nr;
 
-	if (!a->s->arrays.nr)
+	if (!s->arrays.nr)
 		return 0;
-	nr = fa_merges__find(&a->s->arrays, line, &merges);
+	nr = fa_merges__find(&s->arrays, line, &merges);
 	printed = fa_report__banner(fp, "Arrays of scalars");
-	for (int i = 0; i < a->s->arrays.nr; i++) {
-		if (a->s->arrays.arrays[i]->accesses || a->s->arrays.arrays[i]->nr_funcs)
-			printed += fa_report__array(fp, a->s->arrays.arrays[i], line);
+	for (int i = 0; i < s->arrays.nr; i++) {
+		if (s->arrays.arrays[i]->accesses || s->arrays.arrays[i]->nr_funcs)
+			printed += fa_report__array(fp, s->arrays.arrays[i], line);
 	}
 	if (nr == 0)
 		printed += fprintf(fp, "\n  Advice: none, no merge of two arrays the same code accesses at one index saves %.0f%%\n",

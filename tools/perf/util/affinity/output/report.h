@@ -15,6 +15,7 @@ struct fa_decoder;
 struct fa_hist_entry;
 struct fa_hists;
 struct fa_type;
+struct fa_session;
 struct fa_type_entry;
 
 /* The sections of a struct type's report, in the order they are printed */
@@ -57,7 +58,7 @@ bool fa_type_entry__per_cpu(const struct fa_type_entry *te);
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an);
 const char *fa_align_by__key(int by);
 size_t fa_report__banner(FILE *fp, const char *title);
-size_t fa_report__arrays(FILE *fp, const struct fa_attr *a);
+size_t fa_report__arrays(FILE *fp, const struct fa_session *s);
 size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a);
 size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_attr *a);
 int fa_report__why(const struct fa_decoder *dec, const struct fa_attr *a, const char *regs,
