@@ -38,7 +38,7 @@
 #include <gelf.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
-#include "../util/affinity/decode/synth-file.h"
+#include "../util/data-writer.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
 #include "../util/event.h"
@@ -120,7 +120,7 @@ struct ksynth {
 	u64			*truth;		/* samples per offset in struct rq */
 	struct synth_lines	 lines;
 	struct ksynth_cpu	 cpus[SYNTH_LINES_MAX_CPUS];
-	struct fa_synth_file	 file;
+	struct perf_data_writer	 file;
 };
 
 static unsigned int ks_samples = 200000;
@@ -508,7 +508,7 @@ static int ksynth__write_sample(struct ksynth *ks, int cpu)
 	sample.data_src = synth_lines__access(&ks->lines, call->rq * ks->nr_lines + in->off / 64,
 					      cpu, in->store, in->lock, &sample.weight);
 	ks->truth[in->off]++;
-	return fa_synth_file__write_sample(&ks->file, &sample);
+	return perf_data_writer__write_sample(&ks->file, &sample);
 }
 
 /*
@@ -532,7 +532,7 @@ static int ksynth__write_samples(struct ksynth *ks)
 		}
 		err = ksynth__write_sample(ks, cpu);
 		if (!err && ((i + 1) % per_round == 0 || i + 1 == ks_samples))
-			err = fa_synth_file__write(&ks->file, &round, sizeof(round));
+			err = perf_data_writer__write(&ks->file, &round, sizeof(round));
 	}
 	return err;
 }
@@ -553,7 +553,7 @@ static int ksynth__write_mmap(struct ksynth *ks)
 	event.mmap.len = ~0ULL - ks->text;
 	event.mmap.pgoff = ks->text;
 	memcpy(event.mmap.filename, name, sizeof(name));
-	return fa_synth_file__write_side(&ks->file, &event, (u32)-1, 0);
+	return perf_data_writer__write_side(&ks->file, &event, (u32)-1, 0);
 }
 
 static int ksynth__write_comms(struct ksynth *ks)
@@ -567,8 +567,8 @@ static int ksynth__write_comms(struct ksynth *ks)
 		event.comm.pid = KSYNTH_PID + cpu;
 		event.comm.tid = KSYNTH_PID + cpu;
 		snprintf(event.comm.comm, 16, "kworker/%u:1", (u8)cpu);
-		if (fa_synth_file__write_side(&ks->file, &event, KSYNTH_PID + cpu,
-					      KSYNTH_PID + cpu))
+		if (perf_data_writer__write_side(&ks->file, &event, KSYNTH_PID + cpu,
+						 KSYNTH_PID + cpu))
 			return -EIO;
 	}
 	return 0;
@@ -579,18 +579,18 @@ static int ksynth__write_file(struct ksynth *ks, struct perf_data *data)
 	struct perf_event_attr attr;
 	int err;
 
-	fa_synth_file__mem_attr(&attr, /*kernel=*/true);
-	err = fa_synth_file__open(&ks->file, data, &attr, NULL);
+	perf_data_writer__mem_attr(&attr, /*kernel=*/true);
+	err = perf_data_writer__open(&ks->file, data, &attr, NULL);
 	ks->file.nr_cpus = ks->nr_cpus;
 	if (!err)
-		err = fa_synth_file__add_kernel(&ks->file, ks->vmlinux);
+		err = perf_data_writer__add_kernel(&ks->file, ks->vmlinux);
 	if (!err)
 		err = ksynth__write_mmap(ks);
 	if (!err)
 		err = ksynth__write_comms(ks);
 	if (!err)
 		err = ksynth__write_samples(ks);
-	return fa_synth_file__close(&ks->file, err);
+	return perf_data_writer__close(&ks->file, err);
 }
 
 static void ksynth__print(const struct ksynth *ks)

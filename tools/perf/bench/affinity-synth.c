@@ -39,7 +39,7 @@
 #include <subcmd/parse-options.h>
 #include "bench.h"
 #include "affinity-lines.h"
-#include "../util/affinity/decode/synth-file.h"
+#include "../util/data-writer.h"
 #include "../util/build-id.h"
 #include "../util/data.h"
 #include "../util/debug.h"
@@ -118,7 +118,7 @@ struct synth {
 	u32			 nr_insts;	/* per struct, besides the global */
 	struct synth_lines	 lines;		/* of the instances */
 	struct synth_cpu	 cpus[SYNTH_MAX_CPUS];
-	struct fa_synth_file	 file;
+	struct perf_data_writer	 file;
 };
 
 static unsigned int nr_samples = 1000000;
@@ -260,7 +260,7 @@ static int synth__write_comms(struct synth *s)
 		event.comm.pid = SYNTH_PID;
 		event.comm.tid = tid;
 		memcpy(event.comm.comm, "perf", sizeof("perf"));
-		if (fa_synth_file__write_side(&s->file, &event, SYNTH_PID, tid))
+		if (perf_data_writer__write_side(&s->file, &event, SYNTH_PID, tid))
 			return -EIO;
 	}
 	return 0;
@@ -291,7 +291,7 @@ static int synth__write_mmap2(struct synth *s, u64 start, u64 len, u64 pgoff, u3
 		event.mmap2.ino = st->st_ino;
 	}
 	memcpy(event.mmap2.filename, name, strlen(name) + 1);
-	return fa_synth_file__write_side(&s->file, &event, SYNTH_PID, SYNTH_PID);
+	return perf_data_writer__write_side(&s->file, &event, SYNTH_PID, SYNTH_PID);
 }
 
 static int synth__phdr_mmap_cb(struct dl_phdr_info *info, size_t size __maybe_unused,
@@ -377,7 +377,7 @@ static int synth__write_sample(struct synth *s, int cpu)
 					      (sample.addr / 64 - base / 64), cpu,
 					      in->op & INSN_ACCESS_OP_STORE, in->lock,
 					      &sample.weight);
-	return fa_synth_file__write_sample(&s->file, &sample);
+	return perf_data_writer__write_sample(&s->file, &sample);
 }
 
 /* Each CPU's samples of a round, then the end of the round */
@@ -394,7 +394,7 @@ static int synth__write_samples(struct synth *s)
 				err = synth__write_sample(s, cpu);
 		}
 		if (!err)
-			err = fa_synth_file__write(&s->file, &round, sizeof(round));
+			err = perf_data_writer__write(&s->file, &round, sizeof(round));
 	}
 	return err;
 }
@@ -404,15 +404,15 @@ static int synth__write_file(struct synth *s, struct perf_data *data)
 	struct perf_event_attr attr;
 	int err;
 
-	fa_synth_file__mem_attr(&attr, /*kernel=*/false);
-	err = fa_synth_file__open(&s->file, data, &attr, s->exe);
+	perf_data_writer__mem_attr(&attr, /*kernel=*/false);
+	err = perf_data_writer__open(&s->file, data, &attr, s->exe);
 	if (!err)
 		err = synth__write_comms(s);
 	if (!err)
 		err = synth__write_mmaps(s);
 	if (!err)
 		err = synth__write_samples(s);
-	return fa_synth_file__close(&s->file, err);
+	return perf_data_writer__close(&s->file, err);
 }
 
 static int synth__init(struct synth *s)

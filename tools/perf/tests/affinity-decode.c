@@ -2,7 +2,7 @@
 /*
  * Samples of a memory sampling PMU, shaped like PEBS load latency and store
  * samples (ADDR, DATA_SRC with HITM, WEIGHT, CPU, TIME, PERIOD), written to
- * a perf.data file as perf record writes one (affinity/synth-file.c), read
+ * a perf.data file as perf record writes one (util/data-writer.c), read
  * back through perf's session and sample parsing and decoded into
  * accesses: addresses, data sources and weights must arrive intact, in
  * order, with the direction taken from the data source, each pointing to
@@ -22,7 +22,7 @@
 #include "affinity/decode/access.h"
 #include "affinity/decode/decode.h"
 #include "affinity/decode/decode-int.h"
-#include "affinity/decode/synth-file.h"
+#include "data-writer.h"
 #include "data.h"
 #include "machine.h"
 #include "header.h"
@@ -75,7 +75,7 @@ static u64 planted_addr(int i)
 	return OBJ_START + (i % 7) * 128 + off[i % ARRAY_SIZE(off)];
 }
 
-static int write_comm_mmap(struct fa_synth_file *f)
+static int write_comm_mmap(struct perf_data_writer *f)
 {
 	char buf[sizeof(union perf_event) + 64];
 	union perf_event *event = (union perf_event *)buf;
@@ -86,7 +86,7 @@ static int write_comm_mmap(struct fa_synth_file *f)
 	event->comm.header.size = offsetof(struct perf_record_comm, comm) + 16;
 	event->comm.pid = event->comm.tid = TEST_PID;
 	memcpy(event->comm.comm, "pebs-shaped", sizeof("pebs-shaped"));
-	if (fa_synth_file__write_side(f, event, TEST_PID, TEST_PID))
+	if (perf_data_writer__write_side(f, event, TEST_PID, TEST_PID))
 		return -1;
 
 	memset(buf, 0, sizeof(buf));
@@ -97,10 +97,10 @@ static int write_comm_mmap(struct fa_synth_file *f)
 	event->mmap.start = TEXT_START;
 	event->mmap.len = 0x10000;
 	memcpy(event->mmap.filename, "/nonexistent", sizeof("/nonexistent"));
-	return fa_synth_file__write_side(f, event, TEST_PID, TEST_PID);
+	return perf_data_writer__write_side(f, event, TEST_PID, TEST_PID);
 }
 
-static int write_samples(struct fa_synth_file *f)
+static int write_samples(struct perf_data_writer *f)
 {
 	for (int i = 0; i < NR_SAMPLES; i++) {
 		const struct planted_sample *p = &planted[i % ARRAY_SIZE(planted)];
@@ -115,7 +115,7 @@ static int write_samples(struct fa_synth_file *f)
 			.data_src = p->data_src,
 		};
 
-		if (fa_synth_file__write_sample(f, &sample))
+		if (perf_data_writer__write_sample(f, &sample))
 			return -1;
 	}
 	return 0;
@@ -133,14 +133,14 @@ static int write_perf_data(const char *path)
 		.sample_id_all = 1,
 	};
 	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_WRITE, .force = true, };
-	struct fa_synth_file f;
-	int err = fa_synth_file__open(&f, &data, &attr, /*dso_path=*/NULL);
+	struct perf_data_writer f;
+	int err = perf_data_writer__open(&f, &data, &attr, /*dso_path=*/NULL);
 
 	if (!err)
 		err = write_comm_mmap(&f);
 	if (!err)
 		err = write_samples(&f);
-	return fa_synth_file__close(&f, err);
+	return perf_data_writer__close(&f, err);
 }
 
 static int check_sample(const struct perf_tool *tool, union perf_event *event __maybe_unused,

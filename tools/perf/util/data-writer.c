@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A perf.data file of synthesized samples: see synth-file.h.
+ * A perf.data file of synthesized samples: see data-writer.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,25 +12,25 @@
 #include <linux/perf_event.h>
 #include <linux/zalloc.h>
 #include <internal/lib.h>
-#include "synth-file.h"
-#include "../../data.h"
-#include "../../build-id.h"
-#include "../../debug.h"
-#include "../../dso.h"
-#include "../../event.h"
-#include "../../evlist.h"
-#include "../../evsel.h"
-#include "../../header.h"
-#include "../../machine.h"
-#include "../../sample.h"
-#include "../../session.h"
-#include "../../symbol.h"
-#include "../../synthetic-events.h"
+#include "data-writer.h"
+#include "data.h"
+#include "build-id.h"
+#include "debug.h"
+#include "dso.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "header.h"
+#include "machine.h"
+#include "sample.h"
+#include "session.h"
+#include "symbol.h"
+#include "synthetic-events.h"
 
-#define FA_SYNTH_BUF_SIZE	(4 << 20)
+#define PERF_DATA_WRITER_BUF	(4 << 20)
 
 /* What perf c2c and perf mem read from the header, as perf record writes it */
-static void fa_synth_file__features(struct perf_session *session)
+static void perf_data_writer__features(struct perf_session *session)
 {
 	static const int feats[] = {
 		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
@@ -43,7 +43,7 @@ static void fa_synth_file__features(struct perf_session *session)
 }
 
 /* The binary the samples are in, for the build ID table */
-static int fa_synth_file__add_dso(struct fa_synth_file *f, const char *path)
+static int perf_data_writer__add_dso(struct perf_data_writer *f, const char *path)
 {
 	struct dso *dso = machine__findnew_dso(&f->session->machines.host, path);
 
@@ -55,16 +55,16 @@ static int fa_synth_file__add_dso(struct fa_synth_file *f, const char *path)
 }
 
 /**
- * fa_synth_file__mem_attr - The event of Intel PEBS load latency samples
+ * perf_data_writer__mem_attr - The event of Intel PEBS load latency samples
  * @kernel: Of the kernel only, else of user space only
  */
-void fa_synth_file__mem_attr(struct perf_event_attr *attr, bool kernel)
+void perf_data_writer__mem_attr(struct perf_event_attr *attr, bool kernel)
 {
 	*attr = (struct perf_event_attr){
 		.size = sizeof(*attr),
 		.type = PERF_TYPE_RAW,
 		.config = 0x1cd,	/* cpu/mem-loads,ldlat=30/P */
-		.sample_type = FA_SYNTH_MEM_SAMPLE_TYPE,
+		.sample_type = PERF_DATA_WRITER_MEM_SAMPLE_TYPE,
 		.sample_period = 1000,
 		.precise_ip = 3,
 		.sample_id_all = 1,
@@ -77,11 +77,11 @@ void fa_synth_file__mem_attr(struct perf_event_attr *attr, bool kernel)
 }
 
 /**
- * fa_synth_file__add_kernel - Give the kernel's samples the build ID of @vmlinux
+ * perf_data_writer__add_kernel - Give the kernel's samples the build ID of @vmlinux
  *
  * Return: 0, or a negative error if @vmlinux has no build ID.
  */
-int fa_synth_file__add_kernel(struct fa_synth_file *f, const char *vmlinux)
+int perf_data_writer__add_kernel(struct perf_data_writer *f, const char *vmlinux)
 {
 	struct machine *machine = &f->session->machines.host;
 	struct build_id bid;
@@ -102,13 +102,13 @@ int fa_synth_file__add_kernel(struct fa_synth_file *f, const char *vmlinux)
 }
 
 /**
- * fa_synth_file__open - Start @data, a perf.data of samples of @attr
+ * perf_data_writer__open - Start @data, a perf.data of samples of @attr
  * @dso_path: The binary the samples are in (build ID table), or NULL
  *
- * Return: 0, or a negative error; fa_synth_file__close() must follow.
+ * Return: 0, or a negative error; perf_data_writer__close() must follow.
  */
-int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
-			struct perf_event_attr *attr, const char *dso_path)
+int perf_data_writer__open(struct perf_data_writer *f, struct perf_data *data,
+			   struct perf_event_attr *attr, const char *dso_path)
 {
 	struct evsel *evsel;
 	int err = -ENOMEM;
@@ -124,7 +124,7 @@ int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
 	}
 	f->evlist = evlist__new();
 	evsel = evsel__new(attr);
-	f->buf = malloc(FA_SYNTH_BUF_SIZE);
+	f->buf = malloc(PERF_DATA_WRITER_BUF);
 	f->event = malloc(PERF_SAMPLE_MAX_SIZE);
 	if (!f->evlist || !evsel || !f->buf || !f->event) {
 		evsel__delete(evsel);
@@ -132,13 +132,13 @@ int fa_synth_file__open(struct fa_synth_file *f, struct perf_data *data,
 	}
 	evlist__add(f->evlist, evsel);
 	f->session->evlist = f->evlist;
-	fa_synth_file__features(f->session);
+	perf_data_writer__features(f->session);
 	f->fd = perf_data__fd(data);
-	err = dso_path ? fa_synth_file__add_dso(f, dso_path) : 0;
+	err = dso_path ? perf_data_writer__add_dso(f, dso_path) : 0;
 	return err ?: perf_session__write_header(f->session, f->evlist, f->fd, false);
 }
 
-static int fa_synth_file__flush(struct fa_synth_file *f)
+static int perf_data_writer__flush(struct perf_data_writer *f)
 {
 	if (writen(f->fd, f->buf, f->len) != (ssize_t)f->len)
 		return -errno ?: -EIO;
@@ -151,7 +151,7 @@ static int fa_synth_file__flush(struct fa_synth_file *f)
  * The CPUs of the samples where they are not this machine's: perf's header
  * writer counts this machine's, so overwrite HEADER_NRCPUS after it.
  */
-static int fa_synth_file__write_nr_cpus(struct fa_synth_file *f)
+static int perf_data_writer__write_nr_cpus(struct perf_data_writer *f)
 {
 	u32 nr[2] = { f->nr_cpus, f->nr_cpus };		/* present, online */
 	struct perf_file_header hdr;
@@ -172,22 +172,22 @@ static int fa_synth_file__write_nr_cpus(struct fa_synth_file *f)
 }
 
 /**
- * fa_synth_file__close - Finish the file: the events, then the header again
+ * perf_data_writer__close - Finish the file: the events, then the header again
  * @err: The error the writing ended with, 0 if none: then nothing more is
  *       written.
  *
  * Return: @err, or the error of finishing the file.
  */
-int fa_synth_file__close(struct fa_synth_file *f, int err)
+int perf_data_writer__close(struct perf_data_writer *f, int err)
 {
 	if (!err && f->session) {
-		err = fa_synth_file__flush(f);
+		err = perf_data_writer__flush(f);
 		if (!err) {
 			f->session->header.data_size = f->written;
 			err = perf_session__write_header(f->session, f->evlist, f->fd, true);
 		}
 		if (!err && f->nr_cpus)
-			err = fa_synth_file__write_nr_cpus(f);
+			err = perf_data_writer__write_nr_cpus(f);
 	}
 	if (f->session) {
 		f->session->evlist = NULL;
@@ -199,9 +199,9 @@ int fa_synth_file__close(struct fa_synth_file *f, int err)
 	return err;
 }
 
-int fa_synth_file__write(struct fa_synth_file *f, const void *event, size_t size)
+int perf_data_writer__write(struct perf_data_writer *f, const void *event, size_t size)
 {
-	if (f->len + size > FA_SYNTH_BUF_SIZE && fa_synth_file__flush(f))
+	if (f->len + size > PERF_DATA_WRITER_BUF && perf_data_writer__flush(f))
 		return -EIO;
 	memcpy(f->buf + f->len, event, size);
 	f->len += size;
@@ -209,19 +209,19 @@ int fa_synth_file__write(struct fa_synth_file *f, const void *event, size_t size
 }
 
 /* A non-sample event, with the sample_id of @pid/@tid appended */
-int fa_synth_file__write_side(struct fa_synth_file *f, union perf_event *event,
-			      u32 pid, u32 tid)
+int perf_data_writer__write_side(struct perf_data_writer *f, union perf_event *event,
+				 u32 pid, u32 tid)
 {
 	struct perf_sample id = { .pid = pid, .tid = tid, .time = 1, };
 
 	event->header.size += perf_event__synthesize_id_sample((void *)event +
 							       event->header.size,
 							       f->sample_type, &id);
-	return fa_synth_file__write(f, event, event->header.size);
+	return perf_data_writer__write(f, event, event->header.size);
 }
 
 /* A sample of the file's event, in user space unless @sample->cpumode says */
-int fa_synth_file__write_sample(struct fa_synth_file *f, struct perf_sample *sample)
+int perf_data_writer__write_sample(struct perf_data_writer *f, struct perf_sample *sample)
 {
 	union perf_event *event = f->event;
 
@@ -230,5 +230,5 @@ int fa_synth_file__write_sample(struct fa_synth_file *f, struct perf_sample *sam
 	event->header.size = perf_event__sample_event_size(sample, f->sample_type, 0);
 	if (perf_event__synthesize_sample(event, f->sample_type, 0, sample))
 		return -EINVAL;
-	return fa_synth_file__write(f, event, event->header.size);
+	return perf_data_writer__write(f, event, event->header.size);
 }
