@@ -43,7 +43,7 @@
 #include "util/affinity/layout/layout.h"
 #include "util/affinity/check/profile.h"
 #include "util/affinity/output/report.h"
-#include "util/affinity/attr/resolve.h"
+#include "util/resolve-cache.h"
 #include "util/affinity/output/stats.h"
 #include "util/affinity/accumulate/type.h"
 #include "util/affinity/watch/watch.h"
@@ -116,7 +116,7 @@ struct perf_affinity {
 	/* report */
 	struct fa_session	 session;
 	struct fa_attr		 attr;
-	struct fa_resolver	 resolver;
+	struct resolve_cache	 resolver;
 	struct fa_config	 cfg;
 	struct fa_report_opts	 ropts;
 	const char		*input_name;
@@ -735,7 +735,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (perf_affinity__skip_sample(aff, sample))
 		return 0;
 	/* the resolver's: not to be exited */
-	al = fa_resolver__resolve(&aff->resolver, machine, sample);
+	al = resolve_cache__resolve(&aff->resolver, machine, sample);
 	if (!al) {
 		pr_debug("problem processing sample at %#" PRIx64 ", skipping it\n", sample->ip);
 		addr_location__init(&none);
@@ -1364,7 +1364,7 @@ static int perf_affinity__##name(const struct perf_tool *tool, union perf_event 
 {										\
 	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);	\
 										\
-	fa_resolver__flush(&aff->resolver);					\
+	resolve_cache__flush(&aff->resolver);					\
 	fa_attr__flush_ranges(&aff->attr);					\
 	return perf_event__process_##name(tool, event, sample, machine);	\
 }
@@ -1507,7 +1507,7 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	      fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host) ?:
 	      fa_session__init(&aff->session, &aff->cfg, aff->types) ?:
 	      fa_attr__init(&aff->attr, &aff->session) ?:
-	      fa_resolver__init(&aff->resolver);
+	      resolve_cache__init(&aff->resolver);
 	if (err)
 		return err;
 	aff->decoder.no_skid = aff->no_skid;
@@ -1553,7 +1553,7 @@ static int perf_affinity__process(struct perf_affinity *aff, struct perf_session
 static void perf_affinity__close(struct perf_affinity *aff, struct perf_session *session)
 {
 	zfree(&aff->ptime_range);
-	fa_resolver__exit(&aff->resolver);
+	resolve_cache__exit(&aff->resolver);
 	fa_attr__exit(&aff->attr);
 	fa_session__exit(&aff->session);
 	fa_decoder__exit(&aff->decoder);

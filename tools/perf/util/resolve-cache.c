@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The samples' IPs resolved once per instruction and thread (see resolve.h). */
+/* The samples' IPs resolved once per instruction and thread (see resolve-cache.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <linux/zalloc.h>
-#include "resolve.h"
-#include "../../env.h"
-#include "../../event.h"
-#include "../../machine.h"
-#include "../../sample.h"
+#include "resolve-cache.h"
+#include "env.h"
+#include "event.h"
+#include "machine.h"
+#include "sample.h"
 
-int fa_resolver__init(struct fa_resolver *r)
+int resolve_cache__init(struct resolve_cache *r)
 {
 	r->hits = r->misses = 0;
-	r->slots = calloc(FA_RESOLVE_SLOTS, sizeof(*r->slots));
+	r->slots = calloc(RESOLVE_CACHE_SLOTS, sizeof(*r->slots));
 	return r->slots ? 0 : -ENOMEM;
 }
 
 /* Drop what was resolved: threads or maps changed */
-void fa_resolver__flush(struct fa_resolver *r)
+void resolve_cache__flush(struct resolve_cache *r)
 {
-	for (int i = 0; r->slots && i < FA_RESOLVE_SLOTS; i++) {
-		struct fa_resolve_slot *s = &r->slots[i];
+	for (int i = 0; r->slots && i < RESOLVE_CACHE_SLOTS; i++) {
+		struct resolve_cache_slot *s = &r->slots[i];
 
 		if (s->valid)
 			addr_location__exit(&s->al);
@@ -28,42 +28,42 @@ void fa_resolver__flush(struct fa_resolver *r)
 	}
 }
 
-void fa_resolver__exit(struct fa_resolver *r)
+void resolve_cache__exit(struct resolve_cache *r)
 {
-	fa_resolver__flush(r);
+	resolve_cache__flush(r);
 	zfree(&r->slots);
 }
 
-static struct fa_resolve_slot *fa_resolver__slot(struct fa_resolver *r, u64 ip, u32 tid)
+static struct resolve_cache_slot *resolve_cache__slot(struct resolve_cache *r, u64 ip, u32 tid)
 {
 	/* the top bits of the product: every bit of the key changes them */
 	u64 key = (ip ^ (u64)tid << 40) * 0x9E3779B97F4A7C15ULL;
 
-	return &r->slots[key >> (64 - FA_RESOLVE_BITS)];
+	return &r->slots[key >> (64 - RESOLVE_CACHE_BITS)];
 }
 
-static bool fa_resolve_slot__match(const struct fa_resolve_slot *s, struct machine *machine,
-				   const struct perf_sample *sample)
+static bool resolve_cache_slot__match(const struct resolve_cache_slot *s, struct machine *machine,
+				      const struct perf_sample *sample)
 {
 	return s->valid && s->ip == sample->ip && s->tid == sample->tid &&
 	       s->pid == sample->pid && s->cpumode == sample->cpumode && s->machine == machine;
 }
 
 /**
- * fa_resolver__resolve - machine__resolve() of @sample, from the cache if
+ * resolve_cache__resolve - machine__resolve() of @sample, from the cache if
  * an earlier sample of the same thread had the same IP
  *
  * Return: the location, the resolver's: valid until the next call or
  * flush, never to be passed to addr_location__exit(); NULL when the
  * sample's thread cannot be found or created.
  */
-struct addr_location *fa_resolver__resolve(struct fa_resolver *r, struct machine *machine,
-					   struct perf_sample *sample)
+struct addr_location *resolve_cache__resolve(struct resolve_cache *r, struct machine *machine,
+					     struct perf_sample *sample)
 {
-	struct fa_resolve_slot *s = fa_resolver__slot(r, sample->ip, sample->tid);
+	struct resolve_cache_slot *s = resolve_cache__slot(r, sample->ip, sample->tid);
 	struct perf_env *env = machine->env;
 
-	if (fa_resolve_slot__match(s, machine, sample)) {
+	if (resolve_cache_slot__match(s, machine, sample)) {
 		r->hits++;
 	} else {
 		r->misses++;

@@ -7,19 +7,19 @@
  * reference to what it resolved; an event that changes threads or maps
  * must flush it first.
  */
-#ifndef __PERF_AFFINITY_RESOLVE_H
-#define __PERF_AFFINITY_RESOLVE_H
+#ifndef __PERF_RESOLVE_CACHE_H
+#define __PERF_RESOLVE_CACHE_H
 
 #include <linux/types.h>
-#include "../../addr_location.h"
+#include "addr_location.h"
 
 struct machine;
 struct perf_sample;
 
-#define FA_RESOLVE_BITS		8
-#define FA_RESOLVE_SLOTS	(1 << FA_RESOLVE_BITS)
+#define RESOLVE_CACHE_BITS		8
+#define RESOLVE_CACHE_SLOTS	(1 << RESOLVE_CACHE_BITS)
 
-struct fa_resolve_slot {
+struct resolve_cache_slot {
 	struct addr_location	 al;
 	struct machine		*machine;
 	u64			 ip;
@@ -28,16 +28,16 @@ struct fa_resolve_slot {
 	bool			 valid;
 };
 
-struct fa_resolver {
-	struct fa_resolve_slot	*slots;
+struct resolve_cache {
+	struct resolve_cache_slot	*slots;
 	u64			 hits;
 	u64			 misses;
 };
 
-int fa_resolver__init(struct fa_resolver *r);
-void fa_resolver__exit(struct fa_resolver *r);
-void fa_resolver__flush(struct fa_resolver *r);
-struct addr_location *fa_resolver__resolve(struct fa_resolver *r, struct machine *machine,
-					   struct perf_sample *sample);
+int resolve_cache__init(struct resolve_cache *r);
+void resolve_cache__exit(struct resolve_cache *r);
+void resolve_cache__flush(struct resolve_cache *r);
+struct addr_location *resolve_cache__resolve(struct resolve_cache *r, struct machine *machine,
+					     struct perf_sample *sample);
 
-#endif /* __PERF_AFFINITY_RESOLVE_H */
+#endif /* __PERF_RESOLVE_CACHE_H */
