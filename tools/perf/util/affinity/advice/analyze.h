@@ -127,7 +127,7 @@ struct fa_analysis {
 	bool			 unsure;	/* the replay does not confirm the model */
 	bool			 needs_line_start;	/* apart only in instances starting a line */
 	struct fa_cost		 reorder_model;
-	/* the largest array of the type in another type seen (fa_attr__embedder()) */
+	/* the largest array of the type in another type seen (fa_types__embedder()) */
 	const char		*embed_type;
 	const struct fa_field	*embed_field;
 	struct fa_layout_cost	 now;		/* of @current */
