@@ -2,9 +2,9 @@
 /*
  * The cost model of perf affinity on planted access patterns: the cache
  * lines a window touches and the transfers of lines between CPUs, under
- * the recorded layout and under one that moves a single field; the
- * smallest edit that lowers it, and the hot/cold split of a small struct
- * in an array.
+ * the recorded layout and under one that moves a single field; the local
+ * search that lowers it, what every layout must keep, the smallest edit
+ * that lowers it, and the hot/cold split of a small struct in an array.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "affinity-planted.h"
 #include "affinity/advice/cost.h"
 #include "affinity/advice/edit.h"
+#include "affinity/advice/refine.h"
 #include "affinity/advice/split.h"
 #include "affinity/layout/classify.h"
 #include "affinity/layout/keep.h"
@@ -104,6 +105,68 @@ static int test__affinity_cost_transfers(struct test_suite *test __maybe_unused,
 	T("none with f1 a line away", apart.xfers_per_kacc == 0);
 	T("the cost follows", apart.total < now.total);
 	planted_type__delete(t);
+	return TEST_OK;
+}
+
+/* f0 and f8 a line apart, read together: the local search puts them on one line */
+static int test__affinity_refine(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(NR_LONGS);
+	struct fa_cost_model m;
+	struct fa_classes c;
+	struct fa_layout l;
+	double before, after;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 1000; i++) {
+		T("access", !planted_access(t, time++, 0, 0, FA_OP_LOAD));
+		T("access", !planted_access(t, time++, 0, 8, FA_OP_LOAD));
+	}
+	fa_type__flush(t);
+	T("model", !fa_cost_model__init(&m, t, FA_XFER_COST, /*visits=*/false));
+	T("classes", !fa_classes__init(&c, t) && !fa_cost_model__set_moving(&m, &c));
+	T("layout", !fa_layout__current(&l, t->st, 64));
+	before = fa_cost_model__eval(&m, &l, NULL);
+	T("refine", !fa_layout__refine(&l, t->st, &c, &m));
+	after = fa_cost_model__eval(&m, &l, NULL);
+	pr_debug("refined: cost %.3f -> %.3f, f0 on line %d, f8 on line %d\n", before, after,
+		 fa_layout__line(&l, t->st, 0), fa_layout__line(&l, t->st, 8));
+	T("cheaper", after < before);
+	T("f0 and f8 on one line", fa_layout__line(&l, t->st, 0) == fa_layout__line(&l, t->st, 8));
+	fa_layout__exit(&l);
+	fa_classes__exit(&c);
+	fa_cost_model__exit(&m);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
+/* --keep f1 and --keep-order f4-f6: the layouts that move them are not taken */
+static int test__affinity_keep(struct test_suite *test __maybe_unused,
+			       int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(NR_LONGS);
+	struct fa_keep_opts o = { .keep = "f1", .keep_order = "f4-f6", };
+	static const int allowed[][2] = { { 2, 9 }, { 7, 12 } }, refused[][2] = { { 1, 9 }, { 5, 9 } };
+	struct fa_layout cur, l;
+	struct fa_keep k;
+
+	T("struct", st);
+	T("layout", !fa_layout__current(&cur, st, 64));
+	T("what to keep", fa_keep__init(&k, st, &cur, &o) == 2);
+	T("the recorded layout", fa_keep__allows(&k, &cur, &cur));
+	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++) {
+		T("swap", !layout__swapped(&l, st, allowed[i][0], allowed[i][1]));
+		T("others may move", fa_keep__allows(&k, &cur, &l));
+		fa_layout__exit(&l);
+		T("swap", !layout__swapped(&l, st, refused[i][0], refused[i][1]));
+		T("f1 and f4 to f6 may not", !fa_keep__allows(&k, &cur, &l));
+		fa_layout__exit(&l);
+	}
+	fa_keep__exit(&k);
+	fa_layout__exit(&cur);
+	fa_struct__delete(st);
 	return TEST_OK;
 }
 
@@ -270,6 +333,8 @@ static struct test_case tests__affinity_cost[] = {
 	TEST_CASE("Fields accessed together on one line cost one line", affinity_cost_lines),
 	TEST_CASE("A written field moves the line of the fields others read",
 		  affinity_cost_transfers),
+	TEST_CASE("The local search puts fields read together on one line", affinity_refine),
+	TEST_CASE("Layouts keep what --keep and --keep-order name", affinity_keep),
 	TEST_CASE("The smallest edit takes a written field from what others read",
 		  affinity_edit_apart),
 	TEST_CASE("No edit where nothing is saved", affinity_edit_none),
