@@ -23,6 +23,19 @@
 
 #define NR_LONGS	16	/* two cache lines */
 
+/* 1000 rounds: field @fa by @cpu_a with @op_a, then field @fb by @cpu_b with @op_b */
+static int plant_pairs(struct fa_type *t, u32 cpu_a, int fa, u8 op_a, u32 cpu_b, int fb, u8 op_b)
+{
+	u64 time = 0;
+	int err = 0;
+
+	for (int i = 0; i < 1000 && !err; i++) {
+		err = planted_access(t, time++, cpu_a, fa, op_a) ?:
+		      planted_access(t, time++, cpu_b, fb, op_b);
+	}
+	return err;
+}
+
 /* The longs at their offsets, but fields @a and @b swapped */
 static int layout__swapped(struct fa_layout *l, const struct fa_struct *st, int a, int b)
 {
@@ -67,13 +80,9 @@ static int test__affinity_cost_lines(struct test_suite *test __maybe_unused,
 {
 	struct fa_type *t = longs_type__new(NR_LONGS);
 	struct fa_cost now, swapped;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 1000; i++) {
-		T("access", !planted_access(t, time++, 0, 0, FA_OP_LOAD));
-		T("access", !planted_access(t, time++, 0, 8, FA_OP_LOAD));
-	}
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_LOAD, 0, 8, FA_OP_LOAD));
 	T("cost", !cost__now_swapped(t, 1, 8, &now, &swapped));
 	pr_debug("lines per window: %.2f recorded, %.2f with f8 next to f0\n",
 		 now.lines_per_window, swapped.lines_per_window);
@@ -91,13 +100,9 @@ static int test__affinity_cost_transfers(struct test_suite *test __maybe_unused,
 {
 	struct fa_type *t = longs_type__new(NR_LONGS);
 	struct fa_cost now, apart;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 1000; i++) {
-		T("access", !planted_access(t, time++, 0, 0, FA_OP_STORE));
-		T("access", !planted_access(t, time++, 1, 1, FA_OP_LOAD));
-	}
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_STORE, 1, 1, FA_OP_LOAD));
 	T("cost", !cost__now_swapped(t, 1, 8, &now, &apart));
 	pr_debug("transfers per 1k accesses: %.1f recorded, %.1f with f1 a line away\n",
 		 now.xfers_per_kacc, apart.xfers_per_kacc);
@@ -117,13 +122,9 @@ static int test__affinity_refine(struct test_suite *test __maybe_unused,
 	struct fa_classes c;
 	struct fa_layout l;
 	double before, after;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 1000; i++) {
-		T("access", !planted_access(t, time++, 0, 0, FA_OP_LOAD));
-		T("access", !planted_access(t, time++, 0, 8, FA_OP_LOAD));
-	}
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_LOAD, 0, 8, FA_OP_LOAD));
 	fa_type__flush(t);
 	T("model", !fa_cost_model__init(&m, t, FA_XFER_COST, /*visits=*/false));
 	T("classes", !fa_classes__init(&c, t) && !fa_cost_model__set_moving(&m, &c));
@@ -234,14 +235,10 @@ static int test__affinity_edit_apart(struct test_suite *test __maybe_unused,
 	struct fa_layout out = { .size = 0, };
 	struct judged jd;
 	double cost0, cost;
-	u64 time = 0;
 	int nr;
 
 	T("type", t);
-	for (int i = 0; i < 1000; i++) {
-		T("access", !planted_access(t, time++, 0, 0, FA_OP_STORE));
-		T("access", !planted_access(t, time++, 1, 1, FA_OP_LOAD));
-	}
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_STORE, 1, 1, FA_OP_LOAD));
 	T("judge", !judged__init(&jd, t, /*visits=*/false));
 	nr = edits__search(t, &jd, &out, &cost0, &cost);
 	pr_debug("%d edits: judged cost %.3f -> %.3f\n", nr, cost0, cost);
@@ -263,13 +260,9 @@ static int test__affinity_edit_none(struct test_suite *test __maybe_unused,
 	struct fa_layout out = { .size = 0, };
 	struct judged jd;
 	double cost0, cost;
-	u64 time = 0;
 
 	T("type", t);
-	for (int i = 0; i < 1000; i++) {
-		T("access", !planted_access(t, time++, 0, 0, FA_OP_LOAD));
-		T("access", !planted_access(t, time++, 0, 1, FA_OP_LOAD));
-	}
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_LOAD, 0, 1, FA_OP_LOAD));
 	T("judge", !judged__init(&jd, t, /*visits=*/false));
 	T("no edit", edits__search(t, &jd, &out, &cost0, &cost) == 0);
 	T("the recorded layout", fa_layout__same(&out, &jd.cur));
