@@ -109,7 +109,7 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-#ifdef __x86_64__
+#if defined(HAVE_DWARF_SUPPORT) && defined(__x86_64__)
 /* This test's own thread-local array, found in perf's DWARF */
 static __thread long tls_test_var[4];
 
