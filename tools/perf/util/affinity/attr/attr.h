@@ -102,22 +102,6 @@ struct fa_attr_stats {
 	u64	failed[FA_ATTR_MAX];
 };
 
-/*
- * A struct type seen in the accesses, merged by name and size across DSOs:
- * its layout from DWARF (@st) and what its accesses showed (@t)
- */
-struct fa_type_entry {
-	char			*name;
-	u32			 size;
-	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
-	bool			 kernel;	/* of vmlinux or a module: C in its macros */
-	bool			 system;	/* only system libraries' code accessed it */
-	struct fa_type		*t;	/* created on its first access */
-	struct fa_type_entry	*same_name;	/* another size of the name */
-	u64			 nr_accounted;	/* accesses attributed to it */
-	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
-};
-
 /* Where accesses could not be attributed: a function and the reason */
 struct fa_fail_site {
 	u64		 key;

@@ -8,7 +8,6 @@
 #include <linux/zalloc.h>
 #include "../fields/fields.h"
 #include "../accumulate/type.h"
-#include "attr.h"
 #include "session.h"
 #include "../../hashmap.h"
 #include "../../strlist.h"

@@ -10,6 +10,8 @@
 #ifndef __PERF_AFFINITY_SESSION_H
 #define __PERF_AFFINITY_SESSION_H
 
+#include <stdbool.h>
+#include <linux/types.h>
 #include "../advice/arrays.h"
 #include "../accumulate/instances.h"
 #include "../accumulate/owner.h"
@@ -17,10 +19,27 @@
 #include "pending.h"
 
 struct fa_config;
-struct fa_type_entry;
+struct fa_struct;
+struct fa_type;
 struct fa_worker;
 struct hashmap;
 struct strlist;
+
+/*
+ * A struct type seen in the accesses, merged by name and size across DSOs:
+ * its layout from DWARF (@st) and what its accesses showed (@t)
+ */
+struct fa_type_entry {
+	char			*name;
+	u32			 size;
+	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
+	bool			 kernel;	/* of vmlinux or a module: C in its macros */
+	bool			 system;	/* only system libraries' code accessed it */
+	struct fa_type		*t;	/* created on its first access */
+	struct fa_type_entry	*same_name;	/* another size of the name */
+	u64			 nr_accounted;	/* accesses attributed to it */
+	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
+};
 
 struct fa_session {
 	const struct fa_config	 *cfg;
