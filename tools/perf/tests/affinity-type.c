@@ -398,6 +398,43 @@ static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The replay sample: every access while below its bound, then whole
+ * chunks of consecutive accesses, never more than the bound
+ */
+static int test__affinity_replay(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *st = longs__new(4);
+	const struct fa_replay *r;
+	struct fa_type *t;
+	u64 n = 20 * FA_REPLAY_CHUNK;
+
+	cfg.replay_max = 2 * FA_REPLAY_CHUNK;
+	t = st ? fa_type__new(st, &cfg) : NULL;
+	T("type", t);
+	r = &t->replay;
+	for (u64 time = 0; time < n; time++) {
+		T("access", !planted_access(t, time, time % 2, time % 4, FA_OP_LOAD));
+		if (time == 99)
+			T("all kept below the bound", r->nr == 100 && r->events[99].time == 99);
+	}
+	T("all seen, the bound kept", r->nr == n && r->alloc == r->max);
+	for (size_t c = 0; c < r->max / r->chunk; c++) {
+		const struct fa_event *e = &r->events[c * r->chunk];
+		bool consecutive = e[0].time % r->chunk == 0;
+
+		for (size_t k = 1; k < r->chunk; k++)
+			consecutive &= e[k].time == e[0].time + k;
+		T("whole chunks of consecutive accesses", consecutive);
+	}
+	T("one instance", r->nr_bases == 1 && r->bases[0] == BASE);
+	fa_type__delete(t);
+	fa_struct__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -406,6 +443,7 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
+	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	{	.name = NULL, }
