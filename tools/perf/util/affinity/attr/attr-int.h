@@ -82,7 +82,6 @@ void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, size_t 
 		       bool *created);
 struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso);
 struct fa_dbg *fa_attr__tls(struct fa_attr *a, struct dso *dso);
-bool fa_attr__wanted(const struct fa_attr *a, const char *name);
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
 				    u32 size, u64 die_offset);
 struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u64 ip,

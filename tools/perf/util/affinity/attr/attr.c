@@ -221,12 +221,6 @@ static bool fa_dso__system(struct dso *dso)
 	return false;
 }
 
-bool fa_attr__wanted(const struct fa_attr *a, const char *name)
-{
-	return !a->s->only || strlist__has_entry(a->s->only, name) ||
-	       (!strncmp(name, "struct ", 7) && strlist__has_entry(a->s->only, name + 7));
-}
-
 /**
  * fa_attr__drop_system - Leave out the types only system libraries' code
  * accessed, once accumulated, unless -T asked for types: their accesses

@@ -122,7 +122,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 						       acc->addr, &base);
 	if (te)
 		field = fa_struct__find_leaf(te->st, acc->addr - base);
-	if (field >= 0 && !fa_attr__wanted(a, te->name)) {
+	if (field >= 0 && !fa_session__wanted(a->s, te->name)) {
 		fa_attr__fail(a, FA_ATTR_FILTERED);
 		return 0;
 	}
@@ -164,7 +164,7 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 			fa_attr__fail_pending(a, &pa);
 			continue;
 		}
-		if (!fa_attr__wanted(a, te->name)) {
+		if (!fa_session__wanted(a->s, te->name)) {
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			fa_pending_access__exit(&pa);
 			continue;
@@ -239,7 +239,7 @@ static int fa_attr__tp(struct fa_attr *a, const struct fa_access *acc)
 			scnprintf(name, sizeof(name), "struct %s", acc->type_name);
 		else
 			scnprintf(name, sizeof(name), "%s", acc->type_name);
-		if (!fa_attr__wanted(a, name)) {
+		if (!fa_session__wanted(a->s, name)) {
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			return 0;
 		}
@@ -424,7 +424,7 @@ static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
 										FA_ATTR_NO_SYM));
 	}
-	if (!fa_attr__wanted(a, te->name))
+	if (!fa_session__wanted(a->s, te->name))
 		return fa_attr__filtered(a, te, acc, acc->addr - offset -
 					 (by_address ? 0 : acc->index_off));
 	/* the instruction's field is memoized with it */

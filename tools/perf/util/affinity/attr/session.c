@@ -44,6 +44,13 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	return 0;
 }
 
+/* Whether -T asked for type @name (or asked for none): "struct x" or "x" */
+bool fa_session__wanted(const struct fa_session *s, const char *name)
+{
+	return !s->only || strlist__has_entry(s->only, name) ||
+	       (!strncmp(name, "struct ", 7) && strlist__has_entry(s->only, name + 7));
+}
+
 /* A type the session registered, and what its accesses showed */
 void fa_type_entry__delete(struct fa_type_entry *te)
 {

@@ -59,6 +59,7 @@ struct fa_session {
 int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const char *only_types);
 void fa_session__exit(struct fa_session *s);
 void fa_type_entry__delete(struct fa_type_entry *te);
+bool fa_session__wanted(const struct fa_session *s, const char *name);
 #else
 #include <string.h>
 #include <linux/compiler.h>
