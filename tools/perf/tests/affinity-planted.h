@@ -62,15 +62,21 @@ static inline int planted_access(struct fa_type *t, u64 time, u32 cpu, int field
 	return fa_type__add(t, &s);
 }
 
-/* A struct of @n longs and its accesses, under test_config */
-static inline struct fa_type *longs_type__new(int n)
+/* A struct of @n longs and its accesses, under @cfg */
+static inline struct fa_type *longs_type__new_cfg(int n, const struct fa_config *cfg)
 {
 	struct fa_struct *st = longs__new(n);
-	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type *t = st ? fa_type__new(st, cfg) : NULL;
 
 	if (!t)
 		fa_struct__delete(st);
 	return t;
+}
+
+/* A struct of @n longs and its accesses, under test_config */
+static inline struct fa_type *longs_type__new(int n)
+{
+	return longs_type__new_cfg(n, &test_config);
 }
 
 /* A visit of the instance at @base: f0 and f1, then f2 if @cold, and f3 if @cold2 */

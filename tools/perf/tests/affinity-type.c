@@ -24,7 +24,6 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
 	struct fa_config cfg = test_config;
-	struct fa_struct *st = longs__new(16);
 	struct fa_type *t;
 	struct fa_cell *cells;
 	u64 time = 0;
@@ -32,7 +31,7 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 
 	/* accesses within 10 ns are together; bursts are 1000 ns apart */
 	cfg.window_ns = 10;
-	t = st ? fa_type__new(st, &cfg) : NULL;
+	t = longs_type__new_cfg(16, &cfg);
 	T("type", t);
 	/* f3 and f11 always together, f5 and f6 too; random pairs as noise */
 	srand(1);
@@ -56,8 +55,7 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 	  ((cells[1].i == 3 && cells[1].j == 11) || (cells[1].i == 5 && cells[1].j == 6)));
 	T("clearly", cells[1].w > 2 * cells[2].w);
 	free(cells);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 
@@ -406,13 +404,12 @@ static int test__affinity_replay(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
 	struct fa_config cfg = test_config;
-	struct fa_struct *st = longs__new(4);
 	const struct fa_replay *r;
 	struct fa_type *t;
 	u64 n = 20 * FA_REPLAY_CHUNK;
 
 	cfg.replay_max = 2 * FA_REPLAY_CHUNK;
-	t = st ? fa_type__new(st, &cfg) : NULL;
+	t = longs_type__new_cfg(4, &cfg);
 	T("type", t);
 	r = &t->replay;
 	for (u64 time = 0; time < n; time++) {
@@ -430,8 +427,7 @@ static int test__affinity_replay(struct test_suite *test __maybe_unused,
 		T("whole chunks of consecutive accesses", consecutive);
 	}
 	T("one instance", r->nr_bases == 1 && r->bases[0] == BASE);
-	fa_type__delete(t);
-	fa_struct__delete(st);
+	planted_type__delete(t);
 	return TEST_OK;
 }
 
