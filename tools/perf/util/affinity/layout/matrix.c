@@ -75,24 +75,11 @@ static int fa_matrix__grow(struct fa_matrix *m)
 	return 0;
 }
 
-/* Add @w > 0 to cell (@i, @j) */
-int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w)
+/* fa_matrix__add() of a matrix that is no array */
+int fa_matrix__add_sparse(struct fa_matrix *m, u32 i, u32 j, double w)
 {
 	struct fa_cell *c;
 
-	if (w <= 0)
-		return 0;
-	if (m->dense) {
-		double *d;
-
-		if (i >= m->n || j >= m->n)
-			return -EINVAL;
-		d = &m->dense[(size_t)i * m->n + j];
-		m->total += w;
-		m->nr += *d == 0;
-		*d += w;
-		return 0;
-	}
 	m->total += w;
 	c = fa_matrix__slot(m, i, j);
 	if (c->w != 0) {

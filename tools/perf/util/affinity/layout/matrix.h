@@ -11,6 +11,8 @@
 #ifndef __PERF_AFFINITY_MATRIX_H
 #define __PERF_AFFINITY_MATRIX_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 struct fa_cell {
@@ -33,7 +35,26 @@ struct fa_matrix {
 int fa_matrix__init(struct fa_matrix *m);
 int fa_matrix__init_n(struct fa_matrix *m, u32 n);
 void fa_matrix__exit(struct fa_matrix *m);
-int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w);
+int fa_matrix__add_sparse(struct fa_matrix *m, u32 i, u32 j, double w);
+
+/* Add @w > 0 to cell (@i, @j); inline, as every access adds to several */
+static inline int fa_matrix__add(struct fa_matrix *m, u32 i, u32 j, double w)
+{
+	double *d;
+
+	if (w <= 0)
+		return 0;
+	if (!m->dense)
+		return fa_matrix__add_sparse(m, i, j, w);
+	if (i >= m->n || j >= m->n)
+		return -EINVAL;
+	d = &m->dense[(size_t)i * m->n + j];
+	m->total += w;
+	m->nr += *d == 0;
+	*d += w;
+	return 0;
+}
+
 double fa_matrix__get(const struct fa_matrix *m, u32 i, u32 j);
 double fa_matrix__get_sym(const struct fa_matrix *m, u32 i, u32 j);
 size_t fa_matrix__nr_cells(const struct fa_matrix *m);
