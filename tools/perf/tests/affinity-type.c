@@ -59,6 +59,31 @@ static int test__affinity_planted_pairs(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The fields before an access in its window pair with it once each, past field 63 too */
+static int test__affinity_window_once(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	static const int fields[] = { 64, 63, 64, 63, 70, };
+	struct fa_config cfg = test_config;
+	struct fa_type *t;
+
+	cfg.window = 8;
+	t = longs_type__new_cfg(80, &cfg);
+	T("type", t);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		T("access", !planted_access(t, i + 1, 0, fields[i], FA_OP_LOAD));
+	pr_debug("co(63, 64) %.0f, co(63, 70) %.0f, co(64, 70) %.0f, total %.0f\n",
+		 fa_matrix__get(&t->win.co, 63, 64), fa_matrix__get(&t->win.co, 63, 70),
+		 fa_matrix__get(&t->win.co, 64, 70), t->win.co.total);
+	T("63 and 64 paired by each of the later three",
+	  fa_matrix__get(&t->win.co, 63, 64) == 3);
+	T("70 with each once", fa_matrix__get(&t->win.co, 63, 70) == 1 &&
+	  fa_matrix__get(&t->win.co, 64, 70) == 1);
+	T("nothing else", t->win.co.total == 5);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static int test__affinity_window_scope(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
@@ -434,6 +459,7 @@ static int test__affinity_replay(struct test_suite *test __maybe_unused,
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
+	TEST_CASE("A window pairs each field before an access once", affinity_window_once),
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),

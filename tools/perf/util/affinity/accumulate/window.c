@@ -5,6 +5,7 @@
  * whose unit sets the cost model counts.
  */
 #include <errno.h>
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "../fields/fields.h"
@@ -75,12 +76,32 @@ static void fa_type__add_to_set(struct fa_type *t, struct fa_window *w,
 		wi->units[wi->nr_units++] = unit;
 }
 
+/* Whether @f was paired already: a bit for the first 64 fields, a list for the others */
+static bool fa_window__seen(u64 *seen_lo, int *seen, int *nr_seen, int f)
+{
+	int i;
+
+	if (f < 64) {
+		if (*seen_lo & BIT_ULL(f))
+			return true;
+		*seen_lo |= BIT_ULL(f);
+		return false;
+	}
+	for (i = 0; i < *nr_seen && seen[i] != f; i++)
+		;
+	if (i < *nr_seen)
+		return true;
+	seen[(*nr_seen)++] = f;
+	return false;
+}
+
 /* Pair the access with the distinct fields before it in its window. */
 int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 {
 	u64 key = fa_scope__of(t->cfg.scope, s->cpu, s->tid, s->instance);
 	struct fa_window **slot = &t->win.cache[fa_cache__slot(key)], *w = *slot;
-	int seen[FA_MAX_WINDOW], nr_seen = 0;
+	int seen[FA_MAX_WINDOW], nr_seen = 0, nr;
+	u64 seen_lo = 0;
 
 	if (!w || w->key != key) {
 		w = fa_keymap__findnew(&t->win.map, key, sizeof(*w));
@@ -94,20 +115,16 @@ int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 
 		t->win.gap_hist[gap ? 63 - __builtin_clzll(gap) : 0]++;
 	}
-	for (int k = 0; k < w->n; k++) {
-		int idx = (w->head - 1 - k + FA_MAX_WINDOW) % FA_MAX_WINDOW;
-		int f = w->field[idx], i;
+	/* a window of accesses: the window - 1 before this one; of time: those in it */
+	nr = t->cfg.window_ns ? w->n : min(w->n, t->cfg.window - 1);
+	for (int k = 0; k < nr; k++) {
+		unsigned int idx = (unsigned int)(w->head - 1 - k) % FA_MAX_WINDOW;
+		int f = w->field[idx];
 
-		if (t->cfg.window_ns ? s->time - w->time[idx] > t->cfg.window_ns :
-		    k >= t->cfg.window - 1)
+		if (t->cfg.window_ns && s->time - w->time[idx] > t->cfg.window_ns)
 			break;
-		if (f == s->field)
+		if (f == s->field || fa_window__seen(&seen_lo, seen, &nr_seen, f))
 			continue;
-		for (i = 0; i < nr_seen && seen[i] != f; i++)
-			;
-		if (i < nr_seen)
-			continue;
-		seen[nr_seen++] = f;
 		if (fa_matrix__add(&t->win.co, min(f, s->field), max(f, s->field), s->weight))
 			return -ENOMEM;
 	}
