@@ -81,8 +81,12 @@ u64 fa_type__stores(const struct fa_type *t)
 static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
 			      const struct fa_sample *s, int group)
 {
+	union perf_mem_data_src dsrc = { .val = s->data_src, };
 	struct c2c_stats stats = { .nr_entries = 0, };
 
+	/* nothing else makes one: most accesses need no decoding */
+	if (!(dsrc.mem_snoop & PERF_MEM_SNOOP_HITM) && !(dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER))
+		return;
 	mem_info__data_src(t->counts.mi)->val = s->data_src;
 	/* an attributed access has an address, whatever it is */
 	mem_info__daddr(t->counts.mi)->addr = s->base ?: 1;
