@@ -40,7 +40,9 @@ struct fa_boot_sum {
 /* The group of what was done at @time, in blocks of @block_ns (0: FA_BOOT_BLOCK_NS) */
 static inline int fa_boot__group(u64 time, u64 block_ns)
 {
-	u64 h = (time / (block_ns ?: FA_BOOT_BLOCK_NS) + 1) * 0x9e3779b97f4a7c15ULL;
+	/* the default's division a multiplication: several per access */
+	u64 block = block_ns ? time / block_ns : time / FA_BOOT_BLOCK_NS;
+	u64 h = (block + 1) * 0x9e3779b97f4a7c15ULL;
 
 	h ^= h >> 29;
 	h *= 0xc4ceb9fe1a85ec53ULL;
