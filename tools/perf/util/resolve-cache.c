@@ -13,7 +13,12 @@ int resolve_cache__init(struct resolve_cache *r)
 {
 	r->hits = r->misses = 0;
 	r->slots = calloc(RESOLVE_CACHE_SLOTS, sizeof(*r->slots));
-	return r->slots ? 0 : -ENOMEM;
+	r->evict = calloc(1 << RESOLVE_CACHE_BITS, sizeof(*r->evict));
+	if (!r->slots || !r->evict) {
+		resolve_cache__exit(r);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Drop what was resolved: threads or maps changed */
@@ -32,14 +37,16 @@ void resolve_cache__exit(struct resolve_cache *r)
 {
 	resolve_cache__flush(r);
 	zfree(&r->slots);
+	zfree(&r->evict);
 }
 
-static struct resolve_cache_slot *resolve_cache__slot(struct resolve_cache *r, u64 ip, u32 tid)
+/* The set of @ip and @tid: its first slot */
+static size_t resolve_cache__set(u64 ip, u32 tid)
 {
 	/* the top bits of the product: every bit of the key changes them */
 	u64 key = (ip ^ (u64)tid << 40) * 0x9E3779B97F4A7C15ULL;
 
-	return &r->slots[key >> (64 - RESOLVE_CACHE_BITS)];
+	return key >> (64 - RESOLVE_CACHE_BITS);
 }
 
 static bool resolve_cache_slot__match(const struct resolve_cache_slot *s, struct machine *machine,
@@ -60,28 +67,38 @@ static bool resolve_cache_slot__match(const struct resolve_cache_slot *s, struct
 struct addr_location *resolve_cache__resolve(struct resolve_cache *r, struct machine *machine,
 					     struct perf_sample *sample)
 {
-	struct resolve_cache_slot *s = resolve_cache__slot(r, sample->ip, sample->tid);
+	size_t set = resolve_cache__set(sample->ip, sample->tid);
+	struct resolve_cache_slot *s = &r->slots[set * RESOLVE_CACHE_WAYS];
 	struct perf_env *env = machine->env;
+	int way;
 
-	if (resolve_cache_slot__match(s, machine, sample)) {
+	for (way = 0; way < RESOLVE_CACHE_WAYS; way++) {
+		if (resolve_cache_slot__match(&s[way], machine, sample))
+			break;
+	}
+	if (way < RESOLVE_CACHE_WAYS) {
 		r->hits++;
 	} else {
 		r->misses++;
-		if (s->valid)
-			addr_location__exit(&s->al);
-		s->valid = false;
-		addr_location__init(&s->al);
-		if (machine__resolve(machine, &s->al, sample) < 0) {
-			addr_location__exit(&s->al);
+		way = r->evict[set];
+		if (s[way].valid)
+			addr_location__exit(&s[way].al);
+		s[way].valid = false;
+		addr_location__init(&s[way].al);
+		if (machine__resolve(machine, &s[way].al, sample) < 0) {
+			addr_location__exit(&s[way].al);
 			return NULL;
 		}
-		s->machine = machine;
-		s->ip = sample->ip;
-		s->pid = sample->pid;
-		s->tid = sample->tid;
-		s->cpumode = sample->cpumode;
-		s->valid = true;
+		s[way].machine = machine;
+		s[way].ip = sample->ip;
+		s[way].pid = sample->pid;
+		s[way].tid = sample->tid;
+		s[way].cpumode = sample->cpumode;
+		s[way].valid = true;
 	}
+	/* the other way goes first: the one used least recently */
+	r->evict[set] = !way;
+	s = &s[way];
 	/* what machine__resolve() takes from the sample, not from the IP */
 	s->al.cpu = sample->cpu;
 	s->al.socket = -1;
