@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 #include "affinity-planted.h"
 #include "affinity/accumulate/instances.h"
+#include "affinity/advice/lines.h"
 #include "affinity/decode/key.h"
 #include "affinity/layout/matrix.h"
 #include "affinity/accumulate/type-int.h"
@@ -456,6 +457,60 @@ static int test__affinity_replay(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* An access by @cpu to @field of the instance at @base */
+static int lines__access(struct fa_type *t, u64 *time, u32 cpu, u64 base, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = (*time)++, .instance = base, .base = base, .weight = 1, .cpu = cpu,
+		.owner = cpu, .tid = 100 + cpu, .field = field, .op = op,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * The lines of several instances of a 16-byte struct: listed when two
+ * owners access two instances there and one writes, not for one owner,
+ * one instance or no writer
+ */
+static int test__affinity_shared_lines(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(2);
+	struct fa_shared_line *sl = NULL;
+	u64 time = 1;
+	int err = 0, n;
+
+	T("type", t);
+	for (int i = 0; i < 10 && !err; i++) {
+		/* A and B share a line: A written on CPU 0, B read on CPU 1 */
+		err = lines__access(t, &time, 0, BASE, 0, FA_OP_STORE) ?:
+		      lines__access(t, &time, 1, BASE + 16, 1, FA_OP_LOAD) ?:
+		      /* C: one owner; D: one instance; E and F: no writer */
+		      lines__access(t, &time, 0, BASE + 64, 1, FA_OP_STORE) ?:
+		      lines__access(t, &time, 0, BASE + 80, 0, FA_OP_LOAD) ?:
+		      lines__access(t, &time, 1, BASE + 4096, 0, FA_OP_STORE) ?:
+		      lines__access(t, &time, 0, BASE + 4096, 1, FA_OP_LOAD) ?:
+		      lines__access(t, &time, 0, BASE + 128, 0, FA_OP_LOAD) ?:
+		      lines__access(t, &time, 1, BASE + 144, 1, FA_OP_LOAD);
+	}
+	T("accesses", !err);
+	n = fa_shared_lines__find(t, &sl);
+	pr_debug("%d shared lines, the first at %#" PRIx64 ": %d instances, %d owners, %" PRIu64
+		 " loads, %" PRIu64 " writes\n", n, n > 0 ? sl[0].addr : 0,
+		 n > 0 ? sl[0].nr_insts : 0, n > 0 ? sl[0].nr_owners : 0, n > 0 ? sl[0].loads : 0,
+		 n > 0 ? sl[0].writes : 0);
+	T("the line of A and B only", n == 1 && sl[0].addr == BASE);
+	T("its instances, owners and accesses", sl[0].nr_insts == 2 && sl[0].nr_owners == 2 &&
+	  sl[0].writes == 10 && sl[0].loads == 10);
+	T("A and B, by their array index", sl[0].base[0] == BASE && sl[0].base[1] == BASE + 16 &&
+	  sl[0].index[0] == 0 && sl[0].index[1] == 1);
+	T("the fields each accessed there", sl[0].fields[0] == 1 && sl[0].fields[1] == 2);
+	free(sl);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -468,6 +523,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
+	TEST_CASE("The lines of several instances, two owners and a writer are found",
+		  affinity_shared_lines),
 	{	.name = NULL, }
 };
 
