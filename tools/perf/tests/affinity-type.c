@@ -511,6 +511,48 @@ static int test__affinity_shared_lines(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * What the sampled code accesses: the functions that store to a field,
+ * each function's sites and fields, and the pairs of a function's fields
+ */
+static int test__affinity_sampled_code(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	static const char reader[] = "reader", writer[] = "writer";
+	static const int visit[] = { 0, 1, 1, };
+	struct fa_type *t = longs_type__new(4);
+	struct fa_site *sites = NULL;
+	int fields[4], n, err = 0;
+	bool stored[4];
+
+	T("type", t);
+	T("stores", !fa_type__add_code_store(t, 7, 1) && !fa_type__add_code_store(t, 3, 0));
+	for (int i = 0; i < 3 && !err; i++)
+		err = fa_type__add_site(t, 0, reader, FA_OP_LOAD);
+	err = err ?: fa_type__add_site(t, 1, reader, FA_OP_LOAD) ?:
+	      fa_type__add_site(t, 1, writer, FA_OP_STORE) ?:
+	      fa_type__add_site(t, 1, writer, FA_OP_STORE) ?:
+	      fa_type__add_code_fields(t, visit, ARRAY_SIZE(visit), 2);
+	T("sites", !err);
+	fa_type__flush(t);
+	T("function 7 stores to field 1, not to 0", fa_type__code_stores(t, 7, 1) &&
+	  !fa_type__code_stores(t, 7, 0) && fa_type__code_stores(t, 3, 0));
+	T("no function (0) stores", !fa_type__code_stores(t, 0, 1));
+	n = fa_type__sites(t, 1, &sites);
+	T("field 1's sites, most accesses first", n == 2 && sites[0].sym == writer &&
+	  sites[0].stores == 2 && sites[1].sym == reader && sites[1].loads == 1);
+	free(sites);
+	n = fa_type__sampled_fields(t, reader, fields, stored, ARRAY_SIZE(fields));
+	T("the reader's fields, not stored", n == 2 && fields[0] + fields[1] == 1 &&
+	  !stored[0] && !stored[1]);
+	n = fa_type__sampled_fields(t, writer, fields, stored, ARRAY_SIZE(fields));
+	T("the writer's field, stored", n == 1 && fields[0] == 1 && stored[0]);
+	T("a visit's pairs, each distinct pair of its fields",
+	  fa_matrix__get(&t->code.co, 0, 1) == 4 && t->code.co.total == 4);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -521,6 +563,7 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
+	TEST_CASE("What the sampled code accesses is kept per function", affinity_sampled_code),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	TEST_CASE("The lines of several instances, two owners and a writer are found",
