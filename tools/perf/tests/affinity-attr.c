@@ -2,15 +2,17 @@
 /*
  * The parts of perf affinity's attribution on planted accesses: the data
  * lines threads share, typed or not, the thread-local variables of an
- * executable (this test's own, in perf's DWARF), and the accesses that
- * wait for their instance.
+ * executable (this test's own, in perf's DWARF), the accesses that wait
+ * for their instance, and the types a session wants.
  */
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include "affinity/accumulate/type.h"
 #include "affinity/attr/dlines.h"
 #include "affinity/attr/pending.h"
+#include "affinity/attr/session.h"
 #include "affinity/attr/tls.h"
 #include "affinity/layout/boot.h"
 #include "debug.h"
@@ -210,10 +212,37 @@ static int test__affinity_pending(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* A session wants the types of -T only, "struct x" or "x"; every type without -T */
+static int test__affinity_session(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
+	/* strlist__new() cuts the list where it parses it: not a literal */
+	char types[] = "foo,struct bar";
+	struct fa_session s;
+
+	T("a session of every type", !fa_session__init(&s, &cfg, NULL) &&
+	  fa_session__wanted(&s, "struct rq"));
+	fa_session__exit(&s);
+	T("of -T foo,struct bar", !fa_session__init(&s, &cfg, types));
+	T("struct foo, by its name without 'struct'", fa_session__wanted(&s, "struct foo"));
+	T("struct bar, by its whole name", fa_session__wanted(&s, "struct bar"));
+	T("not struct baz", !fa_session__wanted(&s, "struct baz"));
+	T("its configuration, not a copy", s.cfg == &cfg);
+	fa_session__exit(&s);
+	T("nothing left", !s.only && !s.types && !s.type_names);
+	return TEST_OK;
+#else
+	return TEST_SKIP;
+#endif
+}
+
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
+	TEST_CASE("A session wants the types -T asks for", affinity_session),
 	{	.name = NULL, }
 };
 
