@@ -6,6 +6,8 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/attr/attr.h"
+#include "affinity/attr/session.h"
+#include "affinity/decode/decode.h"
 #include "affinity/output/hists.h"
 #include "affinity/output/report.h"
 #include "affinity-analysis.h"
@@ -141,11 +143,92 @@ static int test__affinity_embedder(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+#ifdef HAVE_DWARF_SUPPORT
+/* Whether the reason fa_report__why() gives begins with @start (NULL: none given) */
+static bool why__is(const struct fa_decoder *dec, const struct fa_attr *a, const char *start)
+{
+	char buf[256];
+	int len = fa_report__why(dec, a, "ip,sp", buf, sizeof(buf));
+
+	pr_debug("why: '%s'\n", len ? buf : "");
+	return start ? len > 0 && !strncmp(buf, start, strlen(start)) : len == 0;
+}
+
+/* The counts of 1000 samples that gave 10 accesses, none attributed */
+static void why__reset(struct fa_decoder *dec, struct fa_attr *a)
+{
+	memset(&dec->stats, 0, sizeof(dec->stats));
+	memset(&a->stats, 0, sizeof(a->stats));
+	dec->stats.samples[FA_SRC_SW] = 1000;
+	a->stats.accesses = 10;
+}
+
+static int why__check(struct fa_decoder *dec, struct fa_attr *a)
+{
+	char want[128];
+
+	why__reset(dec, a);
+	dec->stats.dropped[FA_DROP_NO_REGS] = 990;
+	T("samples without registers", why__is(dec, a, "the samples have no registers"));
+	dec->stats.dropped[FA_DROP_NO_REGS] = 0;
+	dec->stats.dropped[FA_DROP_NO_REG] = 990;
+	T("without the registers the addresses need, and which they have",
+	  why__is(dec, a, "the samples lack the registers the addresses need (sampled: ip,sp)"));
+	why__reset(dec, a);
+	a->stats.failed[FA_ATTR_NO_DBGINFO] = 900;
+	T("code without debug info", why__is(dec, a, "no debug info for the hot DSOs"));
+	a->stats.resolved = 500;
+	T("none when more than 1 in 100 were attributed", why__is(dec, a, NULL));
+	why__reset(dec, a);
+	a->stats.accesses = 0;
+	dec->stats.dropped[FA_DROP_NO_MEM] = 1000;
+	T("no memory access at all", why__is(dec, a, "no sample gave a memory access: most"));
+	why__reset(dec, a);
+	a->stats.failed[FA_ATTR_PADDING] = 10;
+	scnprintf(want, sizeof(want), "10 of 10 accesses not attributed: most '%s'",
+		  fa_attr_fail__name(FA_ATTR_PADDING));
+	T("none a user can act on: the counts, as --stats says them", why__is(dec, a, want));
+	return TEST_OK;
+}
+#endif
+
+/*
+ * Why nothing was attributed, in the words of the one reason for most
+ * samples, and nothing when enough were
+ */
+static int test__affinity_why(struct test_suite *test __maybe_unused,
+			      int subtest __maybe_unused)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
+	struct fa_decoder dec;
+	struct fa_session s;
+	struct fa_attr a;
+	int ret = TEST_FAIL;
+
+	if (fa_session__init(&s, &cfg, NULL))
+		goto out_session;
+	if (fa_attr__init(&a, &s))
+		goto out_attr;
+	if (!fa_decoder__init(&dec, NULL, NULL))
+		ret = why__check(&dec, &a);
+	fa_decoder__exit(&dec);
+out_attr:
+	fa_attr__exit(&a);
+out_session:
+	fa_session__exit(&s);
+	return ret;
+#else
+	return TEST_SKIP;
+#endif
+}
+
 static struct test_case tests__affinity_report[] = {
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
 	TEST_CASE("perf affinity report cuts long field names in its tables",
 		  affinity_long_names),
+	TEST_CASE("Why nothing was attributed, in one reason", affinity_why),
 	{	.name = NULL, }
 };
 
