@@ -9,7 +9,7 @@ mk=$(dirname "$0")
 
 # Descriptions (substrings, as 'perf test' matches them) of the project's
 # tests.  Every perf affinity test is described "perf affinity ...".
-TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|Disassembler fuses|perf data-type profiling|corrupt perf.data|perf session releases|perf report -D names|JSON writer|perf affinity}"
+TESTS="${TESTS:-perf test runs every case|Disassembler call/jump targets|Disassembler fuses|perf data-type profiling|corrupt perf.data|perf session releases|perf report -D names|JSON writer|machine__resolve() cache|perf affinity}"
 
 log="$BUILD/test.log"
 cd "$TREE/tools/perf" || exit 1	# so that perf test finds ./tests/shell
