@@ -40,7 +40,9 @@ fi
 perf report -i "${perfdata}" -v -s type,typeoff --stdio > /dev/null 2> "${result}"
 if ! grep -q 'Collected .* global variables of .*perf$' "${result}"; then
 	echo "[Fail] the global variables of perf were not looked for"
-	grep -c 'Collected' "${result}"
+	# what was looked for instead, and how many samples there were
+	grep 'Collected' "${result}"
+	perf report -i "${perfdata}" --stats 2>&1 | grep -E 'SAMPLE|LOST'
 	err=1
 fi
 most=$(grep 'Collected .* global variables' "${result}" | sort | uniq -c | sort -rn | head -1)
