@@ -79,4 +79,12 @@ out_exit:
 	return ret;
 }
 
-DEFINE_SUITE("machine__resolve() cache", resolve_cache);
+static struct test_case tests__resolve_cache[] = {
+	TEST_CASE("Each hot instruction of each thread is resolved once", resolve_cache),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__resolve_cache = {
+	.desc = "machine__resolve() cache",
+	.test_cases = tests__resolve_cache,
+};
