@@ -189,6 +189,8 @@ suite_descs() {
 		   sed -n 's/^+[[:space:]]*&suite__\([a-z0-9_]*\),.*/\1/p'); do
 		grep -h -A3 "^struct test_suite suite__$v = {" tools/perf/tests/*.c |
 			sed -n 's/.*\.desc = "\(.*\)",.*/\1/p'
+		# or perf's shorthand for a suite of one case
+		sed -n "s/^DEFINE_SUITE(\"\(.*\)\", $v);.*/\1/p" tools/perf/tests/*.c
 	done
 }
 
