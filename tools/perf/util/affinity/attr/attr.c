@@ -261,20 +261,13 @@ bool fa_attr__left_out(const struct fa_attr *a, const char *name)
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
 				    u32 size, u64 die_offset)
 {
-	struct fa_type_entry *te, *first = NULL, **types;
+	struct fa_type_entry *te = fa_session__find_type(a->s, name, size);
 	struct debuginfo *di;
 
-	hashmap__find(a->s->type_names, name, &first);
-	for (te = first; te; te = te->same_name) {
-		if (!size || !te->size || te->size == size) {
-			te->system = te->system && fa_dso__system(dso);
-			return te;
-		}
+	if (te) {
+		te->system = te->system && fa_dso__system(dso);
+		return te;
 	}
-	types = realloc(a->s->types, (a->s->nr_types + 1) * sizeof(*types));
-	if (!types)
-		return NULL;
-	a->s->types = types;
 	te = zalloc(sizeof(*te));
 	if (!te)
 		return NULL;
@@ -289,13 +282,10 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso);
-	/* the newest first: the key is its name */
-	te->same_name = first;
-	if (hashmap__set(a->s->type_names, te->name, te, NULL, NULL)) {
+	if (fa_session__add_type(a->s, te)) {
 		fa_type_entry__delete(te);
 		return NULL;
 	}
-	a->s->types[a->s->nr_types++] = te;
 	return te;
 }
 

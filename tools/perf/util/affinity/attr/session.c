@@ -51,6 +51,35 @@ bool fa_session__wanted(const struct fa_session *s, const char *name)
 	       (!strncmp(name, "struct ", 7) && strlist__has_entry(s->only, name + 7));
 }
 
+/* The type @name registered with @size (any, when either is 0), or NULL */
+struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
+					    u32 size)
+{
+	struct fa_type_entry *te = NULL;
+
+	hashmap__find(s->type_names, name, &te);
+	for (; te; te = te->same_name) {
+		if (!size || !te->size || te->size == size)
+			return te;
+	}
+	return NULL;
+}
+
+/* Register @te, the newest of its name; the session owns it from now on */
+int fa_session__add_type(struct fa_session *s, struct fa_type_entry *te)
+{
+	struct fa_type_entry **types = realloc(s->types, (s->nr_types + 1) * sizeof(*types));
+
+	if (!types)
+		return -ENOMEM;
+	s->types = types;
+	hashmap__find(s->type_names, te->name, &te->same_name);
+	if (hashmap__set(s->type_names, te->name, te, NULL, NULL))
+		return -ENOMEM;
+	s->types[s->nr_types++] = te;
+	return 0;
+}
+
 /* A type the session registered, and what its accesses showed */
 void fa_type_entry__delete(struct fa_type_entry *te)
 {

@@ -60,6 +60,9 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 void fa_session__exit(struct fa_session *s);
 void fa_type_entry__delete(struct fa_type_entry *te);
 bool fa_session__wanted(const struct fa_session *s, const char *name);
+struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
+					    u32 size);
+int fa_session__add_type(struct fa_session *s, struct fa_type_entry *te);
 #else
 #include <string.h>
 #include <linux/compiler.h>
