@@ -81,12 +81,8 @@ u64 fa_type__stores(const struct fa_type *t)
 static void fa_type__data_src(struct fa_type *t, struct fa_field_stats *fs,
 			      const struct fa_sample *s, int group)
 {
-	union perf_mem_data_src dsrc = { .val = s->data_src, };
 	struct c2c_stats stats = { .nr_entries = 0, };
 
-	/* nothing else makes one: most accesses need no decoding */
-	if (!(dsrc.mem_snoop & PERF_MEM_SNOOP_HITM) && !(dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER))
-		return;
 	mem_info__data_src(t->counts.mi)->val = s->data_src;
 	/* an attributed access has an address, whatever it is */
 	mem_info__daddr(t->counts.mi)->addr = s->base ?: 1;
@@ -132,7 +128,9 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 		break;
 	}
 	fs->weight += s->weight;
-	if (dsrc.mem_op != PERF_MEM_OP_NA)
+	/* c2c counts neither without these bits: most accesses need no decoding */
+	if (dsrc.mem_op != PERF_MEM_OP_NA && ((dsrc.mem_snoop & PERF_MEM_SNOOP_HITM) ||
+					      (dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER)))
 		fa_type__data_src(t, fs, s, group);
 	t->counts.nr_accesses++;
 	t->counts.weight += s->weight;
