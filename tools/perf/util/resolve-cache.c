@@ -2,6 +2,7 @@
 /* The samples' IPs resolved once per instruction and thread (see resolve-cache.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <linux/build_bug.h>
 #include <linux/zalloc.h>
 #include "resolve-cache.h"
 #include "env.h"
@@ -56,6 +57,27 @@ static bool resolve_cache_slot__match(const struct resolve_cache_slot *s, struct
 	       s->pid == sample->pid && s->cpumode == sample->cpumode && s->machine == machine;
 }
 
+/* machine__resolve() of @sample into @s; false when its thread cannot be had */
+static bool resolve_cache_slot__fill(struct resolve_cache_slot *s, struct machine *machine,
+				     struct perf_sample *sample)
+{
+	if (s->valid)
+		addr_location__exit(&s->al);
+	s->valid = false;
+	addr_location__init(&s->al);
+	if (machine__resolve(machine, &s->al, sample) < 0) {
+		addr_location__exit(&s->al);
+		return false;
+	}
+	s->machine = machine;
+	s->ip = sample->ip;
+	s->pid = sample->pid;
+	s->tid = sample->tid;
+	s->cpumode = sample->cpumode;
+	s->valid = true;
+	return true;
+}
+
 /**
  * resolve_cache__resolve - machine__resolve() of @sample, from the cache if
  * an earlier sample of the same thread had the same IP
@@ -72,6 +94,7 @@ struct addr_location *resolve_cache__resolve(struct resolve_cache *r, struct mac
 	struct perf_env *env = machine->env;
 	int way;
 
+	BUILD_BUG_ON(RESOLVE_CACHE_WAYS != 2);	/* the way to evict is a bit */
 	for (way = 0; way < RESOLVE_CACHE_WAYS; way++) {
 		if (resolve_cache_slot__match(&s[way], machine, sample))
 			break;
@@ -81,20 +104,8 @@ struct addr_location *resolve_cache__resolve(struct resolve_cache *r, struct mac
 	} else {
 		r->misses++;
 		way = r->evict[set];
-		if (s[way].valid)
-			addr_location__exit(&s[way].al);
-		s[way].valid = false;
-		addr_location__init(&s[way].al);
-		if (machine__resolve(machine, &s[way].al, sample) < 0) {
-			addr_location__exit(&s[way].al);
+		if (!resolve_cache_slot__fill(&s[way], machine, sample))
 			return NULL;
-		}
-		s[way].machine = machine;
-		s[way].ip = sample->ip;
-		s[way].pid = sample->pid;
-		s[way].tid = sample->tid;
-		s[way].cpumode = sample->cpumode;
-		s[way].valid = true;
 	}
 	/* the other way goes first: the one used least recently */
 	r->evict[set] = !way;
