@@ -7,8 +7,11 @@
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include "affinity/accumulate/type.h"
 #include "affinity/attr/dlines.h"
 #include "affinity/attr/pending.h"
@@ -212,7 +215,26 @@ static int test__affinity_pending(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/* A session wants the types of -T only, "struct x" or "x"; every type without -T */
+#ifdef HAVE_DWARF_SUPPORT
+/* A registry entry of @name and @size, without fields */
+static struct fa_type_entry *session__type(const char *name, u32 size)
+{
+	struct fa_type_entry *te = zalloc(sizeof(*te));
+
+	if (te) {
+		te->name = strdup(name);
+		te->size = size;
+	}
+	if (te && !te->name)
+		zfree(&te);
+	return te;
+}
+#endif
+
+/*
+ * A session wants the types of -T only, "struct x" or "x", every type
+ * without -T; it finds its types by name and size
+ */
 static int test__affinity_session(struct test_suite *test __maybe_unused,
 				  int subtest __maybe_unused)
 {
@@ -220,6 +242,7 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
 	/* strlist__new() cuts the list where it parses it: not a literal */
 	char types[] = "foo,struct bar";
+	struct fa_type_entry *a8, *a16;
 	struct fa_session s;
 
 	T("a session of every type", !fa_session__init(&s, &cfg, NULL) &&
@@ -230,6 +253,17 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	T("struct bar, by its whole name", fa_session__wanted(&s, "struct bar"));
 	T("not struct baz", !fa_session__wanted(&s, "struct baz"));
 	T("its configuration, not a copy", s.cfg == &cfg);
+	a8 = session__type("struct a", 8);
+	a16 = session__type("struct a", 16);
+	T("entries", a8 && a16);
+	T("two sizes of one name", !fa_session__add_type(&s, a8) &&
+	  !fa_session__add_type(&s, a16) && s.nr_types == 2);
+	T("each by its size, the newest without one",
+	  fa_session__find_type(&s, "struct a", 8) == s.types[0] &&
+	  fa_session__find_type(&s, "struct a", 16) == s.types[1] &&
+	  fa_session__find_type(&s, "struct a", 0) == s.types[1]);
+	T("not another size or name", !fa_session__find_type(&s, "struct a", 4) &&
+	  !fa_session__find_type(&s, "struct b", 8));
 	fa_session__exit(&s);
 	T("nothing left", !s.only && !s.types && !s.type_names);
 	return TEST_OK;
@@ -242,7 +276,7 @@ static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
-	TEST_CASE("A session wants the types -T asks for", affinity_session),
+	TEST_CASE("A session wants the types -T asks for, and finds them", affinity_session),
 	{	.name = NULL, }
 };
 
