@@ -190,6 +190,69 @@ static int test__affinity_check_hole(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * f0 and f8 of 16 longs loaded in turn by one CPU, in one block of the
+ * bootstrap: the report's candidate has them on one line, but on too few
+ * blocks to advise it
+ */
+static int test__affinity_check_candidate(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *now = longs__new(16);
+	struct fa_analysis a;
+	struct fa_type *t;
+	struct fa_check c;
+
+	cfg.boot_ns = 1ULL << 40;
+	t = longs_type__new_cfg(16, &cfg);
+	T("recording", t && now);
+	for (int i = 0; i < 4000; i++)
+		T("access", !planted_access(t, i, 0, i % 2 ? 8 : 0, FA_OP_LOAD));
+	T("analysis", !analysis__run(&a, t));
+	T("the evidence for the candidate is insufficient", a.insufficient);
+	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
+	T("no class conflict, nothing failed", !c.nr_failed);
+	T("the spread the candidate mends is undecided", c.nr_undecided == 1 &&
+	  c.findings[0].kind == FA_CHECK_SPREAD && c.findings[0].undecided &&
+	  c.findings[0].lines_now == 2 && c.findings[0].lines_allowed == 1);
+	T("the verdict", !strcmp(fa_check__verdict(&c), "insufficient"));
+	T("said with the candidate",
+	  check__says(&c, "on 1 with the report's candidate, whose evidence is insufficient: f0 f8"));
+	fa_check__exit(&c);
+	fa_struct__delete(now);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* f0 and f1 loaded in turn by one CPU in one group of time: it holds nothing */
+static int test__affinity_check_few(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_config cfg = test_config;
+	struct fa_struct *now = longs__new(16);
+	struct fa_analysis a;
+	struct fa_type *t;
+	struct fa_check c;
+
+	cfg.boot_ns = 1ULL << 40;
+	t = longs_type__new_cfg(16, &cfg);
+	T("recording", t && now);
+	for (int i = 0; i < 4000; i++)
+		T("access", !planted_access(t, i, 0, i % 2, FA_OP_LOAD));
+	T("analysis", !analysis__run(&a, t));
+	T("no candidate", !a.insufficient);
+	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
+	T("undecided for the evidence alone", !c.nr_failed && c.nr_findings == 1 &&
+	  c.findings[0].kind == FA_CHECK_EVIDENCE && c.findings[0].groups == 1);
+	T("the verdict", !strcmp(fa_check__verdict(&c), "insufficient"));
+	T("said", check__says(&c, "are in 1 of 32 groups of time, 8 needed to tell"));
+	fa_check__exit(&c);
+	fa_struct__delete(now);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 /* diff of a recording of the shared lock and one of the fix */
 static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
@@ -228,6 +291,9 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 static struct test_case tests__affinity_check[] = {
 	TEST_CASE("A layout is checked against a recording", affinity_check_layouts),
 	TEST_CASE("A member put into a hot line with a hole fails", affinity_check_hole),
+	TEST_CASE("A spread only an insufficient candidate mends is undecided",
+		  affinity_check_candidate),
+	TEST_CASE("A recording of too few groups of time holds nothing", affinity_check_few),
 	TEST_CASE("diff predicts and measures a fix", affinity_diff_fix),
 	{	.name = NULL, }
 };

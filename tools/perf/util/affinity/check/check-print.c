@@ -22,6 +22,7 @@ static const char * const fa_check_kinds[FA_CHECK_MAX] = {
 	[FA_CHECK_SPREAD]	= "spread",
 	[FA_CHECK_HOLE]		= "hole",
 	[FA_CHECK_COST]		= "cost",
+	[FA_CHECK_EVIDENCE]	= "evidence",
 };
 
 static const char *fa_check__unit_name(const struct fa_check *c, int unit)
@@ -119,8 +120,10 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 
 	switch (f->kind) {
 	case FA_CHECK_SPREAD:
-		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, not %d:",
-			f->lines_now, f->line, f->lines_allowed);
+		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, %s%d%s:",
+			f->lines_now, f->line, f->undecided ? "on " : "not ", f->lines_allowed,
+			f->undecided ? " with the report's candidate, whose evidence is insufficient" :
+			"");
 		fa_check__cluster_fprintf(c, f->other, fp);
 		fprintf(fp, "\n");
 		break;
@@ -134,6 +137,10 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 			100 * c->change, c->an->xfer_cost, per,
 			fa_interval__str(&c->change_ci, false, ci, sizeof(ci)),
 			f->undecided ? "maybe more than" : "more than", 100 * c->max_regression);
+		break;
+	case FA_CHECK_EVIDENCE:
+		fprintf(fp, "  the recorded accesses of the type are in %d of %d groups of time, %d needed to tell: record longer\n",
+			f->groups, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
 		break;
 	default:
 		break;
@@ -255,7 +262,7 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 		json_writer__string(j, "other", fa_check__unit_name(c, f->other));
 		json_writer__bool(j, "as_recorded", f->as_recorded);
 	}
-	if (f->kind != FA_CHECK_COST)
+	if (f->kind != FA_CHECK_COST && f->kind != FA_CHECK_EVIDENCE)
 		json_writer__u64(j, "line", f->line);
 	if (f->kind == FA_CHECK_HOLE)
 		json_writer__u64(j, "bytes", f->bytes);
@@ -264,6 +271,8 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 		json_writer__int(j, "lines_allowed", f->lines_allowed);
 		json_writer__int(j, "lines", f->lines_now);
 	}
+	if (f->kind == FA_CHECK_EVIDENCE)
+		json_writer__int(j, "groups", f->groups);
 	json_writer__end_object(j);
 }
 

@@ -188,8 +188,9 @@ static int fa_check__spread(struct fa_check *c)
 {
 	const struct fa_analysis *an = c->an;
 	const struct fa_struct *old = c->t->st;
-	u32 most = max(an->current.size, an->suggested.size);
-	bool *seen = calloc(max(most, c->layout.size) / c->layout.line_size + 2, sizeof(*seen));
+	u32 recorded = max(an->current.size, an->suggested.size);
+	u32 now_or_cand = max(an->insufficient ? an->candidate.size : 0, c->layout.size);
+	bool *seen = calloc(max(recorded, now_or_cand) / c->layout.line_size + 2, sizeof(*seen));
 	int *units = calloc(old->nr_units + 1, sizeof(*units));
 	int err = seen && units ? 0 : -ENOMEM;
 
@@ -210,6 +211,12 @@ static int fa_check__spread(struct fa_check *c)
 		now = fa_cluster__lines(&left, &c->layout, c->st, c->new_unit, seen, &f.line);
 		f.lines_allowed = max(rec, adv);
 		f.lines_now = now;
+		/* only a candidate the evidence is insufficient for has them on fewer */
+		if (now <= f.lines_allowed && an->insufficient) {
+			f.lines_allowed = fa_cluster__lines(&left, &an->candidate, old, NULL, seen,
+							    &line);
+			f.undecided = true;
+		}
 		if (now > f.lines_allowed)
 			err = fa_check__add(c, &f);
 	}
@@ -370,6 +377,18 @@ static int fa_check__cost(struct fa_check *c)
 	return err;
 }
 
+/* Too few groups of time to tell anything for sure: no "holds" from them */
+static int fa_check__evidence(struct fa_check *c)
+{
+	const struct fa_cost_model *m = &c->an->model;
+	struct fa_check_finding f = { .kind = FA_CHECK_EVIDENCE, .undecided = true, };
+
+	if (c->nr_failed || c->nr_undecided || !fa_cost_model__has_groups(m))
+		return 0;
+	f.groups = fa_boot_sum__nr_groups(&m->nr_by_group);
+	return f.groups < FA_BOOT_MIN_GROUPS ? fa_check__add(c, &f) : 0;
+}
+
 /**
  * fa_check__run - Check the layout of @st against the recording of its type
  * @t: The recorded type
@@ -399,7 +418,7 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 	}
 	fa_check__map(c);
 	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
-	      fa_check__cost(c);
+	      fa_check__cost(c) ?: fa_check__evidence(c);
 	if (err)
 		fa_check__exit(c);
 	return err;

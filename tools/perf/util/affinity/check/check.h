@@ -42,6 +42,7 @@ enum fa_check_kind {
 	FA_CHECK_SPREAD,
 	FA_CHECK_HOLE,
 	FA_CHECK_COST,
+	FA_CHECK_EVIDENCE,
 	FA_CHECK_MAX,
 };
 
@@ -54,11 +55,14 @@ enum fa_check_kind {
  * @bytes: Hole: its size
  * @lines_allowed: Spread: lines of the cluster, allowed
  * @lines_now: and now
+ * @groups: Evidence: the groups of time (boot.h) with accesses of the type,
+ *          fewer than FA_BOOT_MIN_GROUPS
  * @as_recorded: Shared: the recorded layout had them on one line too
  * @note: Said, but the layout holds all the same
  * @undecided: The recording cannot tell whether it holds: the cost's
  *             interval spans the maximum regression, or only a candidate
- *             the evidence is insufficient for keeps the units apart
+ *             the evidence is insufficient for keeps the units apart or
+ *             puts them on fewer lines
  */
 struct fa_check_finding {
 	int	kind;
@@ -70,6 +74,7 @@ struct fa_check_finding {
 	u32	bytes;
 	int	lines_allowed;
 	int	lines_now;
+	int	groups;
 	bool	as_recorded;
 };
 
