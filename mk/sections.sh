@@ -13,7 +13,13 @@ split)
 	mkdir -p "$3"
 	: > "$3/series"
 	awk -v dir="$3" '
-		/^#### section: / { name = $3; print name ".patch" >> (dir "/series"); next }
+		/^#### section: / {
+			name = $3
+			print name ".patch" >> (dir "/series")
+			# an empty section too, for join
+			printf "" > (dir "/" name ".patch")
+			next
+		}
 		name != "" { print > (dir "/" name ".patch") }
 	' "$2"
 	;;
