@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What fields-dwarf.c (a struct's fields from DWARF) and fields-pahole.c
- * (their declarations as pahole prints them) share.
+ * What fields-dwarf.c (a struct's fields from DWARF), fields-pahole.c
+ * (their declarations as pahole prints them) and vars-dwarf.c (variables
+ * by address) share.
  */
 #ifndef __PERF_AFFINITY_FIELDS_INT_H
 #define __PERF_AFFINITY_FIELDS_INT_H
@@ -22,6 +23,8 @@ u32 fa_die__explicit_align(Dwarf_Die *die);
 u32 fa_die__align(Dwarf_Die *type, int depth);
 bool fa_die__packed(Dwarf_Die *type);
 void fa_die__array_dims(Dwarf_Die *array, struct strbuf *post);
+void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post, bool *funcptr,
+		  int depth);
 void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f);
 
 void fa_pahole__member_type(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,
