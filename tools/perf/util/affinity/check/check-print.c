@@ -120,10 +120,13 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 
 	switch (f->kind) {
 	case FA_CHECK_SPREAD:
-		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, %s%d%s:",
-			f->lines_now, f->line, f->undecided ? "on " : "not ", f->lines_allowed,
-			f->undecided ? " with the report's candidate, whose evidence is insufficient" :
-			"");
+		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, ",
+			f->lines_now, f->line);
+		if (f->undecided)
+			fprintf(fp, "on %d with the report's candidate, whose evidence is insufficient:",
+				f->lines_allowed);
+		else
+			fprintf(fp, "not %d:", f->lines_allowed);
 		fa_check__cluster_fprintf(c, f->other, fp);
 		fprintf(fp, "\n");
 		break;
