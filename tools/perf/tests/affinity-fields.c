@@ -182,7 +182,11 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("inner.load", check_field(st, "inner.load", offsetof(struct fa_test_layout, inner) +
 				    offsetof(struct fa_test_inner, load), sizeof(int)) >= 0);
 	T("u", F("u", u) >= 0);
-	T("anonymous union, its anonymous struct", F("{ua|ub|lo,hi}", ua) >= 0);
+	i = F("{ua|ub|lo,hi}", ua);
+	T("anonymous union, its anonymous struct", i >= 0);
+	T("expanded as pahole prints it", st->fields[i].nr_nest > 0 &&
+	  st->fields[i].nest[0].kind == FA_NEST_START &&
+	  st->fields[i].nest[st->fields[i].nr_nest - 1].kind == FA_NEST_END);
 	i = F("fn", fn);
 	T("fn", i >= 0);
 	fn = &st->fields[i];

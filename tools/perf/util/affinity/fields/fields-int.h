@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What fields-dwarf.c (a struct's fields from DWARF), fields-pahole.c
- * (their declarations as pahole prints them) and vars-dwarf.c (variables
- * by address) share.
+ * The helpers of the DWARF reader of struct fields (fields-dwarf.c) that
+ * the other readers of fields/ use too.
  */
 #ifndef __PERF_AFFINITY_FIELDS_INT_H
 #define __PERF_AFFINITY_FIELDS_INT_H
