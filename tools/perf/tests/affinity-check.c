@@ -191,25 +191,41 @@ static int test__affinity_check_hole(struct test_suite *test __maybe_unused,
 }
 
 /*
- * f0 and f8 of 16 longs loaded in turn by one CPU, in one block of the
- * bootstrap: the report's candidate has them on one line, but on too few
+ * 16 longs, f0 and f@other loaded in turn by one CPU, all in one group of
+ * time of the bootstrap: too few for the report to advise anything
+ */
+static struct fa_type *one_group__new(struct fa_analysis *a, int other)
+{
+	struct fa_config cfg = test_config;
+	struct fa_type *t;
+
+	cfg.boot_ns = 1ULL << 40;
+	t = longs_type__new_cfg(16, &cfg);
+	for (int i = 0; t && i < 4000; i++) {
+		if (planted_access(t, i, 0, i % 2 ? other : 0, FA_OP_LOAD))
+			goto out_delete;
+	}
+	if (t && !analysis__run(a, t))
+		return t;
+out_delete:
+	if (t)
+		planted_type__delete(t);
+	return NULL;
+}
+
+/*
+ * f0 and f8: the report's candidate has them on one line, but on too few
  * blocks to advise it
  */
 static int test__affinity_check_candidate(struct test_suite *test __maybe_unused,
 					  int subtest __maybe_unused)
 {
-	struct fa_config cfg = test_config;
 	struct fa_struct *now = longs__new(16);
 	struct fa_analysis a;
-	struct fa_type *t;
+	struct fa_type *t = one_group__new(&a, 8);
 	struct fa_check c;
 
-	cfg.boot_ns = 1ULL << 40;
-	t = longs_type__new_cfg(16, &cfg);
 	T("recording", t && now);
-	for (int i = 0; i < 4000; i++)
-		T("access", !planted_access(t, i, 0, i % 2 ? 8 : 0, FA_OP_LOAD));
-	T("analysis", !analysis__run(&a, t));
 	T("the evidence for the candidate is insufficient", a.insufficient);
 	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
 	T("no class conflict, nothing failed", !c.nr_failed);
@@ -225,22 +241,16 @@ static int test__affinity_check_candidate(struct test_suite *test __maybe_unused
 	return TEST_OK;
 }
 
-/* f0 and f1 loaded in turn by one CPU in one group of time: it holds nothing */
+/* f0 and f1, on one line: no candidate, but it holds nothing */
 static int test__affinity_check_few(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
-	struct fa_config cfg = test_config;
 	struct fa_struct *now = longs__new(16);
 	struct fa_analysis a;
-	struct fa_type *t;
+	struct fa_type *t = one_group__new(&a, 1);
 	struct fa_check c;
 
-	cfg.boot_ns = 1ULL << 40;
-	t = longs_type__new_cfg(16, &cfg);
 	T("recording", t && now);
-	for (int i = 0; i < 4000; i++)
-		T("access", !planted_access(t, i, 0, i % 2, FA_OP_LOAD));
-	T("analysis", !analysis__run(&a, t));
 	T("no candidate", !a.insufficient);
 	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
 	T("undecided for the evidence alone", !c.nr_failed && c.nr_findings == 1 &&
