@@ -215,6 +215,18 @@ static int fa_analysis__candidate(struct fa_analysis *a)
 	return fa_layout__copy(&a->suggested, &a->current);
 }
 
+/**
+ * fa_analysis__few_groups - The windows (visits) of @m are in fewer groups
+ * of time (boot.h) than its intervals need to tell anything: no advice from
+ * them, and check says it cannot tell
+ * @nr_groups: Result: the groups with windows (visits)
+ */
+bool fa_analysis__few_groups(const struct fa_cost_model *m, int *nr_groups)
+{
+	*nr_groups = fa_boot_sum__nr_groups(&m->nr_by_group);
+	return *nr_groups < FA_BOOT_MIN_GROUPS;
+}
+
 /*
  * The suggestion, unless the lower end of its saving's interval reaches
  * FA_MIN_GAIN, is only the leading candidate: say how much longer to
@@ -222,7 +234,8 @@ static int fa_analysis__candidate(struct fa_analysis *a)
  */
 static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost_model *m)
 {
-	bool few = fa_boot_sum__nr_groups(&m->nr_by_group) < FA_BOOT_MIN_GROUPS;
+	int nr_groups;
+	bool few = fa_analysis__few_groups(m, &nr_groups);
 
 	if (a->kept || !fa_cost_model__has_groups(m) ||
 	    (!few && a->gain_ci.lo >= FA_MIN_GAIN))

@@ -198,6 +198,7 @@ double fa_analysis__gain(const struct fa_analysis *an);
 double fa_analysis__saving(const struct fa_analysis *an);
 bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interval *ci);
 bool fa_analysis__unsure(const struct fa_analysis *a);
+bool fa_analysis__few_groups(const struct fa_cost_model *m, int *nr_groups);
 bool fa_analysis__watched_replayed(const struct fa_analysis *a);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);

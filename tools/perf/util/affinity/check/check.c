@@ -377,7 +377,7 @@ static int fa_check__cost(struct fa_check *c)
 	return err;
 }
 
-/* Too few groups of time to tell anything for sure: no "holds" from them */
+/* Too few groups of time for the report to advise: no "holds" from them either */
 static int fa_check__evidence(struct fa_check *c)
 {
 	const struct fa_cost_model *m = &c->an->model;
@@ -385,8 +385,7 @@ static int fa_check__evidence(struct fa_check *c)
 
 	if (c->nr_failed || c->nr_undecided || !fa_cost_model__has_groups(m))
 		return 0;
-	f.groups = fa_boot_sum__nr_groups(&m->nr_by_group);
-	return f.groups < FA_BOOT_MIN_GROUPS ? fa_check__add(c, &f) : 0;
+	return fa_analysis__few_groups(m, &f.groups) ? fa_check__add(c, &f) : 0;
 }
 
 /**
