@@ -553,6 +553,42 @@ static int test__affinity_sampled_code(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The windows and the moves record the units they touched, each set once */
+static int test__affinity_cost_sets(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(4);
+	struct hashmap_entry *cur;
+	struct fa_set *set;
+	size_t bkt;
+
+	T("a type", t);
+	/* CPU 0 writes f0, CPU 1 reads f1 just after: 100 times, in one instance */
+	for (u64 i = 0; i < 100; i++) {
+		T("store", !planted_access(t, 1000 + 10 * i, 0, 0, FA_OP_STORE));
+		T("load", !planted_access(t, 1001 + 10 * i, 1, 1, FA_OP_LOAD));
+	}
+	fa_type__flush(t);
+	/* windows of 4 accesses per CPU: 25 of f0 alone, 25 of f1 alone */
+	T("windows ended", t->win.nr == 50);
+	T("two window sets", hashmap__size(t->sets.windows) == 2);
+	hashmap__for_each_entry(t->sets.windows, cur, bkt) {
+		set = cur->pvalue;
+		T("a window set of one unit, 25 times", set->nr == 1 && !set->nr_w &&
+		  set->count == 25);
+	}
+	/* every load of f1 follows a write of f0 by the other CPU; no store follows one */
+	T("one move set", hashmap__size(t->sets.moves) == 1);
+	hashmap__for_each_entry(t->sets.moves, cur, bkt) {
+		set = cur->pvalue;
+		T("f1 after f0 written, 100 times", set->nr == 1 && set->nr_w == 1 &&
+		  set->units[0] == 1 && set->units[1] == 0 && set->count == 100);
+	}
+	T("nothing dropped", !t->sets.dropped);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Planted co-access pairs come out on top", affinity_planted_pairs),
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
@@ -560,6 +596,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
+	TEST_CASE("Windows and moves record the sets of units they touched",
+		  affinity_cost_sets),
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
