@@ -2,9 +2,10 @@
 /*
  * What the files of attribution share (attr.h is what the rest of perf
  * affinity sees): the memos of instructions and data symbols, the debug
- * info of a DSO, the sampled functions, and the lookups attr.c does for
- * attribute.c (the access to its type, field and instance), attr-lines.c
- * (the data lines) and code-context.c.
+ * info of a DSO, the sampled functions, and the lookups attr.c and
+ * attr-vars.c (by the data address) do for attribute.c (the access to its
+ * type, field and instance), attr-lines.c (the data lines) and
+ * code-context.c.
  */
 #ifndef __PERF_AFFINITY_ATTR_INT_H
 #define __PERF_AFFINITY_ATTR_INT_H
