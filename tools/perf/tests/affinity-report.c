@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The tables of perf affinity report on planted access patterns. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,13 +57,79 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/* A long name (a bitfield unit's members) is cut in the tables, once */
+static const char long_name[] = "has_srcline,hit,annotate_warned,auxtrace_warned,is_64_bit";
+
+/* A struct of @n longs, the first with a long name: a bitfield unit's members */
+static struct fa_struct *long_name__new(int n)
+{
+	struct fa_struct *st = longs__new(n);
+	char *name = strdup(long_name);
+
+	if (!st || !name) {
+		free(name);
+		fa_struct__delete(st);
+		return NULL;
+	}
+	free(st->fields[0].name);
+	st->fields[0].name = name;
+	return st;
+}
+
+/*
+ * The field table: made once, in offset order, a long name cut and never
+ * printed whole, a field below --percent-limit hidden
+ */
+static int test__affinity_field_table(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_report_opts opts = { .percent_limit = 1, };
+	struct fa_struct *st = long_name__new(3);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_type_entry te = { .name = (char *)"struct longs", .st = st, .t = t, };
+	struct fa_hist_entry fe = { .te = &te, .field = -1, }, *field;
+	int last = -1, nr = 0;
+	struct fa_analysis a;
+	struct fa_hists *fh;
+	char *buf = NULL;
+	size_t size;
+	FILE *fp;
+
+	T("type", t);
+	/* f0 and f1 half of the accesses each, f2 one in 401: below 1% */
+	for (int i = 0; i < 400; i++)
+		T("access", !planted_access(t, i, 0, i % 2, FA_OP_LOAD));
+	T("access", !planted_access(t, 400, 0, 2, FA_OP_LOAD));
+	T("analysis", !analysis__run(&a, t));
+	fe.an = &a;
+	fh = fa_hists__fields(&fe, &opts);
+	T("the table, made once", fh && fa_hists__fields(&fe, &opts) == fh);
+	fa_hists__for_each_entry(fh, field) {
+		T("in offset order", field->field > last);
+		last = field->field;
+		nr++;
+	}
+	T("f2 below --percent-limit", nr == 2 && last == 1 && fh->nr_hidden == 1);
+	fp = open_memstream(&buf, &size);
+	T("memstream", fp);
+	fa_hists__fprintf(fh, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("the name is cut", strstr(buf, "has_srcline,hit,annotate_warned,auxtra.. "));
+	T("nowhere whole", !strstr(buf, long_name));
+	T("f2 not printed", strstr(buf, "f1 ") && !strstr(buf, "f2 "));
+	free(buf);
+	fa_hists__exit(fh);
+	free(fh);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* A long name is cut in the field and pair tables, once */
 static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
-	static const char long_name[] = "has_srcline,hit,annotate_warned,auxtrace_warned,is_64_bit";
 	struct fa_report_opts opts = { .top_pairs = 10, };
-	struct fa_struct *st = longs__new(2);
+	struct fa_struct *st = long_name__new(2);
 	struct fa_type *t = NULL;
 	struct fa_type_entry te = { .name = (char *)"struct longs", };
 	struct fa_hist_entry fe = { .te = &te, .field = -1, };
@@ -72,9 +139,6 @@ static int test__affinity_long_names(struct test_suite *test __maybe_unused,
 	FILE *fp;
 
 	T("struct", st);
-	free(st->fields[0].name);
-	st->fields[0].name = strdup(long_name);
-	T("name", st->fields[0].name);
 	t = fa_type__new(st, &test_config);
 	T("type", t);
 	for (int i = 0; i < 400; i++)
@@ -223,9 +287,53 @@ out_session:
 #endif
 }
 
+/* -F picks the columns of a table and --sort its order; a sort key -F lacks is shown too */
+static int test__affinity_table_keys(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_report_opts opts = { .fields = "name", .sort_keys = "loads", };
+	struct fa_type *t = longs_type__new(2);
+	struct fa_type_entry te = { .name = (char *)"struct longs", .t = t, };
+	struct fa_hist_entry fe = { .te = &te, .field = -1, }, *first;
+	struct fa_analysis a;
+	struct fa_hists *fh;
+	char *buf = NULL;
+	size_t size;
+	FILE *fp;
+
+	T("type", t);
+	te.st = t->st;
+	/* f1 three times as often as f0 */
+	for (int i = 0; i < 400; i++)
+		T("access", !planted_access(t, i, 0, i % 4 != 0, FA_OP_LOAD));
+	T("analysis", !analysis__run(&a, t));
+	fe.an = &a;
+	fh = fa_hists__fields(&fe, &opts);
+	T("table", fh);
+	first = fa_hists__next(fh, NULL);
+	T("the most loaded first", first && first->field == 1 &&
+	  fa_hists__next(fh, first) && fa_hists__next(fh, first)->field == 0);
+	fp = open_memstream(&buf, &size);
+	T("memstream", fp);
+	fa_hists__fprintf(fh, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	T("-F's column and --sort's", strstr(buf, "Field") && strstr(buf, "Loads"));
+	T("no other", !strstr(buf, "Off") && !strstr(buf, "Class"));
+	fa_hists__exit(fh);
+	free(fh);
+	free(buf);
+	analysis__exit(&a, t);
+	T("keys of either table", !fa_hists__check_keys("-F", "name,gain,class"));
+	T("no other key", fa_hists__check_keys("--sort", "name,bogus") == -EINVAL);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_report[] = {
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
+	TEST_CASE("The field table", affinity_field_table),
+	TEST_CASE("-F and --sort", affinity_table_keys),
 	TEST_CASE("perf affinity report cuts long field names in its tables",
 		  affinity_long_names),
 	TEST_CASE("Why nothing was attributed, in one reason", affinity_why),
