@@ -1,13 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf affinity record --watch: what the watchpoints' helpers decide */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/zalloc.h>
 #include "affinity/watch/watch.h"
 #include "debug.h"
 #include "event.h"
 #include "sample.h"
 #include "tests.h"
+#include "util.h"
+
+/* A variable of perf itself to resolve: this file is built with -g */
+static struct watch_test {
+	long	a;
+	int	lock;
+	long	b[2];
+} watch_test_var;
+
+/* How many ranges --watch @spec resolves to in perf itself, in @w */
+static int watch_resolve(const char *spec, struct fa_watch *w, int room, char *err,
+			 size_t size)
+{
+	struct fa_watch_resolver r = { .exe = NULL, };
+	char exe[PATH_MAX];
+	int n;
+
+	perf_exe(exe, sizeof(exe));
+	r.exe = exe;
+	*err = '\0';
+	n = fa_watch__resolve(&r, spec, w, room, err, size);
+	fa_watch_resolver__exit(&r);
+	pr_debug("--watch %s: %d %s\n", spec, n, err);
+	return n;
+}
+
+static void watch_free(struct fa_watch *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		zfree(&w[i].spec);
+}
+
+/*
+ * --watch finds a variable in the symbol table, a member through the
+ * DWARF, watches as many bytes as the member's size and alignment allow,
+ * and says what is wrong with a spec it cannot resolve
+ */
+static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct fa_watch var[1], lock[1], all[FA_WATCH_TARGETS];
+	char err[256];
+	int n;
+
+	/* referenced, so that the compiler keeps it */
+	WRITE_ONCE(watch_test_var.lock, 1);
+#if !defined(__x86_64__) || !defined(HAVE_DWARF_SUPPORT)
+	return TEST_SKIP;
+#endif
+	TEST_ASSERT_VAL("the variable", watch_resolve("watch_test_var", var, 1, err,
+						      sizeof(err)) == 1);
+	TEST_ASSERT_VAL("all of it, 8 bytes watched", var[0].size == sizeof(watch_test_var) &&
+			var[0].len == 8 && !strcmp(var[0].spec, "watch_test_var"));
+	TEST_ASSERT_VAL("a member", watch_resolve("watch_test_var.lock", lock, 1, err,
+						  sizeof(err)) == 1);
+	TEST_ASSERT_VAL("at its offset, its 4 bytes",
+			lock[0].addr - var[0].addr == offsetof(struct watch_test, lock) &&
+			lock[0].len == 4 && !strcmp(lock[0].spec, "watch_test_var.lock"));
+	n = watch_resolve("watch_test_var.*", all, ARRAY_SIZE(all), err, sizeof(err));
+	TEST_ASSERT_VAL("every member", n == 3 && !strcmp(all[2].spec, "watch_test_var.b"));
+	watch_free(var, 1);
+	watch_free(lock, 1);
+	watch_free(all, max(n, 0));
+	TEST_ASSERT_VAL("no such member", watch_resolve("watch_test_var.nosuch", lock, 1, err,
+							sizeof(err)) == -ENOENT &&
+			strstr(err, "no member 'nosuch'"));
+	TEST_ASSERT_VAL("no such variable", watch_resolve("no_such_watch_var", lock, 1, err,
+							  sizeof(err)) == -ENOENT &&
+			strstr(err, "no variable 'no_such_watch_var'"));
+	TEST_ASSERT_VAL("a length watchpoints do not have",
+			watch_resolve("watch_test_var/3", lock, 1, err, sizeof(err)) == -EINVAL &&
+			strstr(err, "then /1, /2, /4 or /8"));
+	return TEST_OK;
+}
 
 /* What --watch auto takes a sample at @off of @code (in this process) to access */
 static u64 learn_addr(const u8 *code, u32 off)
@@ -52,6 +131,8 @@ static int test__affinity_learn_addr(struct test_suite *test __maybe_unused,
 }
 
 static struct test_case tests__affinity_watch[] = {
+	TEST_CASE("--watch resolves variables and members of perf itself",
+		  affinity_watch_resolve),
 	TEST_CASE("--watch auto decodes the sample, or the access before it", affinity_learn_addr),
 	{	.name = NULL, }
 };
