@@ -75,6 +75,21 @@ static struct fa_struct *long_name__new(int n)
 	return st;
 }
 
+/* @fh as the stdio report prints it, in a buffer to free */
+static char *table_text(struct fa_hists *fh)
+{
+	char *buf = NULL;
+	size_t size;
+	FILE *fp = open_memstream(&buf, &size);
+
+	if (!fp)
+		return NULL;
+	fa_hists__fprintf(fh, fp);
+	fclose(fp);
+	pr_debug("%s", buf);
+	return buf;
+}
+
 /*
  * The field table: made once, in offset order, a long name cut and never
  * printed whole, a field below --percent-limit hidden
@@ -90,9 +105,7 @@ static int test__affinity_field_table(struct test_suite *test __maybe_unused,
 	int last = -1, nr = 0;
 	struct fa_analysis a;
 	struct fa_hists *fh;
-	char *buf = NULL;
-	size_t size;
-	FILE *fp;
+	char *buf;
 
 	T("type", t);
 	/* f0 and f1 half of the accesses each, f2 one in 401: below 1% */
@@ -109,11 +122,8 @@ static int test__affinity_field_table(struct test_suite *test __maybe_unused,
 		nr++;
 	}
 	T("f2 below --percent-limit", nr == 2 && last == 1 && fh->nr_hidden == 1);
-	fp = open_memstream(&buf, &size);
-	T("memstream", fp);
-	fa_hists__fprintf(fh, fp);
-	fclose(fp);
-	pr_debug("%s", buf);
+	buf = table_text(fh);
+	T("printed", buf);
 	T("the name is cut", strstr(buf, "has_srcline,hit,annotate_warned,auxtra.. "));
 	T("nowhere whole", !strstr(buf, long_name));
 	T("f2 not printed", strstr(buf, "f1 ") && !strstr(buf, "f2 "));
@@ -297,9 +307,7 @@ static int test__affinity_table_keys(struct test_suite *test __maybe_unused,
 	struct fa_hist_entry fe = { .te = &te, .field = -1, }, *first;
 	struct fa_analysis a;
 	struct fa_hists *fh;
-	char *buf = NULL;
-	size_t size;
-	FILE *fp;
+	char *buf;
 
 	T("type", t);
 	te.st = t->st;
@@ -313,11 +321,8 @@ static int test__affinity_table_keys(struct test_suite *test __maybe_unused,
 	first = fa_hists__next(fh, NULL);
 	T("the most loaded first", first && first->field == 1 &&
 	  fa_hists__next(fh, first) && fa_hists__next(fh, first)->field == 0);
-	fp = open_memstream(&buf, &size);
-	T("memstream", fp);
-	fa_hists__fprintf(fh, fp);
-	fclose(fp);
-	pr_debug("%s", buf);
+	buf = table_text(fh);
+	T("printed", buf);
 	T("-F's column and --sort's", strstr(buf, "Field") && strstr(buf, "Loads"));
 	T("no other", !strstr(buf, "Off") && !strstr(buf, "Class"));
 	fa_hists__exit(fh);
