@@ -508,8 +508,9 @@ static int test__affinity_watched_replay(struct test_suite *test __maybe_unused,
 	T("f0 and f9 apart, no line moves", now.transfers == 0);
 	T("together, they move it", then.false_sharing == 1999);
 	T("worse", fa_exact_cost__worse(&now, &then));
-	fa_type__delete(t);
-	fa_type__delete(t2);
+	/* and their structs: longs_type__new() made them */
+	planted_type__delete(t);
+	planted_type__delete(t2);
 	return TEST_OK;
 }
 

@@ -52,8 +52,9 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	T("allocated aligned", fa_type_entry__align_by(&heap, &a) == FA_ALIGN_BY_ALLOC);
 	te.kernel = false;
 	T("not in user space", !fa_type_entry__per_cpu(&te));
-	fa_type__delete(t);
-	fa_type__delete(t2);
+	/* and their structs: longs_type__new() made them */
+	planted_type__delete(t);
+	planted_type__delete(t2);
 	return TEST_OK;
 }
 
