@@ -10,6 +10,7 @@
 #include <linux/zalloc.h>
 #include "affinity/watch/watch.h"
 #include "debug.h"
+#include "debuginfo.h"
 #include "event.h"
 #include "sample.h"
 #include "tests.h"
@@ -54,7 +55,8 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
 	struct fa_watch var[1], lock[1], all[FA_WATCH_TARGETS];
-	char err[256];
+	char err[256], path[PATH_MAX];
+	struct debuginfo *di;
 	int n;
 
 	/* referenced, so that the compiler keeps it */
@@ -62,6 +64,12 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 #if !defined(__x86_64__) || !defined(HAVE_DWARF_SUPPORT)
 	return TEST_SKIP;
 #endif
+	/* a stripped perf has nothing to resolve against */
+	perf_exe(path, sizeof(path));
+	di = debuginfo__new(path);
+	if (!di)
+		return TEST_SKIP;
+	debuginfo__delete(di);
 	TEST_ASSERT_VAL("the variable", watch_resolve("watch_test_var", var, 1, err,
 						      sizeof(err)) == 1);
 	TEST_ASSERT_VAL("all of it, 8 bytes watched", var[0].size == sizeof(watch_test_var) &&
