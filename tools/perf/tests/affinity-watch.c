@@ -23,19 +23,14 @@ static struct watch_test {
 	long	b[2];
 } watch_test_var;
 
-/* How many ranges --watch @spec resolves to in perf itself, in @w */
-static int watch_resolve(const char *spec, struct fa_watch *w, int room, char *err,
-			 size_t size)
+/* How many ranges --watch @spec resolves to with @r, in @w */
+static int watch_resolve(struct fa_watch_resolver *r, const char *spec, struct fa_watch *w,
+			 int room, char *err, size_t size)
 {
-	struct fa_watch_resolver r = { .exe = NULL, };
-	char exe[PATH_MAX];
 	int n;
 
-	perf_exe(exe, sizeof(exe));
-	r.exe = exe;
 	*err = '\0';
-	n = fa_watch__resolve(&r, spec, w, room, err, size);
-	fa_watch_resolver__exit(&r);
+	n = fa_watch__resolve(r, spec, w, room, err, size);
 	pr_debug("--watch %s: %d %s\n", spec, n, err);
 	return n;
 }
@@ -56,6 +51,8 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 {
 	struct fa_watch var[1], lock[1], all[FA_WATCH_TARGETS];
 	char err[256], path[PATH_MAX];
+	/* one for all the specs, as record has: it keeps the type read */
+	struct fa_watch_resolver r = { .exe = path, };
 	struct debuginfo *di;
 	int n;
 
@@ -70,29 +67,31 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 	if (!di)
 		return TEST_SKIP;
 	debuginfo__delete(di);
-	TEST_ASSERT_VAL("the variable", watch_resolve("watch_test_var", var, 1, err,
+	TEST_ASSERT_VAL("the variable", watch_resolve(&r, "watch_test_var", var, 1, err,
 						      sizeof(err)) == 1);
 	TEST_ASSERT_VAL("all of it, 8 bytes watched", var[0].size == sizeof(watch_test_var) &&
 			var[0].len == 8 && !strcmp(var[0].spec, "watch_test_var"));
-	TEST_ASSERT_VAL("a member", watch_resolve("watch_test_var.lock", lock, 1, err,
+	TEST_ASSERT_VAL("a member", watch_resolve(&r, "watch_test_var.lock", lock, 1, err,
 						  sizeof(err)) == 1);
 	TEST_ASSERT_VAL("at its offset, its 4 bytes",
 			lock[0].addr - var[0].addr == offsetof(struct watch_test, lock) &&
 			lock[0].len == 4 && !strcmp(lock[0].spec, "watch_test_var.lock"));
-	n = watch_resolve("watch_test_var.*", all, ARRAY_SIZE(all), err, sizeof(err));
+	n = watch_resolve(&r, "watch_test_var.*", all, ARRAY_SIZE(all), err, sizeof(err));
 	TEST_ASSERT_VAL("every member", n == 3 && !strcmp(all[2].spec, "watch_test_var.b"));
 	watch_free(var, 1);
 	watch_free(lock, 1);
 	watch_free(all, max(n, 0));
-	TEST_ASSERT_VAL("no such member", watch_resolve("watch_test_var.nosuch", lock, 1, err,
-							sizeof(err)) == -ENOENT &&
+	TEST_ASSERT_VAL("no such member", watch_resolve(&r, "watch_test_var.nosuch", lock, 1,
+							err, sizeof(err)) == -ENOENT &&
 			strstr(err, "no member 'nosuch'"));
-	TEST_ASSERT_VAL("no such variable", watch_resolve("no_such_watch_var", lock, 1, err,
-							  sizeof(err)) == -ENOENT &&
+	TEST_ASSERT_VAL("no such variable", watch_resolve(&r, "no_such_watch_var", lock, 1,
+							  err, sizeof(err)) == -ENOENT &&
 			strstr(err, "no variable 'no_such_watch_var'"));
 	TEST_ASSERT_VAL("a length watchpoints do not have",
-			watch_resolve("watch_test_var/3", lock, 1, err, sizeof(err)) == -EINVAL &&
+			watch_resolve(&r, "watch_test_var/3", lock, 1, err,
+				      sizeof(err)) == -EINVAL &&
 			strstr(err, "then /1, /2, /4 or /8"));
+	fa_watch_resolver__exit(&r);
 	return TEST_OK;
 }
 
