@@ -160,6 +160,47 @@ static int test__affinity_hitm(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * A write on CPU 0, then accesses on CPU 1: to the field written (true
+ * sharing), to another on its line (false sharing), to one on the next
+ * line.  No transfer: the writer's own access, a second access by CPU 1 to
+ * a field already paired with that write, an access too long after it.
+ */
+static int test__affinity_transfers(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(16);
+	const struct fa_field_stats *f0, *f9;
+	const struct fa_matrix *pairs;
+	struct fa_interval ci;
+
+	T("type", t);
+	pairs = &t->xfer.pairs;
+	T("write", !planted_access(t, 1, 0, 0, FA_OP_STORE));
+	T("true sharing", !planted_access(t, 2, 1, 0, FA_OP_LOAD));
+	T("false sharing", !planted_access(t, 3, 1, 1, FA_OP_LOAD));
+	T("again", !planted_access(t, 4, 1, 1, FA_OP_LOAD));
+	T("the next line", !planted_access(t, 5, 1, 9, FA_OP_LOAD));
+	T("the writer", !planted_access(t, 6, 0, 2, FA_OP_LOAD));
+	T("too late", !planted_access(t, 7 + test_config.xfer_ns, 1, 3, FA_OP_LOAD));
+	fa_type__flush(t);
+	pr_debug("transfers %.0f: f0 %.0f, f1 %.0f, f9 %.0f; falsely shared %.0f\n",
+		 pairs->total, fa_matrix__get(pairs, 0, 0), fa_matrix__get(pairs, 0, 1),
+		 fa_matrix__get(pairs, 0, 9), t->xfer.fs.total);
+	T("three transfers", pairs->total == 3 && fa_matrix__get(pairs, 0, 0) == 1 &&
+	  fa_matrix__get(pairs, 0, 1) == 1 && fa_matrix__get(pairs, 0, 9) == 1);
+	T("one on one line", t->xfer.fs.total == 1 && fa_matrix__get(&t->xfer.fs, 0, 1) == 1);
+	T("all from f0 to f1", fa_type__fs_share(t, 0, 1, &ci) == 100);
+	T("one aligned instance", t->xfer.nr_instances == 1 && !t->xfer.misaligned);
+	f0 = &t->counts.stats[0];
+	f9 = &t->counts.stats[9];
+	T("f0 written by one CPU, read by another",
+	  f0->inst_seen == 1 && f0->inst_shared == 1 && !f0->inst_writers);
+	T("f9 read by one", f9->inst_seen == 1 && !f9->inst_shared);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
+/*
  * struct rq of 3456 bytes at 0x1000 in the kernel, its lock (a 4 byte
  * struct) at its start, a lock of its own at 0x2000: an address in the
  * rq's lock is in both instances, the innermost is the lock, the outermost
@@ -594,6 +635,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("Per CPU windows never pair accesses of two CPUs", affinity_window_scope),
 	TEST_CASE("A window pairs each field before an access once", affinity_window_once),
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
+	TEST_CASE("Writes are transfers to other owners, false sharing on one line",
+		  affinity_transfers),
 	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
 	TEST_CASE("Windows and moves record the sets of units they touched",
