@@ -106,6 +106,11 @@ static int test__affinity_fields_manual(struct test_suite *test __maybe_unused,
 	T("17 is padding", fa_struct__find_leaf(st, 17) == -1);
 	T("stats.load is in unit 1", st->fields[3].unit == 1);
 	T("unit 1 has two leaves", fa_struct__unit_leaves(st, 1, leaves, 8) == 2);
+	/* where the instance of an embedded struct can be */
+	T("stats embeds a struct of 8 bytes", fa_struct__embeds(st, 8, 8));
+	T("not of 12", !fa_struct__embeds(st, 8, 12));
+	T("a long holds no struct", !fa_struct__embeds(st, 0, 4));
+	T("nor an int in a struct", !fa_struct__embeds(st, 12, 4));
 	fa_struct__delete(st);
 	return TEST_OK;
 }

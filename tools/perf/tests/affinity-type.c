@@ -11,10 +11,8 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "affinity-planted.h"
-#include "affinity/accumulate/instances.h"
 #include "affinity/advice/lines.h"
 #include "affinity/decode/key.h"
-#include "affinity/layout/matrix.h"
 #include "affinity/accumulate/type-int.h"
 #include "affinity/accumulate/worker.h"
 #include "hashmap.h"
@@ -197,142 +195,6 @@ static int test__affinity_transfers(struct test_suite *test __maybe_unused,
 	  f0->inst_seen == 1 && f0->inst_shared == 1 && !f0->inst_writers);
 	T("f9 read by one", f9->inst_seen == 1 && !f9->inst_shared);
 	planted_type__delete(t);
-	return TEST_OK;
-}
-
-/*
- * struct rq of 3456 bytes at 0x1000 in the kernel, its lock (a 4 byte
- * struct) at its start, a lock of its own at 0x2000: an address in the
- * rq's lock is in both instances, the innermost is the lock, the outermost
- * the rq; the rq's lock member holds a 4 byte struct, its nr_running none.
- */
-static int test__affinity_enclosing(struct test_suite *test __maybe_unused,
-				    int subtest __maybe_unused)
-{
-	static const char rq[] = "struct rq", lock[] = "struct qspinlock";
-	struct fa_struct *st = blocks__new();
-	struct fa_inst_map m;
-	const void *type;
-	u64 base = 0;
-	u32 size = 0;
-
-	T("map", !fa_inst_map__init(&m));
-	fa_inst_map__add(&m, 0, 0x1000, 3456, rq);
-	fa_inst_map__add(&m, 0, 0x1000, 4, lock);
-	fa_inst_map__add(&m, 0, 0x2000, 4, lock);
-	T("the largest instance", m.max_size == 3456);
-	type = fa_inst_map__find(&m, 0, 0x1002, &base);
-	T("innermost: the lock", type == lock && base == 0x1000);
-	type = fa_inst_map__find_outer(&m, 0, 0x1002, &base, &size);
-	T("outermost: the rq", type == rq && base == 0x1000 && size == 3456);
-	type = fa_inst_map__find_outer(&m, 0, 0x2000, &base, &size);
-	T("a lock of its own", type == lock && size == 4);
-	T("not in another address space", !fa_inst_map__find_outer(&m, 42, 0x1002, &base, &size));
-	fa_inst_map__exit(&m);
-
-	/* long a; unsigned x:3, y:5; union { int i; char c[4]; } u; long b; long c; */
-	T("blocks", st);
-	T("the union holds 4 bytes", fa_struct__embeds(st, 12, 4));
-	T("not 8", !fa_struct__embeds(st, 12, 8));
-	T("a long holds no struct", !fa_struct__embeds(st, 0, 4));
-	T("nothing starts at 13", !fa_struct__embeds(st, 13, 1));
-	fa_struct__delete(st);
-	return TEST_OK;
-}
-
-/* Adds in one order; the same cells, heaviest first, whatever the matrix */
-static int matrix__fill(struct fa_matrix *m, u32 n)
-{
-	srand(7);
-	for (int k = 0; k < 5000; k++) {
-		u32 i = rand() % n, j = rand() % n;
-
-		if (fa_matrix__add(m, i, j, rand() % 3))
-			return -1;
-	}
-	return 0;
-}
-
-static int test__affinity_matrix_dense(struct test_suite *test __maybe_unused,
-				       int subtest __maybe_unused)
-{
-	struct fa_matrix sparse, dense;
-	struct fa_cell *a = NULL, *b = NULL;
-	int na, nb;
-
-	T("sparse", !fa_matrix__init(&sparse) && !matrix__fill(&sparse, 40));
-	T("dense", !fa_matrix__init_n(&dense, 40) && dense.dense && !matrix__fill(&dense, 40));
-	T("an index past n", fa_matrix__add(&dense, 40, 0, 1) == -EINVAL);
-	na = fa_matrix__cells(&sparse, &a);
-	nb = fa_matrix__cells(&dense, &b);
-	T("cells", na > 1000 && na == nb && (size_t)nb == fa_matrix__nr_cells(&dense));
-	T("the same cells", !memcmp(a, b, na * sizeof(*a)));
-	T("the same total", sparse.total == dense.total);
-	T("the same get", fa_matrix__get_sym(&sparse, 3, 5) == fa_matrix__get_sym(&dense, 3, 5));
-	T("get past n", fa_matrix__get(&dense, 41, 0) == 0);
-	free(a);
-	free(b);
-	fa_matrix__exit(&sparse);
-	fa_matrix__exit(&dense);
-	T("a large type's is sparse", !fa_matrix__init_n(&dense, FA_MATRIX_DENSE + 1) &&
-	  !dense.dense && dense.cells);
-	fa_matrix__exit(&dense);
-	return TEST_OK;
-}
-
-static bool keymap__keep_even(void *value, void *ctx)
-{
-	u64 *v = value;
-
-	if (*v / 4096 % 2 == 0)
-		return true;
-	(*(int *)ctx)++;
-	free(v);
-	return false;
-}
-
-static bool keymap__is(const void *value, const void *ctx)
-{
-	return ((const u64 *)value)[1] == *(const u64 *)ctx;
-}
-
-static int test__affinity_keymap(struct test_suite *test __maybe_unused,
-				 int subtest __maybe_unused)
-{
-	struct fa_keymap m;
-	struct fa_keymap_slot *slot;
-	u64 *v, *x, *y, which;
-	int dropped = 0, seen = 0;
-
-	T("map", !fa_keymap__init(&m));
-	for (u64 k = 0; k < 10000; k++) {
-		v = fa_keymap__findnew(&m, k * 4096, sizeof(*v));
-		T("new", v && *v == k * 4096);
-	}
-	T("size", fa_keymap__size(&m) == 10000);
-	T("found", fa_keymap__findnew(&m, 4096 * 77, sizeof(*v)) == fa_keymap__find(&m, 4096 * 77));
-	T("not there", !fa_keymap__find(&m, 4095));
-	fa_keymap__for_each(&m, slot)
-		seen++;
-	T("each once", seen == 10000);
-	T("filter", !fa_keymap__filter(&m, keymap__keep_even, &dropped));
-	T("half dropped", dropped == 5000 && fa_keymap__size(&m) == 5000);
-	T("odd gone", !fa_keymap__find(&m, 4096) && fa_keymap__find(&m, 8192));
-	/* two values of one key (a hash): told apart by the compare */
-	x = calloc(2, sizeof(*x));
-	y = calloc(2, sizeof(*y));
-	T("values", x && y);
-	x[1] = 1;
-	y[1] = 2;
-	T("add", !fa_keymap__add(&m, 3, x) && !fa_keymap__add(&m, 3, y));
-	which = 2;
-	T("the second", fa_keymap__find_eq(&m, 3, keymap__is, &which) == y);
-	which = 1;
-	T("the first", fa_keymap__find_eq(&m, 3, keymap__is, &which) == x);
-	which = 5;
-	T("neither", !fa_keymap__find_eq(&m, 3, keymap__is, &which));
-	fa_keymap__free_values(&m);
-	T("emptied", !m.slots && !fa_keymap__size(&m));
 	return TEST_OK;
 }
 
@@ -637,12 +499,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	TEST_CASE("Writes are transfers to other owners, false sharing on one line",
 		  affinity_transfers),
-	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
-	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
 	TEST_CASE("Windows and moves record the sets of units they touched",
 		  affinity_cost_sets),
-	TEST_CASE("The open addressing map finds, filters and tells values apart",
-		  affinity_keymap),
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
 	TEST_CASE("What the sampled code accesses is kept per function", affinity_sampled_code),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
