@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The maps the accumulation is built on: hash map keys, the co-access
- * matrix, the instances by address.
+ * matrix, the owners of cache lines and the instances by address.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitmap.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/accumulate/instances.h"
+#include "affinity/accumulate/owner.h"
 #include "affinity/decode/key.h"
 #include "affinity/layout/matrix.h"
 #include "debug.h"
@@ -114,6 +117,55 @@ static int test__affinity_matrix_dense(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * Threads get indexes in the order they are seen; past FA_MAX_THREADS - 1
+ * they share the last one, each counted once however often it is seen.
+ * Sets print as CPU ranges or thread IDs.
+ */
+static int test__affinity_owners(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	DECLARE_BITMAP(bits, FA_MAX_THREADS) = { 0, };
+	struct fa_owners o;
+	char buf[64];
+
+	T("owners", !fa_owners__init(&o));
+	T("first", fa_owners__index(&o, 1201) == 0);
+	T("second", fa_owners__index(&o, 1202) == 1);
+	T("the first again", fa_owners__index(&o, 1201) == 0);
+	for (u32 tid = 2000; tid < 2000 + FA_MAX_THREADS + 40; tid++) {
+		int idx = fa_owners__index(&o, tid);
+
+		T("seen twice, the same", fa_owners__index(&o, tid) == idx);
+		T("in range", idx >= 0 && idx < FA_MAX_THREADS);
+	}
+	pr_debug("%u owners, %" PRIu64 " folded\n", o.nr, o.folded);
+	T("all indexes given", o.nr == FA_MAX_THREADS);
+	T("42 threads folded, each once", o.folded == 42);
+	T("told apart still", fa_owners__index(&o, 1202) == 1);
+
+	T("none", fa_owners__scnprintf(NULL, bits, 8, buf, sizeof(buf)) == 1 && !strcmp(buf, "-"));
+	__set_bit(0, bits);
+	__set_bit(1, bits);
+	T("threads", fa_owners__scnprintf(&o, bits, FA_MAX_THREADS, buf, sizeof(buf)) > 0 &&
+	  !strcmp(buf, "1201,1202"));
+	__set_bit(2, bits);
+	__set_bit(3, bits);
+	__set_bit(7, bits);
+	fa_owners__scnprintf(NULL, bits, 8, buf, sizeof(buf));
+	T("CPU ranges", !strcmp(buf, "0-3,7"));
+	bitmap_zero(bits, FA_MAX_THREADS);
+	__set_bit(FA_MAX_THREADS - 1, bits);
+	fa_owners__scnprintf(&o, bits, FA_MAX_THREADS, buf, sizeof(buf));
+	pr_debug("the last index: %s\n", buf);
+	T("the last index says it holds more", buf[strlen(buf) - 1] == '+');
+	bitmap_fill(bits, FA_MAX_THREADS);
+	fa_owners__scnprintf(&o, bits, FA_MAX_THREADS, buf, 16);
+	T("too long for the buffer: cut with a '+'", !strcmp(buf, "1201,1202,2000+"));
+	fa_owners__exit(&o);
+	return TEST_OK;
+}
+
+/*
  * struct rq of 3456 bytes at 0x1000 in the kernel, its lock (a 4 byte
  * struct) at its start, a lock of its own at 0x2000: an address in the
  * rq's lock is in both instances, the innermost is the lock, the outermost
@@ -148,6 +200,8 @@ static struct test_case tests__affinity_maps[] = {
 	TEST_CASE("The open addressing map finds, filters and tells values apart",
 		  affinity_keymap),
 	TEST_CASE("Dense and sparse matrices hold the same cells", affinity_matrix_dense),
+	TEST_CASE("Threads get owner indexes, the ones past the last counted once",
+		  affinity_owners),
 	TEST_CASE("An embedded struct's instance is in its enclosing one", affinity_enclosing),
 	{	.name = NULL, }
 };

@@ -39,17 +39,19 @@ int fa_owners__index(struct fa_owners *o, u32 tid)
 		*slot = (u64)tid << 32 | (ow->index + 1);
 		return ow->index;
 	}
-	if (o->nr == FA_MAX_THREADS) {
-		o->folded++;
-		return FA_MAX_THREADS - 1;
-	}
 	ow = fa_u64_map__findnew(o->index, tid, sizeof(*ow));
 	if (!ow)
 		return -ENOMEM;
-	ow->index = o->nr;
-	o->tids[o->nr] = tid;
-	*slot = (u64)tid << 32 | (o->nr + 1);
-	return o->nr++;
+	/* a folded thread is in the map too: counted once, found as fast */
+	if (o->nr == FA_MAX_THREADS) {
+		o->folded++;
+		ow->index = FA_MAX_THREADS - 1;
+	} else {
+		ow->index = o->nr;
+		o->tids[o->nr++] = tid;
+	}
+	*slot = (u64)tid << 32 | (ow->index + 1);
+	return ow->index;
 }
 
 /*
