@@ -199,13 +199,6 @@ static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/*
- * f1 and f2 are read in nearly every window of CPU 1, f2 first after each
- * write of f0 on CPU 0; f0 and f1 must stay.  The model's edit takes f2 off
- * the writer's line: the fields every window reads then take two lines,
- * and the replay sees that CPU 1 still takes the line from CPU 0 for f1.
- * It costs more: the edit is only a candidate, not advice.
- */
 /* struct rq's first member is its lock: a lock is no base, it may move */
 static int test__affinity_lock_first(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -225,6 +218,13 @@ static int test__affinity_lock_first(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * f1 and f2 are read in nearly every window of CPU 1, f2 first after each
+ * write of f0 on CPU 0; f0 and f1 must stay.  The model's edit takes f2 off
+ * the writer's line: the fields every window reads then take two lines,
+ * and the replay sees that CPU 1 still takes the line from CPU 0 for f1.
+ * It costs more: the edit is only a candidate, not advice.
+ */
 static int test__affinity_every_call(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
