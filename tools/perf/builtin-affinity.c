@@ -626,8 +626,7 @@ out:
 	free(sw_event);
 	free(rec_argv);
 out_free_watch:
-	for (j = 0; j < aff->nr_watch; j++)
-		zfree(&aff->watch[j].spec);
+	fa_watch__free_specs(aff->watch, aff->nr_watch);
 	zfree(&aff->watch_exe);
 	zfree(&aff->watch_arg);
 	return ret;

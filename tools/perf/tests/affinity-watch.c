@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
-#include <linux/zalloc.h>
 #include "affinity/watch/watch.h"
 #include "debug.h"
 #include "debuginfo.h"
@@ -33,12 +32,6 @@ static int watch_resolve(struct fa_watch_resolver *r, const char *spec, struct f
 	n = fa_watch__resolve(r, spec, w, room, err, size);
 	pr_debug("--watch %s: %d %s\n", spec, n, err);
 	return n;
-}
-
-static void watch_free(struct fa_watch *w, int n)
-{
-	for (int i = 0; i < n; i++)
-		zfree(&w[i].spec);
 }
 
 /*
@@ -78,9 +71,9 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 			lock[0].len == 4 && !strcmp(lock[0].spec, "watch_test_var.lock"));
 	n = watch_resolve(&r, "watch_test_var.*", all, ARRAY_SIZE(all), err, sizeof(err));
 	TEST_ASSERT_VAL("every member", n == 3 && !strcmp(all[2].spec, "watch_test_var.b"));
-	watch_free(var, 1);
-	watch_free(lock, 1);
-	watch_free(all, max(n, 0));
+	fa_watch__free_specs(var, 1);
+	fa_watch__free_specs(lock, 1);
+	fa_watch__free_specs(all, max(n, 0));
 	TEST_ASSERT_VAL("no such member", watch_resolve(&r, "watch_test_var.nosuch", lock, 1,
 							err, sizeof(err)) == -ENOENT &&
 			strstr(err, "no member 'nosuch'"));

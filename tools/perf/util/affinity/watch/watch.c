@@ -311,8 +311,8 @@ static int fa_watch__members(struct fa_watch *w, int room, const struct fa_watch
 			  ws->field, ws->deref ? "pointed to by " : "of ", ws->var, r->exe);
 		err = -ENOENT;
 	}
-	while (err && n)
-		zfree(&w[--n].spec);
+	if (err)
+		fa_watch__free_specs(w, n);
 	return err ?: n;
 }
 
@@ -381,8 +381,8 @@ static int fa_watch__resolve_kernel(struct fa_watch *w, int room, struct fa_watc
 		err = min(err, 0);
 	}
 	ws->cpu = cpu;
-	while (err && n)
-		zfree(&w[--n].spec);
+	if (err)
+		fa_watch__free_specs(w, n);
 	return err ?: n;
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include <linux/zalloc.h>
 #include <internal/mmap.h>
 
 struct fa_struct;
@@ -74,6 +75,13 @@ struct fa_watch {
 	u32	 size;
 	bool	 learn;
 };
+
+/* Free the specs of @n watched ranges, the last first (an unwinding) */
+static inline void fa_watch__free_specs(struct fa_watch *w, int n)
+{
+	while (n > 0)
+		zfree(&w[--n].spec);
+}
 
 /**
  * struct fa_watch_duty - Watchpoints armed for a share of the time, and
