@@ -25,7 +25,6 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include <linux/refcount.h>
-#include <linux/zalloc.h>
 #include <internal/lib.h>
 #include <internal/mmap.h>
 #include <perf/event.h>
@@ -271,8 +270,7 @@ int fa_watch__auto(struct fa_watch *w, int room, char *errbuf, size_t size)
 			.size = 8, .learn = true,
 		};
 		if (!w[k].spec) {
-			while (k--)
-				zfree(&w[k].spec);
+			fa_watch__free_specs(w, k);
 			return -ENOMEM;
 		}
 	}
