@@ -7,7 +7,8 @@
 # used to free the DSO's map and crash perf.  The debug info must be that of
 # the binary recorded, even when the file has been replaced since.  Pointers
 # that the compiler describes as a register plus an offset (container_of()
-# of a list node) point to the container.
+# of a list node) point to the container.  The members of a C++ base class
+# are members of the classes derived from it.
 #
 # Which instruction a cpu-clock sample lands on depends on the CPU's skid:
 # the lock's xchg gets none on some machines.  Checks of exact fields use
@@ -116,13 +117,22 @@ else
 	fi
 fi
 
-# check_typeoff PROG LOCATION FIELDS WHAT: build PROG.c with -O2 -g, skip if
-# its debug info has no LOCATION, record it and check that
-# 'perf report -s type,typeoff' has one of FIELDS (an extended regex).
+# check_typeoff PROG LOCATION FIELDS WHAT: build PROG.c (or PROG.cc, as C++)
+# with -O2 -g, skip if its debug info has no LOCATION (when one is given),
+# record it and check that 'perf report -s type,typeoff' has one of FIELDS
+# (an extended regex).
 check_typeoff() {
-	if ! command -v cc > /dev/null || ! cc -g -O2 -o "${bindir}/$1" "${bindir}/$1.c"; then
-		echo "[Skip] no C compiler"
-	elif ! readelf --debug-dump=loc "${bindir}/$1" 2>/dev/null | grep -q "$2"; then
+	local cc=cc lang=C src="${bindir}/$1.c"
+
+	if [ -f "${bindir}/$1.cc" ]; then
+		cc=c++
+		lang=C++
+		src="${bindir}/$1.cc"
+	fi
+	if ! command -v ${cc} > /dev/null || ! ${cc} -g -O2 -o "${bindir}/$1" "${src}"; then
+		echo "[Skip] no ${lang} compiler"
+	elif [ -n "$2" ] &&
+	     ! readelf --debug-dump=loc "${bindir}/$1" 2>/dev/null | grep -q "$2"; then
 		echo "[Skip] the compiler does not describe the pointers as expected: $2"
 	elif ! perf record -e cpu-clock -c 100000 -o "${perfdata}" -- "${bindir}/$1" \
 			> /dev/null 2>&1; then
@@ -249,6 +259,33 @@ PROG
 # The loop reads key and writes hits through the node pointer.
 check_typeoff tree 'DW_OP_breg.*-32; DW_OP_stack_value' \
 	"struct item \+(0|0x8) \((key|hits)\)" "the item of an rb-tree node"
+
+echo "perf report -s type,typeoff of the base class of a C++ class"
+cat > "${bindir}/derived.cc" <<'PROG'
+#include <time.h>
+struct base { long refs; long seq; };
+struct derived : base { static int count; int x; long y; };
+int derived::count;
+derived *volatile dp;
+
+int main(void)
+{
+	time_t end = time(NULL) + 1;
+
+	dp = new derived();
+	while (time(NULL) <= end) {
+		for (long i = 0; i < 100000; i++) {
+			derived *p = dp;
+
+			p->refs += i;
+			p->y += p->refs;
+		}
+	}
+	return dp->x;
+}
+PROG
+# refs is the base class's, at offset 0 of the derived class
+check_typeoff derived '' "struct derived \+0 \(refs\)" "a member of a base class"
 
 cleanup
 exit $err
