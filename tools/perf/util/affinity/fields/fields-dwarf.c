@@ -15,6 +15,7 @@
 #include <linux/zalloc.h>
 #include "fields.h"
 #include "fields-int.h"
+#include "../../annotate-data.h"
 #include "../../debug.h"
 #include "../../dwarf-aux.h"
 #include "../../strbuf.h"
@@ -368,12 +369,13 @@ static void fa_die__record_c(Dwarf_Die *record, struct strbuf *sb, int indent, i
 }
 
 struct fa_walk {
+	Dwarf			*dbg;
 	struct fa_struct	*st;
 	bool			 packed;
 };
 
-static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
-			   int parent, int depth);
+static int fa_walk__record(struct fa_walk *w, struct annotated_member *record,
+			   const char *prefix, int parent, int depth);
 
 /*
  * An anonymous union is named after its members, "{node|rcu}"; an
@@ -444,13 +446,18 @@ static u8 fa_type__kind(Dwarf_Die *real, int size)
 	}
 }
 
-static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const char *prefix,
-			   int parent, int depth)
+/*
+ * A member as data-type profiling finds it (@m, its name, offset and nested
+ * members), with its type, alignment and bits from its DIE (@member);
+ * @base is the offset of the record it is in.
+ */
+static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_Die *member,
+			   u32 base, const char *prefix, int parent, int depth)
 {
 	const char *name = dwarf_diename(member);
 	struct fa_field f = { .parent = parent, .depth = depth, .group = -1, };
 	struct strbuf path, pre, post, c_pre, c_type;
-	Dwarf_Word loc = 0, size = 0;
+	Dwarf_Word size = 0;
 	Dwarf_Die type, real;
 	bool anon = !name, c_funcptr = false;
 	int err;
@@ -488,7 +495,7 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 	f.name = (char *)sb_str(&path);
 	f.type = (char *)sb_str(&pre);
 	f.suffix = (char *)sb_str(&post);
-	f.offset = base;
+	f.offset = m->offset;
 	f.size = size;
 	f.kind = fa_type__kind(&real, size);
 	f.align = fa_die__explicit_align(member);
@@ -497,19 +504,18 @@ static int fa_walk__member(struct fa_walk *w, Dwarf_Die *member, u32 base, const
 		f.align = w->packed ? 1 : fa_die__align(&type, 0);
 	f.leaf = f.kind != FA_FIELD_STRUCT;
 	if (dwarf_hasattr(member, DW_AT_bit_size)) {
+		/* in its storage unit, not at the byte of its first bit */
 		f.kind = FA_FIELD_BITFIELD;
 		f.leaf = false;
+		f.offset = base;
 		fa_member__bits(member, size, &f);
-	} else {
-		die_get_data_member_location(member, &loc);
-		f.offset += loc;
 	}
 	err = fa_struct__add_field(w->st, &f);
 	if (!err && f.kind == FA_FIELD_STRUCT && depth < FA_MAX_DEPTH) {
 		/* members of an anonymous struct are named as the enclosing ones */
 		if (!anon)
 			strbuf_addch(&path, '.');
-		err = fa_walk__record(w, &real, f.offset, anon ? prefix : sb_str(&path),
+		err = fa_walk__record(w, m, anon ? prefix : sb_str(&path),
 				      w->st->nr_fields - 1, depth + 1);
 	}
 out:
@@ -521,24 +527,20 @@ out:
 	return err;
 }
 
-static int fa_walk__record(struct fa_walk *w, Dwarf_Die *type, u32 base, const char *prefix,
-			   int parent, int depth)
+static int fa_walk__record(struct fa_walk *w, struct annotated_member *record,
+			   const char *prefix, int parent, int depth)
 {
-	Dwarf_Die child;
+	struct annotated_member *m;
+	Dwarf_Die die;
 	int err = 0;
 
-	if (dwarf_child(type, &child) != 0)
-		return 0;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
-			continue;
-		/* static members of C++ classes have no location */
-		if (tag == DW_TAG_member && dwarf_hasattr(&child, DW_AT_external))
-			continue;
-		err = fa_walk__member(w, &child, base, prefix, parent, depth);
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	list_for_each_entry(m, &record->children, node) {
+		if (!dwarf_offdie(w->dbg, m->die_offset, &die))
+			return -EINVAL;
+		err = fa_walk__member(w, m, &die, record->offset, prefix, parent, depth);
+		if (err)
+			break;
+	}
 	return err;
 }
 
@@ -712,8 +714,10 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 		{ "class ", DW_TAG_class_type },
 	};
 	struct fa_type_query q = { .name = type_name, .size = size, };
-	struct fa_walk w = { NULL, false };
+	struct annotated_member self = { .offset = 0, };
+	struct fa_walk w = { .dbg = dbg, };
 	Dwarf_Die die;
+	bool failed;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (!strncmp(type_name, kinds[i].prefix, strlen(kinds[i].prefix))) {
@@ -742,9 +746,14 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	w.st->packed = w.packed;
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->die_offset = dwarf_dieoffset(&die);
-	if (fa_struct__c_open(w.st, &die, type_name) ||
-	    fa_walk__record(&w, &die, 0, "", -1, 0) || fa_struct__zero_arrays(w.st) ||
-	    fa_struct__finish(w.st)) {
+	/* the members as data-type profiling has them */
+	INIT_LIST_HEAD(&self.children);
+	failed = fa_struct__c_open(w.st, &die, type_name) ||
+		 annotated_member__add_children(&self, &die) ||
+		 fa_walk__record(&w, &self, "", -1, 0) ||
+		 fa_struct__zero_arrays(w.st) || fa_struct__finish(w.st);
+	annotated_member__delete_children(&self);
+	if (failed) {
 		fa_struct__delete(w.st);
 		return NULL;
 	}
