@@ -1477,6 +1477,8 @@ static int perf_affinity__annotate_init(void)
 {
 	annotation_options__init();
 	annotate_opts.annotate_src = false;
+	/* the members of the types it finds: perf affinity's fields are built on them */
+	symbol_conf.annotate_data_member = true;
 	if (symbol__annotation_init() < 0)
 		return -ENOMEM;
 	annotation_config__init();

@@ -13,6 +13,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/fields/fields.h"
+#include "annotate-data.h"
 #include "debug.h"
 #include "debuginfo.h"
 #include "strbuf.h"
@@ -227,6 +228,37 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	return TEST_OK;
 }
 
+#ifdef HAVE_DWARF_SUPPORT
+/*
+ * The members data-type profiling built for a type are the ones taken:
+ * without the first, the struct has all fields but that one.
+ */
+static bool fields__from_members(Dwarf *dbg, const struct fa_struct *st)
+{
+	struct annotated_member self = { .offset = 0, }, cut = { .offset = 0, };
+	struct annotated_member *first;
+	struct fa_struct *built = NULL;
+	Dwarf_Die die;
+	bool ok;
+
+	INIT_LIST_HEAD(&self.children);
+	INIT_LIST_HEAD(&cut.children);
+	if (dwarf_offdie(dbg, st->die_offset, &die) &&
+	    !annotated_member__add_children(&self, &die) && !list_empty(&self.children)) {
+		first = list_first_entry(&self.children, struct annotated_member, node);
+		list_move(&first->node, &cut.children);
+		built = fa_struct__from_members(dbg, "struct fa_test_layout", st->size,
+						st->die_offset, &self);
+	}
+	ok = built && built->nr_fields == st->nr_fields - 1 &&
+	     !strcmp(built->fields[0].name, st->fields[1].name);
+	fa_struct__delete(built);
+	annotated_member__delete_children(&self);
+	annotated_member__delete_children(&cut);
+	return ok;
+}
+#endif
+
 static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
@@ -234,6 +266,7 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 	char path[PATH_MAX];
 	struct debuginfo *di;
 	struct fa_struct *st, *by_die, *bad_die;
+	bool from_members;
 	int err;
 
 	perf_exe(path, sizeof(path));
@@ -250,11 +283,13 @@ static int test__affinity_fields_dwarf(struct test_suite *test __maybe_unused,
 				       sizeof(struct fa_test_layout), st->die_offset);
 	bad_die = fa_struct__from_dwarf(di->dbg, "struct fa_test_layout",
 					sizeof(struct fa_test_layout), st->die_offset + 1);
+	from_members = fields__from_members(di->dbg, st);
 	debuginfo__delete(di);
 	T("the same struct from its DIE", by_die && by_die->die_offset == st->die_offset &&
 	  by_die->nr_fields == st->nr_fields &&
 	  !memcmp(by_die->leaves, st->leaves, st->nr_leaves * sizeof(*st->leaves)));
 	T("and by its name from a wrong DIE", bad_die && bad_die->die_offset == st->die_offset);
+	T("from the members data-type profiling built", from_members);
 	fa_struct__delete(by_die);
 	fa_struct__delete(bad_die);
 	for (int i = 0; i < st->nr_fields; i++)

@@ -20,6 +20,7 @@
 #include "tls.h"
 
 struct addr_location;
+struct annotated_member;
 struct debuginfo;
 struct dso;
 struct evsel;
@@ -85,7 +86,7 @@ struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso);
 struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso);
 struct fa_dbg *fa_attr__tls(struct fa_attr *a, struct dso *dso);
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
-				    u32 size, u64 die_offset);
+				    u32 size, u64 die_offset, struct annotated_member *members);
 struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u64 ip,
 			      struct thread *thread, u8 cpumode, struct evsel *evsel);
 struct symbol *fa_thread__find_data_symbol(struct thread *thread, u8 cpumode, u64 addr,

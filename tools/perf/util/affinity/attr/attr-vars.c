@@ -110,7 +110,7 @@ static void fa_memo__var(struct fa_attr *a, struct fa_memo *m, struct dso *dso, 
 		m->arr = fa_arrays__new(&a->s->arrays, &ai, tls, start);
 	if (err)
 		return;
-	m->te = fa_attr__type(a, dso, type_name, size, die_offset);
+	m->te = fa_attr__type(a, dso, type_name, size, die_offset, NULL);
 	m->reason = m->te && m->te->st ? FA_ATTR_NONE : FA_ATTR_NOT_STRUCT;
 }
 

@@ -240,11 +240,12 @@ bool fa_attr__left_out(const struct fa_attr *a, const char *name)
 
 /*
  * The entry of a type, with its fields from @dso's DWARF when it is new:
- * from its DIE at @die_offset when known (0: search it by name).  Types of
- * the same name and size are one, whatever DSO they come from.
+ * from its DIE at @die_offset when known (0: search it by name), and from
+ * the @members data-type profiling built, if any.  Types of the same name
+ * and size are one, whatever DSO they come from.
  */
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
-				    u32 size, u64 die_offset)
+				    u32 size, u64 die_offset, struct annotated_member *members)
 {
 	struct fa_type_entry *te = fa_session__find_type(a->s, name, size);
 	struct debuginfo *di;
@@ -263,7 +264,7 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	}
 	di = fa_attr__debuginfo(a, dso);
 	if (di)
-		te->st = fa_struct__from_dwarf(di->dbg, name, size, die_offset);
+		te->st = fa_struct__from_members(di->dbg, name, size, die_offset, members);
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso);
@@ -346,7 +347,7 @@ struct fa_memo *fa_attr__insn(struct fa_attr *a, struct map_symbol *ms, u64 ip,
 		m->reason = FA_ATTR_STACK;
 	} else {
 		m->te = fa_attr__type(a, map__dso(ms->map), adt->self.type_name, adt->self.size,
-				      adt->die_offset);
+				      adt->die_offset, &adt->self);
 		m->offset = offset;
 		if (!m->te || !m->te->st)
 			m->reason = FA_ATTR_NOT_STRUCT;

@@ -243,7 +243,7 @@ static int fa_attr__tp(struct fa_attr *a, const struct fa_access *acc)
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			return 0;
 		}
-		te = fa_attr__type(a, map__dso(o->map), name, 0, 0);
+		te = fa_attr__type(a, map__dso(o->map), name, 0, 0, NULL);
 	}
 	field = te && te->st ? fa_struct__field_by_name(te->st, acc->field_name) : -1;
 	if (field < 0) {

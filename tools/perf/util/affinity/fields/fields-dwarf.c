@@ -708,6 +708,16 @@ static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char
 struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
 					u64 die_offset)
 {
+	return fa_struct__from_members(dbg, type_name, size, die_offset, NULL);
+}
+
+/*
+ * The same, with the members data-type profiling built for the type
+ * (annotated_data_type::self), if it did: they are not built again.
+ */
+struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32 size,
+					  u64 die_offset, struct annotated_member *members)
+{
 	static const struct { const char *prefix; int tag; } kinds[] = {
 		{ "struct ", DW_TAG_structure_type },
 		{ "union ", DW_TAG_union_type },
@@ -748,9 +758,11 @@ struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 s
 	w.st->die_offset = dwarf_dieoffset(&die);
 	/* the members as data-type profiling has them */
 	INIT_LIST_HEAD(&self.children);
+	if (!members || list_empty(&members->children))
+		members = &self;
 	failed = fa_struct__c_open(w.st, &die, type_name) ||
-		 annotated_member__add_children(&self, &die) ||
-		 fa_walk__record(&w, &self, "", -1, 0) ||
+		 (members == &self && annotated_member__add_children(&self, &die)) ||
+		 fa_walk__record(&w, members, "", -1, 0) ||
 		 fa_struct__zero_arrays(w.st) || fa_struct__finish(w.st);
 	annotated_member__delete_children(&self);
 	if (failed) {

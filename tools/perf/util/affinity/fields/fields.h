@@ -197,9 +197,12 @@ struct fa_array_info {
 
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdw.h>
+struct annotated_member;
 struct strbuf;
 struct fa_struct *fa_struct__from_dwarf(Dwarf *dbg, const char *type_name, u32 size,
 					u64 die_offset);
+struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32 size,
+					  u64 die_offset, struct annotated_member *members);
 struct fa_struct *fa_struct__from_dwarf_named(Dwarf *dbg, const char *name);
 u64 fa_dwarf__vaddr(Dwarf *dbg, u64 offset);
 bool fa_dwarf__is_asm(Dwarf *dbg, u64 vaddr);
