@@ -231,13 +231,14 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 #ifdef HAVE_DWARF_SUPPORT
 /*
  * The members data-type profiling built for a type are the ones taken:
- * without the first, the struct has all fields but that one.
+ * without the first, the struct has all fields but that one; not when the
+ * type is not at the DIE they were built from.
  */
 static bool fields__from_members(Dwarf *dbg, const struct fa_struct *st)
 {
 	struct annotated_member self = { .offset = 0, }, cut = { .offset = 0, };
+	struct fa_struct *built = NULL, *elsewhere = NULL;
 	struct annotated_member *first;
-	struct fa_struct *built = NULL;
 	Dwarf_Die die;
 	bool ok;
 
@@ -249,10 +250,14 @@ static bool fields__from_members(Dwarf *dbg, const struct fa_struct *st)
 		list_move(&first->node, &cut.children);
 		built = fa_struct__from_members(dbg, "struct fa_test_layout", st->size,
 						st->die_offset, &self);
+		elsewhere = fa_struct__from_members(dbg, "struct fa_test_layout", st->size,
+						    st->die_offset + 1, &self);
 	}
 	ok = built && built->nr_fields == st->nr_fields - 1 &&
-	     !strcmp(built->fields[0].name, st->fields[1].name);
+	     !strcmp(built->fields[0].name, st->fields[1].name) &&
+	     elsewhere && elsewhere->nr_fields == st->nr_fields;
 	fa_struct__delete(built);
+	fa_struct__delete(elsewhere);
 	annotated_member__delete_children(&self);
 	annotated_member__delete_children(&cut);
 	return ok;

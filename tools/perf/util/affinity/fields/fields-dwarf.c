@@ -743,6 +743,8 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 		return NULL;
 	case FA_DIE_UNKNOWN:
 	default:
+		/* @members are those of the DIE at @die_offset, not of this one */
+		members = NULL;
 		if (fa_struct__find_dwarf(dbg, &q, &die))
 			break;
 		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
