@@ -4,6 +4,7 @@
  * edit that removes the cost, not a reorder, and never one that moves what
  * must stay (--keep, --keep-order, a first member that is a struct).
  */
+#include <math.h>
 #include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
@@ -302,6 +303,100 @@ static int test__affinity_edit_order(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* A load of @field by CPU 1, one of @nr accesses of its sample */
+static int roles__load(struct fa_type *t, u64 time, int field, int nr)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1.0 / nr, .cpu = 1,
+		.owner = 1, .tid = 101, .field = field, .op = FA_OP_LOAD, .siblings = nr - 1,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * rolefn's shape: f0 (a lock) and f1 written on CPU 0, f2 and f3 read on
+ * CPU 1.  @per_sample 2: the reader's two loads come from one sample (an
+ * AMD timer lands after both, the block walk gives them), in program order
+ * or @reversed; 1: each sample gives one, f2 and f3 in turn (Intel).
+ */
+static struct fa_type *roles__new(struct fa_struct *st, int per_sample, bool reversed)
+{
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	int err = 0;
+	u64 time = 0;
+
+	for (int i = 0; t && !err && i < 2000; i++) {
+		planted_access(t, time++, 0, 0, FA_OP_RMW);
+		planted_access(t, time++, 0, 1, FA_OP_STORE);
+		if (per_sample == 1) {
+			err = roles__load(t, time++, 2 + i % 2, 1);
+			continue;
+		}
+		err = roles__load(t, time, reversed ? 3 : 2, 2) ||
+		      roles__load(t, time, reversed ? 2 : 3, 2);
+		time++;
+	}
+	if (err) {
+		fa_type__delete(t);
+		t = NULL;
+	}
+	if (!t)
+		fa_struct__delete(st);
+	return t;
+}
+
+/* The code context of roles__new(): one function reads and writes all four */
+static int roles__visits(struct fa_type *t)
+{
+	static const int fields[] = { 0, 1, 2, 3 };
+	u32 by_group[FA_BOOT_GROUPS];
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++)
+		by_group[g] = 4000 / FA_BOOT_GROUPS;
+	if (fa_type__add_code_fields(t, fields, 4, 4000))
+		return -ENOMEM;
+	return fa_type__add_code_visit(t, fields, 4, by_group, 4000);
+}
+
+/*
+ * Several accesses from one sample weigh and move lines as if sampled one
+ * at a time: the advice starts a line at f2, the first the reader reads,
+ * whatever shape its loads came in
+ */
+static int test__affinity_one_shape(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	static const struct { int per_sample; bool reversed; } shapes[] = {
+		{ 1, false }, { 2, false }, { 2, true },
+	};
+	double gain[ARRAY_SIZE(shapes)];
+
+	for (size_t k = 0; k < ARRAY_SIZE(shapes); k++) {
+		struct fa_struct *st = longs__new(4);
+		struct fa_type *t = roles__new(st, shapes[k].per_sample, shapes[k].reversed);
+		struct fa_analysis a;
+
+		T("type", t);
+		T("one function, both roles: every visit touches all four",
+		  !roles__visits(t));
+		fa_type__flush(t);
+		T("analysis", !fa_analysis__run(&a, t, FA_METHOD_CODE, FA_XFER_COST, NULL));
+		advice__debug(&a, st);
+		pr_debug("shape %zu: model %.3f -> %.3f, replay %.3f -> %.3f\n", k,
+			 a.now.model.total, a.advised.model.total, a.now.replay.total,
+			 a.advised.replay.total);
+		T("an edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);
+		T("the lock leaves both readers",
+		  separated(&a, st, 0, 2) && separated(&a, st, 0, 3) && !separated(&a, st, 2, 3));
+		gain[k] = fa_analysis__gain(&a);
+		analysis__exit(&a, t);
+	}
+	T("the same gain whatever the shape",
+	  fabs(gain[1] - gain[0]) < 0.02 && fabs(gain[2] - gain[0]) < 0.02);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
@@ -311,6 +406,7 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("An edit the replay says costs more is only a candidate", affinity_every_call),
 	TEST_CASE("Unsure only when neither the replay nor the visits confirm", affinity_unsure),
 	TEST_CASE("Edits start from the recorded order", affinity_edit_order),
+	TEST_CASE("Accesses of one sample count as if sampled one at a time", affinity_one_shape),
 	{	.name = NULL, }
 };
 

@@ -70,7 +70,7 @@ static void fa_units__sort(u16 *units, int nr)
 
 /* Count the set of @nr units (and @nr_w written before) in @map, in @group (boot.h) */
 void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *units, int nr,
-			  int nr_w, int group, u64 count, double weight)
+			  int nr_w, int group, double count, double weight)
 {
 	/* the key on the stack: most sets were seen before, only new ones are allocated */
 	u64 buf[DIV_ROUND_UP(sizeof(struct fa_set) + FA_SET_MAX_UNITS * sizeof(u16), sizeof(u64))];

@@ -77,6 +77,7 @@ struct fa_inst {
 	int			nr_cpus;
 	u32			cpu[FA_INST_CPUS];
 	u64			fetched[FA_INST_CPUS];	/* when the CPU last touched it */
+	u64			since[FA_INST_CPUS];	/* and the touch before that */
 	struct fa_inst_field	*fields;	/* of the fields accessed */
 	int			nr_fields;
 };
@@ -105,7 +106,7 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s);
 int fa_cost_sets__init(struct fa_cost_sets *cs);
 void fa_cost_sets__exit(struct fa_cost_sets *cs);
 void fa_cost_sets__record(struct fa_cost_sets *cs, struct hashmap *map, u16 *units, int nr,
-			  int nr_w, int group, u64 count, double weight);
+			  int nr_w, int group, double count, double weight);
 
 int fa_windows__init(struct fa_windows *win, int nr_fields);
 void fa_windows__exit(struct fa_windows *win);

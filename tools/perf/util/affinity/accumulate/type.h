@@ -139,7 +139,18 @@ struct fa_sample {
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
 	bool	watched;	/* a watchpoint's hit: exact.h, not a sample */
+	u16	siblings;	/* other accesses decoded from the same sample */
 };
+
+/*
+ * The part of its sample an access stands for: a block walk that gives
+ * several accesses from one sample must weigh them as if each had been
+ * sampled on its own, whatever CPU placed the sample
+ */
+static inline double fa_sample__share(const struct fa_sample *s)
+{
+	return 1.0 / (1 + s->siblings);
+}
 
 /* fa_event::op: an access by code that stores the field (set by the flush) */
 #define FA_EV_CODE_STORE	(1 << 7)
@@ -177,12 +188,13 @@ struct fa_replay {
  * one instance (fa_cost_sets::windows, @nr_w is 0), or the unit an access
  * touched and the @nr_w units other CPUs wrote to the instance since that
  * CPU last touched it (fa_cost_sets::moves, @nr is 1).  @group: @count by
- * group of the bootstrap (boot.h).
+ * group of the bootstrap (boot.h).  A move of an access that shares its
+ * sample with others counts its share of the sample (fa_sample__share()).
  */
 struct fa_set {
-	u64	count;
+	double	count;
 	double	weight;
-	u32	group[FA_BOOT_GROUPS];
+	double	group[FA_BOOT_GROUPS];
 	u16	nr;
 	u16	nr_w;
 	u16	units[];

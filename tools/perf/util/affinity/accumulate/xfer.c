@@ -41,11 +41,15 @@ void fa_transfers__exit(struct fa_transfers *x)
 	zfree(&x->retired);
 }
 
-/* When @cpu last touched @inst (0: never); then set it to @now. */
+/*
+ * When @cpu last touched @inst (0: never); then set it to @now.  The
+ * accesses of one sample share its time (a block walk gives several):
+ * each is judged against the touch before the sample, as if sampled on
+ * its own, not against its sibling.
+ */
 static u64 fa_inst__fetch(struct fa_inst *inst, u32 cpu, u64 now)
 {
 	int i, oldest = 0;
-	u64 when;
 
 	for (i = 0; i < inst->nr_cpus && inst->cpu[i] != cpu; i++) {
 		if (inst->fetched[i] < inst->fetched[oldest])
@@ -55,10 +59,13 @@ static u64 fa_inst__fetch(struct fa_inst *inst, u32 cpu, u64 now)
 		i = inst->nr_cpus < FA_INST_CPUS ? inst->nr_cpus++ : oldest;
 		inst->cpu[i] = cpu;
 		inst->fetched[i] = 0;
+		inst->since[i] = 0;
 	}
-	when = inst->fetched[i];
-	inst->fetched[i] = now;
-	return when;
+	if (inst->fetched[i] != now || !now) {
+		inst->since[i] = inst->fetched[i];
+		inst->fetched[i] = now;
+	}
+	return inst->since[i];
 }
 
 /* Units of @inst written by a CPU other than @cpu after @since */
@@ -245,7 +252,7 @@ static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct
 		return;
 	units[0] = t->st->fields[s->field].unit;
 	fa_cost_sets__record(&t->sets, t->sets.moves, units, 1, nr_w,
-			     fa_boot__group(s->time, t->cfg.boot_ns), 1, s->weight);
+			     fa_boot__group(s->time, t->cfg.boot_ns), fa_sample__share(s), s->weight);
 }
 
 /* The newest write of @w by a CPU other than @cpu, or -1 */

@@ -166,7 +166,7 @@ double fa_cost_model__eval_lines(const struct fa_cost_model *m, const u32 *line_
 	for (int s = 0; s < m->nr_window_sets; s++) {
 		const struct fa_cost_set *set = &m->sets[s];
 
-		lines += (double)set->count * fa_units__lines(line_of, m->units + set->first,
+		lines += set->count * fa_units__lines(line_of, m->units + set->first,
 							      set->nr, touched);
 	}
 	for (int s = m->nr_window_sets; s < m->nr_sets; s++) {
@@ -303,10 +303,10 @@ double fa_cost_model__lines_at(const struct fa_cost_model *m, const struct fa_la
 
 				line_of[u] = (p + l->offset[u]) / l->line_size;
 			}
-			lines += (double)set->count * phases[p] *
+			lines += set->count * phases[p] *
 				 fa_units__lines(line_of, m->units + set->first, set->nr, touched);
 		}
-		count += (double)set->count * nr_phases;
+		count += set->count * nr_phases;
 	}
 	return count ? lines / count : 0;
 }

@@ -49,11 +49,11 @@ struct fa_cost {
 };
 
 struct fa_cost_set {
-	u64	count;
+	double	count;
 	int	nr;		/* units touched */
 	int	nr_w;		/* units written by other CPUs since */
 	int	first;		/* in fa_cost_model::units */
-	const u32 *group;	/* @count by group (boot.h), NULL if not known */
+	const double *group;	/* @count by group (boot.h), NULL if not known */
 };
 
 /* The window sets, then the move sets of a type (struct fa_set) */

@@ -42,7 +42,7 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 		.weight = (double)o->period / (o->nr_accesses ?: 1),
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
-		.watched = o->watch,
+		.watched = o->watch, .siblings = o->nr_accesses ? o->nr_accesses - 1 : 0,
 	};
 	int owner;
 
@@ -175,6 +175,8 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 		err = fa_attr__account(a, te, &pa.acc, base, fa_instance__key(base, space), field);
 		fa_pending_access__exit(&pa);
 	}
+	if (from)
+		fa_pending__compact(&a->s->pending);
 	a->cur_func = cur_func;
 	a->last = last;
 	return err;

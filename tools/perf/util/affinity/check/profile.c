@@ -52,6 +52,8 @@ static int fa_profile__bad(const struct fa_profile_ctx *ctx, const char *type, c
 
 /* No struct is bigger: a number past it in a layout is a damaged file */
 #define FA_PROFILE_MAX_SIZE	(1U << 30)
+/* A set's count, by group: shares of samples now, as large as a u32 was */
+#define FA_PROFILE_MAX_COUNT	4294967295.0
 
 /* @v is a whole number from @lo to @hi */
 static bool fa_profile__in(double v, double lo, double hi)
@@ -340,7 +342,7 @@ static int fa_profile__groups(const struct json_value *jm, struct fa_profile_typ
 	}
 	for (int s = 0; s < m->nr_sets; s++) {
 		const struct json_value *set = json_value__at(sg, s, JSON_VALUE_ARRAY);
-		u32 *group = pt->groups + (size_t)s * FA_BOOT_GROUPS;
+		double *group = pt->groups + (size_t)s * FA_BOOT_GROUPS;
 
 		if (!set || set->nr % 2)
 			return -EINVAL;
@@ -349,7 +351,7 @@ static int fa_profile__groups(const struct json_value *jm, struct fa_profile_typ
 			const struct json_value *n = json_value__at(set, k + 1, JSON_VALUE_NUMBER);
 
 			if (!g || !n || !fa_profile__in(g->num, 0, FA_BOOT_GROUPS - 1) ||
-			    !(n->num >= 0 && n->num <= UINT_MAX))
+			    !(n->num >= 0 && n->num <= FA_PROFILE_MAX_COUNT))
 				return -EINVAL;
 			group[(int)g->num] = n->num;
 		}

@@ -26,7 +26,7 @@
 struct fa_profile_type {
 	struct fa_type		t;
 	struct fa_analysis	an;
-	u32			*groups;
+	double			*groups;
 	double			share;
 };
 

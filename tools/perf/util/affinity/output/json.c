@@ -692,7 +692,7 @@ static void fa_json__cost_sets(struct json_writer *j, const char *key, const str
 		const struct fa_cost_set *set = &m->sets[s];
 
 		json_writer__begin_array(j, NULL, /*flat=*/true);
-		json_writer__u64(j, NULL, set->count);
+		json_writer__double(j, NULL, set->count);
 		for (int k = 0; k < set->nr + set->nr_w; k++)
 			json_writer__int(j, NULL, m->units[set->first + k]);
 		json_writer__end_array(j);
@@ -720,7 +720,7 @@ static void fa_json__cost_groups(struct json_writer *j, const struct fa_cost_mod
 			if (!m->sets[s].group[g])
 				continue;
 			json_writer__int(j, NULL, g);
-			json_writer__u64(j, NULL, m->sets[s].group[g]);
+			json_writer__double(j, NULL, m->sets[s].group[g]);
 		}
 		json_writer__end_array(j);
 	}
