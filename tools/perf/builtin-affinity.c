@@ -144,6 +144,9 @@ struct perf_affinity {
 	bool			 use_tui;
 	bool			 dump_raw;
 	bool			 no_skid;
+	const char		*place_str;	/* --placement */
+	int			 place;		/* enum fa_place */
+	u64			 place_seed;
 	bool			 line_size_guessed;
 	bool			 worker;
 };
@@ -806,6 +809,9 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	if (aff->nr_filtered)
 		fprintf(fp, "# %" PRIu64 " samples filtered out (%s)\n", aff->nr_filtered,
 			"--time, --cpu, --comms, --pid, --tid, --dsos");
+	if (aff->place != FA_PLACE_RECORDED)
+		fprintf(fp, "# placement: %s, seed %" PRIu64 ": %" PRIu64 " samples re-placed\n",
+			fa_place__text(aff->place), aff->place_seed, aff->decoder.placed);
 	fprintf(fp, "#\n");
 }
 
@@ -900,11 +906,22 @@ static int parse_values(struct perf_affinity *aff)
 		       aff->table);
 		return -EINVAL;
 	}
+	if (aff->field_sep && !*aff->field_sep) {
+		pr_err("-x '': give the separator of the columns, e.g. -x ,\n");
+		return -EINVAL;
+	}
 	return parse_percent(aff) ?: check_paths();
 }
 
 static int parse_method(struct perf_affinity *aff)
 {
+	aff->place = aff->place_str ? fa_place__parse(aff->place_str, &aff->place_seed) :
+		     FA_PLACE_RECORDED;
+	if (aff->place < 0) {
+		pr_err("--placement %s: use recorded, one or later, and a seed after a colon\n",
+		       aff->place_str);
+		return -EINVAL;
+	}
 	aff->method = aff->method_str ? fa_method__parse(aff->method_str) : FA_METHOD_AUTO;
 	if (aff->method < 0) {
 		pr_err("--method %s: use auto, window or code\n", aff->method_str);
@@ -1512,6 +1529,8 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	if (err)
 		return err;
 	aff->decoder.no_skid = aff->no_skid;
+	aff->decoder.place = aff->place;
+	aff->decoder.place_seed = aff->place_seed;
 	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
 	return 0;
 }
@@ -1631,6 +1650,8 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
 	OPT_BOOLEAN(0, "no-skid", &aff->no_skid,
 		    "decode a software sample's instruction only, not its block before it"),
+	OPT_STRING(0, "placement", &aff->place_str, "recorded|one|later[:seed]",
+		   "take each software sample as another CPU's timer would have: one access (Intel), or later in its block (AMD); seeded"),
 	OPT_BOOLEAN(0, "worker", &aff->worker,
 		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
@@ -1778,6 +1799,8 @@ static const struct option affinity_analysis_options[] = {
 		     "look for files with symbols relative to this directory",
 		     symbol__config_symfs),
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file", "vmlinux pathname"),
+	OPT_STRING(0, "placement", &affinity.place_str, "recorded|one|later[:seed]",
+		   "take each software sample as another CPU's timer would have: one access (Intel), or later in its block (AMD); seeded"),
 	OPT_BOOLEAN(0, "worker", &affinity.worker,
 		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),

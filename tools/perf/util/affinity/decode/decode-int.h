@@ -68,6 +68,12 @@ int fa_code__watch(const struct fa_code *fn, u32 off, u64 ip, const char *arch, 
 int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_sample *sample,
 		      struct addr_location *al, struct fa_access *acc);
 bool fa_insn__waits(const struct insn_access_insn *insn, const char *arch);
+int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip, struct regs_dump *regs,
+			 u16 flags, const struct fa_access *tmpl, struct fa_access *acc);
+int fa_place__one(u64 time, u64 seed, struct fa_access *acc, int n);
+int fa_place__later(const struct fa_code *fn, u32 off, const struct fa_insn *fi, u64 ip,
+		    const char *arch, bool is64, struct regs_dump *regs, u64 time, u64 seed,
+		    struct fa_access *acc);
 #ifdef HAVE_LIBTRACEEVENT
 int fa_decoder__tp(struct fa_decoder *dec, struct evsel *evsel,
 		   struct perf_sample *sample, struct fa_access *acc);

@@ -237,9 +237,8 @@ static int fa_drop__insn_result(u8 result)
  * The accesses of @insn at @ip into @acc, each a copy of @tmpl: the number
  * made, -EINVAL if a register an address needs was not sampled
  */
-static int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip,
-				struct regs_dump *regs, u16 flags, const struct fa_access *tmpl,
-				struct fa_access *acc)
+int fa_access__from_insn(const struct insn_access_insn *insn, u64 ip, struct regs_dump *regs,
+			 u16 flags, const struct fa_access *tmpl, struct fa_access *acc)
 {
 	int n = insn->nr_ops;	/* at most INSN_ACCESS_MAX_OPS: @acc has room */
 
@@ -487,6 +486,46 @@ int fa_decoder__watch(struct fa_decoder *dec, struct evsel *evsel, struct perf_s
 	return n;
 }
 
+/*
+ * The block was walked back from the sampled instruction: turn its
+ * accesses around, so that the accounting sees them as they executed (a
+ * load before the store after it, the first reader of a line first)
+ */
+static void fa_access__program_order(struct fa_access *acc, int n)
+{
+	for (int i = 0, j = n - 1; i < j; i++, j--) {
+		struct fa_access tmp = acc[i];
+
+		acc[i] = acc[j];
+		acc[j] = tmp;
+	}
+}
+
+/*
+ * With --placement later, the accesses of the sample as if taken later in
+ * its block (place.c); -ENOENT to decode it as recorded
+ */
+static int fa_decoder__placed(struct fa_decoder *dec, struct addr_location *al,
+			      const struct fa_insn *fi, struct perf_sample *sample,
+			      struct regs_dump *regs, struct fa_access *acc)
+{
+	const struct fa_code *fn;
+	int n;
+
+	if (dec->place != FA_PLACE_LATER || dec->no_skid || !al->sym)
+		return -ENOENT;
+	fn = fa_decoder__code(dec, al->map, al->sym);
+	if (!fn || !fn->len || fi->key.offset < fn->key.offset)
+		return -ENOENT;
+	n = fa_place__later(fn, fi->key.offset - fn->key.offset, fi, sample->ip, dec->arch,
+			    fa_decoder__is64(dec, fn->key.dso), regs, sample->time,
+			    dec->place_seed, acc);
+	if (n < 0)
+		return -ENOENT;
+	dec->placed++;
+	return n;
+}
+
 /* A software sample: decode its instruction and its block before it with its registers. */
 int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		   struct addr_location *al, struct fa_access *acc)
@@ -522,16 +561,29 @@ int fa_decoder__sw(struct fa_decoder *dec, struct perf_sample *sample,
 		dec->stats.block_lost += fi->block_lost;
 	}
 	insn = &fi->insn;
-	n = fa_decoder__block(dec, fi, dec->no_skid ? 0 : fi->nr_block, ip, regs, acc);
+	n = fa_decoder__placed(dec, al, fi, sample, regs, acc);
+	if (!n) {
+		reason = FA_DROP_NO_MEM;
+		goto out_drop;
+	}
+	if (n == -ENOENT)
+		n = fa_decoder__block(dec, fi, dec->no_skid ? 0 : fi->nr_block, ip, regs, acc);
+	if (n > 1 && dec->place == FA_PLACE_ONE) {
+		n = fa_place__one(sample->time, dec->place_seed, acc, n);
+		dec->placed++;
+	}
 	if (n > 0) {
-		const struct insn_access_insn *first = &fi->insn;
+		const struct insn_access_insn *first = NULL;
 		u64 first_ip = acc[0].ip;
 
-		if (first_ip != ip)
+		if (first_ip == ip)
+			first = &fi->insn;
+		else if (fi->nr_block && first_ip == ip - fi->block[0].back)
 			first = &fi->block[0].insn;
-		if (!(acc[0].flags & (FA_ACC_SEG | FA_ACC_FRAME)))
+		if (first && !(acc[0].flags & (FA_ACC_SEG | FA_ACC_FRAME)))
 			acc[0].tp = fa_decoder__thread_ptr(dec, al, fi, first, first_ip, regs);
 		fa_access__mark_stack(acc, n, regs, dec->arch);
+		fa_access__program_order(acc, n);
 		return n;
 	}
 	if (n < 0) {

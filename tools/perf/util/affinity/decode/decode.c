@@ -271,6 +271,8 @@ static void fa_decoder__count(struct fa_decoder *dec, struct fa_access *acc, int
  * @origin: Filled with the sample's time, thread and code, for every sample
  * @acc: Room for FA_DECODE_MAX_ACC accesses, pointing to @origin
  *
+ * The accesses of one sample are in program order (a block walk's first).
+ *
  * Return: the number of accesses in @acc; 0 if the sample gave none (counted
  * in @dec->stats by reason; @acc[0] then has the sample's IP and address).
  */

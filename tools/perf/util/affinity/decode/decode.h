@@ -64,6 +64,14 @@ enum fa_walk_stop {
 	FA_WALK_MAX,
 };
 
+/* Where a software sample is taken to be (place.c): as recorded, or as another CPU would */
+enum fa_place {
+	FA_PLACE_RECORDED,
+	FA_PLACE_ONE,		/* one access of the sample's (an Intel timer) */
+	FA_PLACE_LATER,		/* a later instruction of the block (an AMD timer) */
+	FA_PLACE_MAX,
+};
+
 /* Accesses taken from a sample's block before its IP, instructions walked at most */
 #define FA_BLOCK_MAX_ACC	8
 #define FA_BLOCK_MAX_INSNS	64
@@ -168,6 +176,9 @@ struct fa_decoder {
 	int			 last_drop;	/* why the last sample gave none, FA_DROP_NONE */
 	bool			 is64;		/* code is 64-bit unless its DSO says */
 	bool			 no_skid;	/* never use the instruction before the IP */
+	u8			 place;		/* enum fa_place of software samples */
+	u64			 place_seed;
+	u64			 placed;	/* samples re-placed */
 };
 
 int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine);
@@ -188,5 +199,7 @@ u64 fa_decode_stats__samples(const struct fa_decode_stats *st);
 int fa_tp_line__parse(const char *line, char *type, size_t type_sz,
 		      char *field, size_t field_sz, u64 *instance, u8 *op);
 u8 fa_op__parse(const char *name);
+int fa_place__parse(const char *str, u64 *seed);
+const char *fa_place__text(enum fa_place place);
 
 #endif /* __PERF_AFFINITY_DECODE_H */
