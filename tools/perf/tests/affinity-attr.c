@@ -199,6 +199,7 @@ static int test__affinity_pending(struct test_suite *test __maybe_unused,
 	  pa.acc.addr == 0x1010 && pa.origin.time == 3);
 	fa_pending_access__exit(&pa);
 	T("not another address space's", !fa_pending__take(&p, 1, 0x1000, 0x1040, &from, &pa));
+	fa_pending__compact(&p);
 	T("two left, in their order", p.nr == 2 && fa_pending__pop(&p, &pa) &&
 	  pa.acc.addr == 0x1008 && fa_pending__pop(&p, &evicted) && evicted.acc.addr == 0x2000);
 	fa_pending_access__exit(&pa);

@@ -26,8 +26,11 @@ int fa_pending__push(struct fa_pending *p, const struct fa_access *acc, struct f
 		     u32 space, int reason, struct fa_pending_access *evicted)
 {
 	struct fa_pending_access *pa;
-	int full = p->nr == FA_PENDING_MAX;
+	int full;
 
+	if (p->nr == FA_PENDING_MAX)
+		fa_pending__compact(p);
+	full = p->nr == FA_PENDING_MAX;
 	if (!p->ring) {
 		p->ring = calloc(FA_PENDING_MAX, sizeof(*p->ring));
 		if (!p->ring)
@@ -45,12 +48,14 @@ int fa_pending__push(struct fa_pending *p, const struct fa_access *acc, struct f
 	pa->func = func;
 	pa->space = space;
 	pa->reason = reason;
+	pa->taken = false;
 	return full;
 }
 
 /* Take the oldest waiting access out into @out, which then owns its map reference */
 bool fa_pending__pop(struct fa_pending *p, struct fa_pending_access *out)
 {
+	fa_pending__compact(p);
 	if (!p->nr)
 		return false;
 	*out = *fa_pending__at(p, 0);
@@ -64,7 +69,8 @@ bool fa_pending__pop(struct fa_pending *p, struct fa_pending_access *out)
  * fa_pending__take - Take out the next waiting access in [@start, @end) of @space
  * @from: Where to look from, 0 at first: updated for the next call
  *
- * The others keep their order.
+ * Its room is closed by the next fa_pending__compact(), in one pass for
+ * all taken: the others keep their order.
  */
 bool fa_pending__take(struct fa_pending *p, u32 space, u64 start, u64 end, u32 *from,
 		      struct fa_pending_access *out)
@@ -72,22 +78,37 @@ bool fa_pending__take(struct fa_pending *p, u32 space, u64 start, u64 end, u32 *
 	for (u32 i = *from; i < p->nr; i++) {
 		struct fa_pending_access *pa = fa_pending__at(p, i);
 
-		if (pa->space != space || pa->acc.addr < start || pa->acc.addr >= end)
+		if (pa->taken || pa->space != space || pa->acc.addr < start ||
+		    pa->acc.addr >= end)
 			continue;
 		*out = *pa;
 		out->acc.origin = &out->origin;
-		/* close the gap: the later ones move down one */
-		for (u32 k = i; k + 1 < p->nr; k++) {
-			struct fa_pending_access *to = fa_pending__at(p, k);
-
-			*to = *fa_pending__at(p, k + 1);
-			to->acc.origin = &to->origin;
-		}
-		p->nr--;
-		*from = i;
+		pa->taken = true;
+		*from = i + 1;
 		return true;
 	}
 	return false;
+}
+
+/* Close the room of the accesses taken out */
+void fa_pending__compact(struct fa_pending *p)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < p->nr; i++) {
+		struct fa_pending_access *pa = fa_pending__at(p, i);
+
+		if (pa->taken)
+			continue;
+		if (n != i) {
+			struct fa_pending_access *to = fa_pending__at(p, n);
+
+			*to = *pa;
+			to->acc.origin = &to->origin;
+		}
+		n++;
+	}
+	p->nr = n;
 }
 
 void fa_pending_access__exit(struct fa_pending_access *pa)

@@ -14,8 +14,13 @@
 
 struct fa_func;
 
-/* Accesses that wait at most: the oldest fails when one more comes */
-#define FA_PENDING_MAX	1024
+/*
+ * Accesses that wait at most: the oldest fails when one more comes.  An
+ * AMD timer seldom lands where the instance is identified (after a
+ * 'lock addq' through a long *, almost never at the loads of the struct
+ * around it): seconds of such samples may come first.
+ */
+#define FA_PENDING_MAX	8192
 
 /**
  * struct fa_pending_access - An access waiting for its instance
@@ -24,6 +29,7 @@ struct fa_func;
  * @func: The sampled function (code context), or NULL
  * @space: Its address space
  * @reason: Why it fails if no instance comes (enum fa_attr_fail)
+ * @taken: Taken out, its room not yet closed (fa_pending__compact())
  */
 struct fa_pending_access {
 	struct fa_access	 acc;
@@ -31,6 +37,7 @@ struct fa_pending_access {
 	struct fa_func		*func;
 	u32			 space;
 	int			 reason;
+	bool			 taken;
 };
 
 /* A ring of the waiting accesses, oldest first */
@@ -44,6 +51,7 @@ int fa_pending__push(struct fa_pending *p, const struct fa_access *acc, struct f
 		     u32 space, int reason, struct fa_pending_access *evicted);
 bool fa_pending__take(struct fa_pending *p, u32 space, u64 start, u64 end, u32 *from,
 		      struct fa_pending_access *out);
+void fa_pending__compact(struct fa_pending *p);
 bool fa_pending__pop(struct fa_pending *p, struct fa_pending_access *out);
 void fa_pending_access__exit(struct fa_pending_access *pa);
 void fa_pending__exit(struct fa_pending *p);
