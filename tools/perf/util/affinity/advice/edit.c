@@ -30,7 +30,8 @@ static double fa_judge__footprint(const struct fa_judge *j, const struct fa_layo
 
 	if (l->size == cur->size)
 		return 1;
-	if (j->nr_instances > 1)
+	/* instances that fit a level 1 cache either way do not crowd it out */
+	if (j->nr_instances > 1 && j->nr_instances * l->size > FA_SMALL_FOOTPRINT)
 		return (double)l->size / cur->size;
 	lines = DIV_ROUND_UP(l->size, line) - DIV_ROUND_UP(cur->size, line);
 	return 1 + FA_LINE_COST * max(lines, 0);

@@ -7,8 +7,9 @@
  * recorded layout's cost.
  *
  * A layout is judged by the cost model (cost.h), times what its growth
- * costs: with several instances each of them is bigger (size / recorded
- * size), a single instance pays FA_LINE_COST a cache line more; plus
+ * costs: with more instances than fit FA_SMALL_FOOTPRINT each of them is
+ * bigger (size / recorded size), fewer (or one) pay FA_LINE_COST a cache
+ * line more; plus
  * FA_MOVE_COST for every member declaration it moves and FA_SHIFT_COST for
  * every member whose offset changes (code may rely on offsets).  A layout
  * that changes what must stay (keep.h), or puts units the classes say may
@@ -29,6 +30,7 @@ struct fa_layout;
 struct fa_struct;
 
 #define FA_LINE_COST	0.02
+#define FA_SMALL_FOOTPRINT	(32 * 1024)	/* bytes: a level 1 data cache */
 #define FA_MOVE_COST	0.005
 #define FA_SHIFT_COST	0.001
 #define FA_EDITS_MAX	8

@@ -152,6 +152,16 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 	}
 }
 
+/*
+ * Whether the full reorder's model saves FA_MIN_GAIN: then no advice is
+ * for what the moves and the growth cost, and the report says so
+ */
+static bool fa_report__reorder_saves(const struct fa_analysis *an)
+{
+	return !an->reorder_breaks &&
+	       an->reorder_model.total < an->now.model.total * (1 - FA_MIN_GAIN);
+}
+
 static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
 				 const struct fa_report_opts *o)
 {
@@ -162,6 +172,9 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 		printed += fprintf(fp, "\n  Suggested layout: keep the current one");
 		if (an->advice == FA_ADVICE_SPLIT)
 			printed += fprintf(fp, ", and split it (see Advice)");
+		else if (an->kept && fa_report__reorder_saves(an))
+			printed += fprintf(fp, " (no layout saves %.0f%% once its moves and growth count)",
+					   100 * FA_MIN_GAIN);
 		else if (an->kept)
 			printed += fprintf(fp, " (the clustered one would not save %.0f%%)",
 					   100 * FA_MIN_GAIN);
@@ -272,7 +285,7 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
 	if (an->reorder_breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
-	if (an->reorder_model.total >= an->now.model.total * (1 - FA_MIN_GAIN))
+	if (!fa_report__reorder_saves(an))
 		return printed + fprintf(fp, ": saves nothing\n");
 	return printed + fprintf(fp, ": not advised, not better once its moves and growth count\n");
 }
@@ -395,9 +408,10 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 	if (an->insufficient)
 		return fa_report__insufficient(fp, te, an);
 	if (!an->changed)
-		return fprintf(fp, "\n  Advice: none, no edit %ssaves %.0f%% of the predicted cost\n",
+		return fprintf(fp, "\n  Advice: none, no edit %ssaves %.0f%% of the predicted cost%s\n",
 			       an->keep.nr_pins || an->keep.nr_ranges ? "that keeps what must stay " : "",
-			       100 * FA_MIN_GAIN);
+			       100 * FA_MIN_GAIN, fa_report__reorder_saves(an) ?
+			       " once its moves and growth count" : "");
 	printed = fprintf(fp, "\n  Advice: %s (%d member%s moved, %d offset%s changed, ",
 			  an->advice == FA_ADVICE_REORDER ? "the full reorder, clearly better than any small edit" :
 			  "the smallest edit", an->moved, an->moved == 1 ? "" : "s",
