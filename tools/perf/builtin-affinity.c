@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/bitmap.h>
@@ -571,12 +572,16 @@ static int perf_affinity__record(struct perf_affinity *aff, int argc, const char
 		pr_err("-u/--all-user and -k/--all-kernel exclude each other\n");
 		return -EINVAL;
 	}
+	if (!aff->sw_period) {
+		pr_err("--sw-period 0: a sample every N events (ns for clocks), N at least 1\n");
+		return -EINVAL;
+	}
 	if (aff->force_sw && aff->mem_event_set) {
 		pr_err("--sw and -e exclude each other: -e selects a memory event\n");
 		return -EINVAL;
 	}
-	if (!aff->watch_duty) {
-		pr_err("--watch-duty: a percentage of the time, 1 to 100\n");
+	if (!aff->watch_duty || aff->watch_duty > 100) {
+		pr_err("--watch-duty %u: a percentage of the time, 1 to 100\n", aff->watch_duty);
 		return -EINVAL;
 	}
 	ret = affinity__resolve_watch(aff, cmd);
@@ -1435,11 +1440,39 @@ static void perf_affinity__setup_browser(struct perf_affinity *aff)
 }
 
 /*
- * Why @path is no perf.data to report, in one line: perf's session code
- * says it in two or three, which -v still shows.
+ * Whether the perf.data file @path ends before the data section its header
+ * gives (a copy cut short, a disk that filled): where both end, if so
  */
-static void perf_affinity__input_error(const char *path, bool force, int err)
+static bool perf_data__truncated(const char *path, u64 *data_end, u64 *file_end)
 {
+	struct perf_file_header h;
+	bool cut = false;
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	/* a header perf record wrote: its size, its data section begun in the file */
+	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	    !memcmp(&h.magic, "PERFILE2", sizeof(h.magic)) && h.size == sizeof(h) &&
+	    h.data.offset >= sizeof(h) && h.data.offset <= (u64)st.st_size &&
+	    h.data.size <= UINT64_MAX - h.data.offset) {
+		*data_end = h.data.offset + h.data.size;
+		*file_end = st.st_size;
+		cut = *data_end > *file_end;
+	}
+	close(fd);
+	return cut;
+}
+
+/*
+ * Why @path is no perf.data to report, in one line: perf's session code
+ * says it in two or three, which -v still shows.  Return: the error to
+ * exit with, @err or one that says it better
+ */
+static int perf_affinity__input_error(const char *path, bool force, int err)
+{
+	u64 data_end, file_end;
 	char sbuf[STRERR_BUFSIZE], data[PATH_MAX];
 	struct stat st;
 
@@ -1457,12 +1490,17 @@ static void perf_affinity__input_error(const char *path, bool force, int err)
 		pr_err("%s: empty file, nothing to report\n", path);
 	} else if (!force && st.st_uid && st.st_uid != geteuid()) {
 		pr_err("%s: not owned by you or root (use -f to override)\n", path);
+	} else if (!S_ISDIR(st.st_mode) && perf_data__truncated(path, &data_end, &file_end)) {
+		pr_err("%s: truncated: its events end at byte %" PRIu64 ", the file at %" PRIu64 "\n",
+		       path, data_end, file_end);
+		return -EINVAL;
 	} else if (err == -EINVAL || err == -1) {
 		pr_err("%s: not a perf.data file, or a corrupt one%s\n", path,
 		       verbose > 0 ? "" : " (rerun with -v to learn more)");
 	} else {
 		pr_err("%s: %s\n", path, str_error_r(-err, sbuf, sizeof(sbuf)));
 	}
+	return err;
 }
 
 /* Quiet perf's own messages unless -v asks for them, for one line of ours */
@@ -1514,8 +1552,7 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	session = perf_session__new(data, &aff->tool);
 	verbose = old_verbose;
 	if (IS_ERR(session)) {
-		perf_affinity__input_error(data->path, data->force, PTR_ERR(session));
-		return PTR_ERR(session);
+		return perf_affinity__input_error(data->path, data->force, PTR_ERR(session));
 	}
 	*psession = session;
 	err = symbol__init(&session->header.env);
@@ -1629,7 +1666,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 		   "hide structs and fields with fewer accesses, in percent (default 1)"),
 	OPT_BOOLEAN(0, "dump-raw-accesses", &aff->dump_raw,
 		    "print every decoded memory access, one per line"),
-	OPT_STRING_NOEMPTY('x', "field-separator", &aff->field_sep, "separator",
+	OPT_STRING('x', "field-separator", &aff->field_sep, "separator",
 			   "one table, its columns separated by this (and --dump-raw-accesses)"),
 	OPT_STRING(0, "table", &aff->table, "struct|fields",
 		   "with -x: the struct table (default), or the field tables as one"),

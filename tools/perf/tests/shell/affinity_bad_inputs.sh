@@ -343,6 +343,31 @@ error "--json to a missing directory" "^--json ${tmpdir}/dir/no/x.json: No such 
 	-i "${good}" --json "${tmpdir}/dir/no/x.json"
 usage "unknown option" "Error: unknown option .bogus." -i "${good}" --bogus
 usage "an argument" "Error: unexpected argument: extra" -i "${good}" extra
+error "-x ''" "^-x '': give the separator of the columns" -i "${good}" -x ''
+[ "${rc}" -eq 234 ] || fail "-x '': exit ${rc}, not 234"
+
+# a copy cut short: its header gives more events than it holds
+head -c $(($(stat -c %s "${good}") / 2)) "${good}" > "${tmpdir}/cut.data"
+error "truncated" "cut.data: truncated: its events end at byte [0-9]+, the file at [0-9]+" \
+	-i "${tmpdir}/cut.data"
+[ "${rc}" -eq 234 ] || fail "truncated: exit ${rc}, not 234"
+
+# record_error NAME REGEX ARGS...: 'perf affinity record ARGS -- true' fails in one line
+record_error() {
+	local name=$1 regex=$2
+
+	shift 2
+	rc=0
+	timeout 60 ${perf} affinity record -o "${tmpdir}/opt.data" "$@" -- true \
+		> /dev/null 2> "${errout}" || rc=$?
+	check_error "${name}" "${regex}"
+	[ "${rc}" -eq 234 ] || fail "${name}: exit ${rc}, not 234"
+	[ ! -e "${tmpdir}/opt.data" ] || fail "${name}: recorded all the same"
+}
+record_error "--sw-period 0" "^--sw-period 0: a sample every N events" --sw-period 0
+record_error "--watch-duty 0" "^--watch-duty 0: a percentage of the time, 1 to 100" --watch-duty 0
+record_error "--watch-duty 500" "^--watch-duty 500: a percentage of the time, 1 to 100" \
+	--watch-duty 500
 
 cleanup
 exit $err
