@@ -356,6 +356,25 @@ double fa_cost_model__eval(const struct fa_cost_model *m, const struct fa_layout
 	return fa_cost_model__eval_lines(m, line_of, cost);
 }
 
+/**
+ * fa_cost_model__moves_by_unit - The model's transfers of layout @l by the
+ * unit whose access moves the line, into @by_unit (l->nr_units)
+ */
+void fa_cost_model__moves_by_unit(const struct fa_cost_model *m, const struct fa_layout *l,
+				  double *by_unit)
+{
+	u32 line_of[l->nr_units + 1];
+
+	fa_layout__lines_of(l, line_of);
+	memset(by_unit, 0, l->nr_units * sizeof(*by_unit));
+	for (int s = m->nr_window_sets; s < m->nr_sets; s++) {
+		const struct fa_cost_set *set = &m->sets[s];
+
+		if (fa_cost_set__moves(m, set, line_of))
+			by_unit[m->units[set->first]] += set->count;
+	}
+}
+
 /*
  * Replay
  */
@@ -399,6 +418,7 @@ struct fa_replayer {
 	u64			 lines_touched;
 	struct fa_boot_sum	*by_group;	/* lines + xfer_cost x transfers, or NULL */
 	double			 xfer_cost;
+	double			*by_unit;	/* transfers by the unit accessed, or NULL */
 };
 
 static void fa_replayer__clear(struct hashmap *map)
@@ -497,6 +517,8 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	}
 	if (ls->writer >= 0 && ls->writer != owner && !fa_line_state__holds(ls, owner)) {
 		r->xfers++;
+		if (r->by_unit)
+			r->by_unit[t->st->fields[e->field].unit]++;
 		if (r->by_group)
 			r->by_group->g[fa_boot__group(e->time, t->cfg.boot_ns)] += r->xfer_cost;
 	}
@@ -557,9 +579,20 @@ static u64 *fa_spread__new(const struct fa_replay *rp, const struct fa_layout *l
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group)
 {
+	return fa_cost__replay_units(t, l, bases, xfer_cost, cost, by_group, NULL);
+}
+
+/*
+ * fa_cost__replay() that also counts the transfers by the unit whose
+ * access moved the line, into @by_unit (l->nr_units, zeroed) if not NULL
+ */
+int fa_cost__replay_units(const struct fa_type *t, const struct fa_layout *l,
+			  enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
+			  struct fa_boot_sum *by_group, double *by_unit)
+{
 	const struct fa_replay *rp = &t->replay;
 	struct fa_replayer r = { .t = t, .l = l, .bases = bases, .by_group = by_group,
-				 .xfer_cost = xfer_cost, };
+				 .xfer_cost = xfer_cost, .by_unit = by_unit, };
 	size_t n = min(rp->nr, rp->max);
 	int err = -ENOMEM;
 

@@ -104,5 +104,10 @@ enum fa_bases {
 bool fa_cost__replay_contradicts(const struct fa_cost *now, const struct fa_cost *then);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group);
+int fa_cost__replay_units(const struct fa_type *t, const struct fa_layout *l,
+			  enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
+			  struct fa_boot_sum *by_group, double *by_unit);
+void fa_cost_model__moves_by_unit(const struct fa_cost_model *m, const struct fa_layout *l,
+				  double *by_unit);
 
 #endif /* __PERF_AFFINITY_COST_H */

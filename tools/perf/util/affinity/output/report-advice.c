@@ -7,6 +7,7 @@
  * what it is predicted to save, or why none is advised.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -361,6 +362,80 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
  * The leading candidate, whose saving is not sure: what it is, the
  * interval, and how much longer to record for an answer
  */
+/* Members shown where the model and the replay disagree */
+#define FA_DISAGREE_SHOWN	3
+/* Transfers per 1k accesses by which their changes differ, to be shown */
+#define FA_DISAGREE_MIN		1.0
+
+/* The change of each unit's transfers per 1k accesses, model minus replay */
+static double fa_disagree__gap(const double *d, int n, int u)
+{
+	return fabs((d[n + u] - d[u]) - (d[3 * n + u] - d[2 * n + u]));
+}
+
+static size_t fa_disagree__fprintf(FILE *fp, const struct fa_struct *st, const double *d, int n)
+{
+	size_t printed = 0;
+	bool shown[n + 1];
+
+	memset(shown, 0, sizeof(shown));
+	for (int k = 0; k < FA_DISAGREE_SHOWN; k++) {
+		int best = -1;
+
+		for (int u = 0; u < n; u++) {
+			if (!shown[u] && fa_disagree__gap(d, n, u) >= FA_DISAGREE_MIN &&
+			    (best < 0 || fa_disagree__gap(d, n, u) > fa_disagree__gap(d, n, best)))
+				best = u;
+		}
+		if (best < 0)
+			break;
+		shown[best] = true;
+		if (!printed)
+			printed += fprintf(fp, "  where they disagree, transfers per 1k accesses by the member accessed, now -> then:\n");
+		printed += fprintf(fp, "    %-24s model %7.1f -> %7.1f, replay %7.1f -> %7.1f\n",
+				   fa_unit__name(st, best), d[best], d[n + best], d[2 * n + best],
+				   d[3 * n + best]);
+	}
+	return printed;
+}
+
+/*
+ * Where the model and the replay disagree about layout @then: the members
+ * whose accesses they see move lines the most differently, now and then
+ */
+static size_t fa_report__disagree(FILE *fp, const struct fa_type_entry *te,
+				  const struct fa_analysis *an, const struct fa_layout *then)
+{
+	const struct fa_type *t = te->t;
+	int n = an->current.nr_units;
+	/* the model's now and then, the replay's now and then */
+	double *d = calloc(4 * n + 1, sizeof(*d));
+	enum fa_bases bases = then->align >= t->cfg.line_size ? FA_BASES_LINE_START :
+			      FA_BASES_RECORDED;
+	struct fa_cost c[2];
+	size_t printed = 0;
+
+	if (!d || !an->model.sets || !t->counts.nr_accesses)
+		goto out_free;
+	fa_cost_model__moves_by_unit(&an->model, &an->current, d);
+	fa_cost_model__moves_by_unit(&an->model, then, d + n);
+	if (fa_cost__replay_units(t, &an->current, FA_BASES_RECORDED, an->xfer_cost, &c[0],
+				  NULL, d + 2 * n) ||
+	    fa_cost__replay_units(t, then, bases, an->xfer_cost, &c[1], NULL, d + 3 * n) ||
+	    !c[0].accesses || !c[1].accesses)
+		goto out_free;
+	for (int u = 0; u < n; u++) {
+		d[u] *= 1000.0 / t->counts.nr_accesses;
+		d[n + u] *= 1000.0 / t->counts.nr_accesses;
+		d[2 * n + u] *= 1000.0 / c[0].accesses;
+		d[3 * n + u] *= 1000.0 / c[1].accesses;
+	}
+	printed = fa_disagree__fprintf(fp, te->st, d, n);
+out_free:
+	free(d);
+	return printed;
+}
+
 static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 				      const struct fa_analysis *an)
 {
@@ -377,9 +452,11 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 	if (an->watched.worse)
 		return printed + fprintf(fp, ", but the watched accesses move its lines more often: %" PRIu64 " transfers instead of %" PRIu64 "\n",
 					 an->watched.then.transfers, an->watched.now.transfers);
-	if (an->contradicted)
-		return printed + fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
-					 100 * (an->candidate_replay.total / an->now.replay.total - 1));
+	if (an->contradicted) {
+		printed += fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
+				   100 * (an->candidate_replay.total / an->now.replay.total - 1));
+		return printed + fa_report__disagree(fp, te, an, &an->candidate);
+	}
 	if (an->record_more > 1) {
 		printed += fprintf(fp, ", %s: not surely %.0f%%\n",
 				   fa_interval__str(&an->gain_ci, true, ci, sizeof(ci)),
@@ -447,8 +524,10 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 	if (an->changed && an->now.visit_lines > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
 				   an->now.visit_lines, an->advised.visit_lines);
-	if (an->unsure)
+	if (an->unsure) {
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
+		printed += fa_report__disagree(fp, te, an, &an->suggested);
+	}
 	if (an->edits.cut)
 		printed += fprintf(fp, "  note: the search for edits was cut short, the struct is too wide for its budget\n");
 	if (an->needs_line_start)
