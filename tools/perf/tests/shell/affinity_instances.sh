@@ -80,10 +80,13 @@ elif ! perf affinity record -o "${perfdata}" -- "${tmpdir}/refget" > /dev/null 2
 	fail "perf affinity record -- refget"
 else
 	perf affinity report -i "${perfdata}" --dump-raw-accesses > "${result}" 2>&1
-	# the first accesses may come before any other identified the instance
 	total=$(grep -c " ref_get" "${result}")
-	refs=$(grep -c " ref_get struct node\.refs\[" "${result}")
-	if [ "${total}" -lt 20 ] || [ $((refs * 10)) -lt $((total * 9)) ]; then
+	# the first accesses may come before any other identified the instance:
+	# the dump says they wait, the report has them (an AMD timer seldom
+	# lands at node_use's loads: a third of the samples may come first)
+	refs=$(perf affinity report -i "${perfdata}" -x , --table fields 2> /dev/null |
+	       awk -F, '$1 == "struct node" && $2 == "refs" { print $7 }')
+	if [ "${total}" -lt 20 ] || [ $((${refs:-0} * 10)) -lt $((total * 9)) ]; then
 		fail "${refs} of the ${total} accesses of ref_get attributed to struct node.refs"
 		grep " ref_get" "${result}" | head -3
 	fi
