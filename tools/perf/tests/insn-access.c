@@ -266,6 +266,9 @@ W("bswap %r11", B(0x49, 0x0f, 0xcb), R(R11)),
 W("leave", B(0xc9), R(SP) | R(BP)),
 W("xadd %rax,%rbx", B(0x48, 0x0f, 0xc1, 0xc3), R(AX) | R(BX)),
 W("rdtsc", B(0x0f, 0x31), ~0ULL),
+W("jne .+0x10", B(0x75, 0x0e), 0),
+W("je .+0x100", B(0x0f, 0x84, 0xfa, 0x00, 0x00, 0x00), 0),
+W("loop .-0x2", B(0xe2, 0xfc), R(CX)),
 #undef W
 };
 
@@ -280,7 +283,8 @@ static int test__insn_access_written(struct test_suite *test __maybe_unused,
 			return TEST_SKIP;
 		pr_debug("%-24s writes %#" PRIx64 "\n", written_cases[i].text, insn.written_regs);
 		if (insn.length != written_cases[i].len ||
-		    insn.written_regs != written_cases[i].written) {
+		    insn.written_regs != written_cases[i].written ||
+		    (insn.branch && !insn.cond)) {
 			pr_debug("FAILED: %s, wanted %#" PRIx64 "\n", written_cases[i].text,
 				 written_cases[i].written);
 			return TEST_FAIL;

@@ -680,12 +680,15 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 	ia->result = INSN_ACCESS__NO_MEM;
 	ia->written_regs = x86_insn__other_written(x);
 	if (x->map == 1) {
-		if (o >= 0x80 && o <= 0x8f)		/* jcc rel32 */
+		if (o >= 0x80 && o <= 0x8f) {		/* jcc rel32 */
 			x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_JUMP);
-		else if (o == 0x0b)			/* ud2 */
+			ia->cond = true;
+			ia->written_regs = 0;
+		} else if (o == 0x0b) {			/* ud2 */
 			ia->branch = INSN_ACCESS_BR_RET;
-		else if (o == 0xa0 || o == 0xa1 || o == 0xa8 || o == 0xa9)
+		} else if (o == 0xa0 || o == 0xa1 || o == 0xa8 || o == 0xa9) {
 			ia->result = INSN_ACCESS__STACK;	/* push/pop fs/gs */
+		}
 		return;
 	}
 	if (x->map != 0)
@@ -706,6 +709,10 @@ static void x86_insn__other(struct x86_insn *x, struct insn_access_insn *ia, u64
 		break;
 	case 0x70 ... 0x7f: case 0xe0 ... 0xe3: case 0xe9: case 0xeb:
 		x86_insn__branch(x, ia, ip, INSN_ACCESS_BR_JUMP);
+		ia->cond = o != 0xe9 && o != 0xeb;
+		/* a conditional jump writes no register, but loop* counts %rcx down */
+		if (ia->cond)
+			ia->written_regs = o <= 0xe2 && o >= 0xe0 ? GPR(1) : 0;
 		break;
 	case 0xa0 ... 0xa3:
 		x86_insn__moffs(x, ia);

@@ -82,6 +82,8 @@ struct insn_mem_operand {
  * @addr_bytes: Address size (4 or 8)
  * @branch: enum insn_access_branch
  * @indirect: It is a branch whose target is not known statically
+ * @cond: A conditional jump (jcc, loop, jrcxz): it may go on to the next
+ *        instruction
  * @target: Target of a direct jump or call
  * @addr_regs: Mask of the perf registers its addresses are computed from
  * @written_regs: Mask of the perf registers it writes, ~0 when not known
@@ -97,6 +99,7 @@ struct insn_access_insn {
 	u8			addr_bytes;
 	u8			branch;
 	bool			indirect;
+	bool			cond;
 	u64			target;
 	u64			addr_regs;
 	u64			written_regs;

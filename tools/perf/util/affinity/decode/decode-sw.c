@@ -74,7 +74,12 @@ static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arc
 		return FA_WALK_UNKNOWN;
 	if (insn->branch == INSN_ACCESS_BR_CALL)
 		return FA_WALK_CALL;
-	if (insn->branch)
+	/*
+	 * @off is no jump target: it was reached from a conditional jump not
+	 * taken, whose block is the way here (a timer taken at the end of a
+	 * block, as TCG takes it, lands after the jump)
+	 */
+	if (insn->branch && !(insn->branch == INSN_ACCESS_BR_JUMP && insn->cond))
 		return FA_WALK_BRANCH;
 	if (insn->written_regs == ~0ULL)
 		return FA_WALK_UNKNOWN;
@@ -92,9 +97,11 @@ static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arc
  * @lost: Accesses skipped because such an instruction writes them
  *
  * The sampled registers give the addresses of @found.  The walk stops at the
- * block's start (a jump target, the function's start), after a call or a
- * branch, at an instruction whose effect on the registers is not known, and
- * in functions with indirect jumps, whose targets are not known.
+ * block's start (a jump target, the function's start), after a call or an
+ * unconditional branch, at an instruction whose effect on the registers is
+ * not known, and in functions with indirect jumps, whose targets are not
+ * known.  It goes on through a conditional jump that the instruction after
+ * it, no jump target, shows was not taken.
  *
  * Return: enum fa_walk_stop, why it stopped.
  */
