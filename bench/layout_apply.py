@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Apply perf affinity's --emit-c suggestion and time it against a hand fix.
 
-    python3 bench/layout_apply.py [-d DIR] [-r ROUNDS] [-w NAME...] PERF
+    python3 bench/layout_apply.py [-d DIR] [-r ROUNDS] [-w NAME...]
+                                  [--placement P] PERF
 
 For every workload below (a small program in bench/layouts/ whose struct
 comes from a header named by -DLAYOUT):
@@ -27,6 +28,10 @@ same size and alignment: on a loaded machine the timings of two such
 builds differ by noise only); on a control (a variant with nothing to
 fix) it should suggest nothing, and is not timed.  Exits 1 if a workload
 misses either.
+
+--placement P reports with 'perf affinity report --placement P' (one:
+as an Intel timer places samples, later: as an AMD one): the advice
+applied must reach the hand fix whichever CPU recorded.
 """
 import argparse
 import json
@@ -171,13 +176,17 @@ def speedups(name, med):
     return reached
 
 
+# 'perf affinity report --placement' of every report (main())
+PLACEMENT = []
+
+
 def apply_stride(perf, d, name, src, func, rec_args, time_args, rounds):
     """Record, apply the padded stride the report advises, time it against the fix"""
     orig = os.path.join(d, "orig")
     build(src, "none", orig)
     data = os.path.join(d, "perf.data")
     sh([perf, "affinity", "record", "-o", data, "--", orig] + rec_args)
-    out = sh([perf, "affinity", "report", "-i", data, "--json", "-"]).stdout
+    out = sh([perf, "affinity", "report", "-i", data, "--json", "-"] + PLACEMENT).stdout
     with open(os.path.join(d, "report.json"), "w") as f:
         f.write(out)
     per_line = stride_advice(json.loads(out), func)
@@ -200,7 +209,10 @@ def main():
     ap.add_argument("-r", "--rounds", type=int, default=5)
     ap.add_argument("-w", "--workload", action="append",
                     help="only this workload (repeat for more)")
+    ap.add_argument("--placement", help="report with this --placement")
     args = ap.parse_args()
+    if args.placement:
+        PLACEMENT[:] = ["--placement", args.placement]
     perf = os.path.abspath(args.perf)
     os.makedirs(args.dir, exist_ok=True)
     ok = True
@@ -215,7 +227,7 @@ def main():
         sh([perf, "affinity", "record", "-o", data, "--", orig] + rec_args)
         report = sh([perf, "affinity", "report", "-i", data, "--stdio", "-T",
                      TYPES.get(typ, typ),
-                     "--emit-c"]).stdout
+                     "--emit-c"] + PLACEMENT).stdout
         with open(os.path.join(d, "report.txt"), "w") as f:
             f.write(report)
         c = suggestion(report)

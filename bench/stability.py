@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Record each bundled workload N times and tabulate the advice.
 
-    python3 bench/stability.py [-n N] [-w NAME...] [-d DIR] [--keep] PERF
+    python3 bench/stability.py [-n N] [-w NAME...] [-d DIR] [--keep]
+                               [--placement P]... PERF
 
 Every workload is recorded N times with default options
 ('perf affinity record -- perf test -w NAME ARGS'), each recording is
@@ -18,6 +19,12 @@ The target: for each workload and type, one confident signature in at
 least N-1 of N recordings, or 'insufficient' in all; never two different
 confident edits; 'check' of the unchanged binary with one verdict in at
 least N-1 of N.  Exits 1 when a workload misses it.
+
+With --placement (repeatable: recorded, one, later[:seed]), each
+recording is reported and checked once per placement, as 'perf affinity
+report --placement' re-places its samples (an Intel timer's one access,
+an AMD timer's later landing), and tabulated per placement: the advice
+must not depend on which CPU recorded.
 """
 import argparse
 import collections
@@ -80,12 +87,51 @@ def record(perf, name, args, out):
         sys.exit("%s: record failed: %s" % (name, r.stderr.strip()[-300:]))
 
 
-def report(perf, data, js):
-    r = run([perf, "affinity", "report", "-i", data, "--stdio", "--json", js])
+def report(perf, data, js, place):
+    r = run([perf, "affinity", "report", "-i", data, "--stdio", "--json", js,
+             "--placement", place])
     if r.returncode:
         return None
     with open(js) as f:
         return json.load(f)
+
+
+def tally(perf, data, js, place, advice, checks):
+    """Report and check one recording so placed: count its signatures"""
+    rep = report(perf, data, js, place)
+    if rep is None:
+        advice["(report failed)"]["error"] += 1
+        return
+    for t in rep.get("types", []):
+        advice[t["name"]][signature(t)] += 1
+    for key, sig in data_line_signatures(rep):
+        advice[key][sig] += 1
+    checks[run([perf, "affinity", "check", "-i", data, "--placement", place,
+                perf]).returncode] += 1
+
+
+def table(title, n, advice, checks):
+    """Print one workload's signatures and check verdicts: True if unstable"""
+    failed = False
+    print("## %s (%d recordings)" % (title, n))
+    for tname, sigs in sorted(advice.items()):
+        confident = [s for s in sigs if s != "none" and
+                     not s.startswith("insufficient")]
+        top = sigs.most_common(1)[0][1]
+        ok = len(confident) <= 1 and (top >= n - 1 or not confident)
+        if sum(sigs.values()) < n - 1:
+            continue	# a type seen in a few recordings only
+        failed |= not ok
+        print("  %-28s %s" % (tname, "ok" if ok else "UNSTABLE"))
+        for s, c in sigs.most_common():
+            print("      %3d  %s" % (c, s))
+    top = checks.most_common(1)[0][1] if checks else 0
+    ok = top >= n - 1
+    failed |= not ok
+    print("  check of the same binary: %s  %s" % (
+        ", ".join("exit %d: %d" % kv for kv in sorted(checks.items())),
+        "ok" if ok else "UNSTABLE"))
+    return failed
 
 
 def main():
@@ -95,7 +141,10 @@ def main():
     ap.add_argument("-w", action="append", help="only these workloads")
     ap.add_argument("-d", help="directory for the recordings")
     ap.add_argument("--keep", action="store_true", help="keep the recordings")
+    ap.add_argument("--placement", action="append",
+                    help="report each recording so placed (default: recorded)")
     a = ap.parse_args()
+    places = a.placement or ["recorded"]
     perf = os.path.abspath(a.perf)
     tmp = a.d or tempfile.mkdtemp(prefix="affinity-stability.")
     os.makedirs(tmp, exist_ok=True)
@@ -104,46 +153,23 @@ def main():
     for name, args in WORKLOADS:
         if a.w and name not in a.w:
             continue
-        advice = collections.defaultdict(collections.Counter)
-        checks = collections.Counter()
+        advice = {p: collections.defaultdict(collections.Counter) for p in places}
+        checks = {p: collections.Counter() for p in places}
         for i in range(a.n):
             data = os.path.join(tmp, "%s.%d.data" % (name, i))
             js = data + ".json"
             record(perf, name, args, data)
-            rep = report(perf, data, js)
-            if rep is None:
-                advice["(report failed)"]["error"] += 1
-                continue
-            for t in rep.get("types", []):
-                advice[t["name"]][signature(t)] += 1
-            for key, sig in data_line_signatures(rep):
-                advice[key][sig] += 1
-            checks[run([perf, "affinity", "check", "-i", data,
-                        perf]).returncode] += 1
+            for p in places:
+                tally(perf, data, js, p, advice[p], checks[p])
             if not a.keep:
                 for f in (data, js):
                     if os.path.exists(f):
                         os.unlink(f)
             print(".", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        print("## %s (%d recordings)" % (name, a.n))
-        for tname, sigs in sorted(advice.items()):
-            confident = [s for s in sigs if s != "none" and
-                         not s.startswith("insufficient")]
-            top = sigs.most_common(1)[0][1]
-            ok = len(confident) <= 1 and (top >= a.n - 1 or not confident)
-            if sum(sigs.values()) < a.n - 1:
-                continue	# a type seen in a few recordings only
-            failed |= not ok
-            print("  %-28s %s" % (tname, "ok" if ok else "UNSTABLE"))
-            for s, c in sigs.most_common():
-                print("      %3d  %s" % (c, s))
-        top = checks.most_common(1)[0][1] if checks else 0
-        ok = top >= a.n - 1
-        failed |= not ok
-        print("  check of the same binary: %s  %s" % (
-            ", ".join("exit %d: %d" % kv for kv in sorted(checks.items())),
-            "ok" if ok else "UNSTABLE"))
+        for p in places:
+            title = name if len(places) == 1 else "%s, placement %s" % (name, p)
+            failed |= table(title, a.n, advice[p], checks[p])
         sys.stdout.flush()
     return 1 if failed else 0
 
