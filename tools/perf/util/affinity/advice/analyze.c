@@ -102,8 +102,8 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	struct fa_layout spread;
 	struct fa_cost cost;
 
-	if (t->replay.nr_bases < 2 || !xfer_cost || (a->suggested.size % line == 0 &&
-						   !t->xfer.misaligned))
+	if (t->replay.nr_bases < 2 || !xfer_cost ||
+	    (a->suggested.size % line == 0 && !t->xfer.misaligned))
 		return 0;
 	if (fa_layout__copy(&spread, &a->suggested))
 		return -ENOMEM;
@@ -328,8 +328,8 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 		return -ENOMEM;
 	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
 	a->changed = !fa_layout__same(&a->current, &a->suggested);
-	if (fa_cost__replay(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->now.replay,
-			    &a->now.replay_groups) ||
+	if (fa_cost__replay_detail(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->now.replay,
+				   &a->now.replay_groups, &a->now.replayed) ||
 	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
 			    xfer_cost, &a->advised.replay, &a->advised.replay_groups) ||
 	    fa_analysis__contradicted(a) || fa_analysis__watched(a, t))

@@ -93,6 +93,8 @@ struct fa_layout_cost {
 	struct fa_interval	 cost_ci;	/* of the model's total, per window (visit) */
 	struct fa_cost		 replay;	/* the sampled accesses replayed */
 	struct fa_boot_sum	 replay_groups;	/* the replay's cost, by group */
+	/* its transfers, accesses and windows by group (@current's only) */
+	struct fa_replay_detail	 replayed;
 	double			 visit_lines;	/* per visit, instances where they were */
 	int			 every_call_lines;	/* of the fields nearly every visit reads */
 };

@@ -418,7 +418,7 @@ struct fa_replayer {
 	u64			 lines_touched;
 	struct fa_boot_sum	*by_group;	/* lines + xfer_cost x transfers, or NULL */
 	double			 xfer_cost;
-	double			*by_unit;	/* transfers by the unit accessed, or NULL */
+	struct fa_replay_detail	*detail;	/* or NULL */
 };
 
 static void fa_replayer__clear(struct hashmap *map)
@@ -439,6 +439,8 @@ static void fa_replayer__end_window(struct fa_replayer *r, struct fa_replay_wind
 	r->lines_touched += w->nr_lines;
 	if (r->by_group)
 		r->by_group->g[fa_boot__group(w->start, r->t->cfg.boot_ns)] += w->nr_lines;
+	if (r->detail)
+		r->detail->windows.g[fa_boot__group(w->start, r->t->cfg.boot_ns)]++;
 	w->accesses = 0;
 	w->nr_lines = 0;
 }
@@ -517,8 +519,10 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	}
 	if (ls->writer >= 0 && ls->writer != owner && !fa_line_state__holds(ls, owner)) {
 		r->xfers++;
-		if (r->by_unit)
-			r->by_unit[t->st->fields[e->field].unit]++;
+		if (r->detail && r->detail->by_unit)
+			r->detail->by_unit[t->st->fields[e->field].unit]++;
+		if (r->detail)
+			r->detail->xfers.g[fa_boot__group(e->time, t->cfg.boot_ns)]++;
 		if (r->by_group)
 			r->by_group->g[fa_boot__group(e->time, t->cfg.boot_ns)] += r->xfer_cost;
 	}
@@ -528,6 +532,8 @@ static int fa_replayer__event(struct fa_replayer *r, const struct fa_event *e)
 	}
 	fa_line_state__hold(ls, owner);
 	r->accesses++;
+	if (r->detail)
+		r->detail->accesses.g[fa_boot__group(e->time, t->cfg.boot_ns)]++;
 	return fa_replayer__window(r, e, line);
 }
 
@@ -579,25 +585,32 @@ static u64 *fa_spread__new(const struct fa_replay *rp, const struct fa_layout *l
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group)
 {
-	return fa_cost__replay_units(t, l, bases, xfer_cost, cost, by_group, NULL);
+	return fa_cost__replay_detail(t, l, bases, xfer_cost, cost, by_group, NULL);
 }
 
 /*
- * fa_cost__replay() that also counts the transfers by the unit whose
- * access moved the line, into @by_unit (l->nr_units, zeroed) if not NULL
+ * fa_cost__replay() that also counts what @detail asks for: the transfers
+ * by the unit whose access moved the line into @detail->by_unit
+ * (l->nr_units, zeroed) if not NULL; transfers, accesses and windows by
+ * group of the bootstrap
  */
-int fa_cost__replay_units(const struct fa_type *t, const struct fa_layout *l,
-			  enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
-			  struct fa_boot_sum *by_group, double *by_unit)
+int fa_cost__replay_detail(const struct fa_type *t, const struct fa_layout *l,
+			   enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
+			   struct fa_boot_sum *by_group, struct fa_replay_detail *detail)
 {
 	const struct fa_replay *rp = &t->replay;
 	struct fa_replayer r = { .t = t, .l = l, .bases = bases, .by_group = by_group,
-				 .xfer_cost = xfer_cost, .by_unit = by_unit, };
+				 .xfer_cost = xfer_cost, .detail = detail, };
 	size_t n = min(rp->nr, rp->max);
 	int err = -ENOMEM;
 
 	if (by_group)
 		memset(by_group, 0, sizeof(*by_group));
+	if (detail) {
+		memset(&detail->xfers, 0, sizeof(detail->xfers));
+		memset(&detail->accesses, 0, sizeof(detail->accesses));
+		memset(&detail->windows, 0, sizeof(detail->windows));
+	}
 	r.lines = fa_u64_map__new();
 	r.windows = fa_u64_map__new();
 	if (!r.lines || !r.windows)

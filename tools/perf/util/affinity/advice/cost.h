@@ -104,9 +104,17 @@ enum fa_bases {
 bool fa_cost__replay_contradicts(const struct fa_cost *now, const struct fa_cost *then);
 int fa_cost__replay(const struct fa_type *t, const struct fa_layout *l, enum fa_bases bases,
 		    double xfer_cost, struct fa_cost *cost, struct fa_boot_sum *by_group);
-int fa_cost__replay_units(const struct fa_type *t, const struct fa_layout *l,
-			  enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
-			  struct fa_boot_sum *by_group, double *by_unit);
+/* What a replay counts besides its cost (fa_cost__replay_detail()) */
+struct fa_replay_detail {
+	double			*by_unit;	/* transfers by the unit accessed, or NULL */
+	struct fa_boot_sum	 xfers;		/* by group of the bootstrap (boot.h) */
+	struct fa_boot_sum	 accesses;
+	struct fa_boot_sum	 windows;
+};
+
+int fa_cost__replay_detail(const struct fa_type *t, const struct fa_layout *l,
+			   enum fa_bases bases, double xfer_cost, struct fa_cost *cost,
+			   struct fa_boot_sum *by_group, struct fa_replay_detail *detail);
 void fa_cost_model__moves_by_unit(const struct fa_cost_model *m, const struct fa_layout *l,
 				  double *by_unit);
 

@@ -3,6 +3,7 @@
  * perf affinity check's answer: why a layout does not hold, with its cache
  * lines in pahole's format, or that it holds; as text and as JSON.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -23,6 +24,7 @@ static const char * const fa_check_kinds[FA_CHECK_MAX] = {
 	[FA_CHECK_HOLE]		= "hole",
 	[FA_CHECK_COST]		= "cost",
 	[FA_CHECK_EVIDENCE]	= "evidence",
+	[FA_CHECK_INSTANCES]	= "instances",
 };
 
 static const char *fa_check__unit_name(const struct fa_check *c, int unit)
@@ -145,6 +147,13 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 		fprintf(fp, "  the recorded accesses of the type are in %d of %d groups of time, %d needed to tell: record longer\n",
 			f->groups, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
 		break;
+	case FA_CHECK_INSTANCES:
+		fprintf(fp, "  the recorded instances, where they were (%" PRIu64 " of %" PRIu64 " not at the start of a cache line), still move lines between threads: %.1f transfers per 1k accesses replayed, %.1f with the advice%s\n",
+			c->t->xfer.misaligned, c->t->xfer.nr_instances,
+			c->replay_now.xfers_per_kacc, c->replay_advised.xfers_per_kacc,
+			c->layout.align < c->layout.line_size ?
+			"; align the type to the line, and allocate it so" : "");
+		break;
 	default:
 		break;
 	}
@@ -265,8 +274,13 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 		json_writer__string(j, "other", fa_check__unit_name(c, f->other));
 		json_writer__bool(j, "as_recorded", f->as_recorded);
 	}
-	if (f->kind != FA_CHECK_COST && f->kind != FA_CHECK_EVIDENCE)
+	if (f->kind == FA_CHECK_INSTANCES) {
+		json_writer__double(j, "transfers_per_kacc", c->replay_now.xfers_per_kacc);
+		json_writer__double(j, "advised_transfers_per_kacc",
+				    c->replay_advised.xfers_per_kacc);
+	} else if (f->kind != FA_CHECK_COST && f->kind != FA_CHECK_EVIDENCE) {
 		json_writer__u64(j, "line", f->line);
+	}
 	if (f->kind == FA_CHECK_HOLE)
 		json_writer__u64(j, "bytes", f->bytes);
 	if (f->kind == FA_CHECK_SPREAD) {

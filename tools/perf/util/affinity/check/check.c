@@ -377,6 +377,76 @@ static int fa_check__cost(struct fa_check *c)
 	return err;
 }
 
+/*
+ * The recorded layout with the recorded units where @c's layout puts them,
+ * the removed ones on lines of their own, into @l
+ */
+static int fa_check__mapped(const struct fa_check *c, struct fa_layout *l)
+{
+	const struct fa_layout *now = &c->layout;
+	u32 apart = max(c->an->current.size, now->size) / now->line_size + 1;
+
+	if (fa_layout__copy(l, &c->an->current))
+		return -ENOMEM;
+	for (int u = 0; u < l->nr_units; u++) {
+		int nu = c->new_unit[u];
+
+		l->offset[u] = nu < 0 ? (apart + u) * now->line_size : now->offset[nu];
+	}
+	l->size = max(now->size, apart * now->line_size);
+	l->align = now->align;
+	return 0;
+}
+
+/*
+ * The recorded accesses replayed (a recording's, not a saved report's)
+ * with the recorded layout and with this one, the instances where they
+ * were, or at the start of their line where this layout aligns the type
+ */
+static int fa_check__replay(struct fa_check *c)
+{
+	const struct fa_type *t = c->t;
+	enum fa_bases bases;
+	struct fa_layout l;
+	int err;
+
+	if (!t->replay.nr || !c->an->current.offset)
+		return 0;
+	if (fa_check__mapped(c, &l))
+		return -ENOMEM;
+	bases = l.align >= t->cfg.line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
+	err = fa_cost__replay(t, &c->an->current, FA_BASES_RECORDED, c->an->xfer_cost,
+			      &c->replay_recorded, NULL) ?:
+	      fa_cost__replay(t, &l, bases, c->an->xfer_cost, &c->replay_now, NULL);
+	fa_layout__exit(&l);
+	c->replayed = !err;
+	return err;
+}
+
+/*
+ * The recorded accesses replayed with the instances where they were: a
+ * layout whose members are apart only where an instance starts a line does
+ * not hold where the instances did not, unless it aligns the type (then
+ * each is taken to start its line, as an allocation that honours the
+ * alignment puts it)
+ */
+static int fa_check__instances(struct fa_check *c)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_type *t = c->t;
+	struct fa_check_finding f = { .kind = FA_CHECK_INSTANCES, };
+	double margin;
+
+	if (!c->replayed || !an->changed || an->unsure || an->insufficient || !an->xfer_cost)
+		return 0;
+	c->replay_advised = an->advised.replay;
+	margin = FA_MIN_GAIN * an->now.replay.xfers_per_kacc;
+	if (c->replay_now.xfers_per_kacc <= c->replay_advised.xfers_per_kacc + margin)
+		return 0;
+	f.line = t->xfer.misaligned;
+	return fa_check__add(c, &f);
+}
+
 /* Too few groups of time for the report to advise: no "holds" from them either */
 static int fa_check__evidence(struct fa_check *c)
 {
@@ -417,7 +487,8 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 	}
 	fa_check__map(c);
 	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
-	      fa_check__cost(c) ?: fa_check__evidence(c);
+	      fa_check__cost(c) ?: fa_check__replay(c) ?: fa_check__instances(c) ?:
+	      fa_check__evidence(c);
 	if (err)
 		fa_check__exit(c);
 	return err;

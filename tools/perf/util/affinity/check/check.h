@@ -17,6 +17,11 @@
  *           the other rules do not see
  *   cost    the cost model's cost of the recorded accesses is more than
  *           the maximum regression above the recorded layout's
+ *   instances  the recorded accesses replayed with the instances where
+ *           they were (at the start of their line if the layout aligns the
+ *           type to it) move lines between threads FA_MIN_GAIN more often
+ *           than with the advice: a member moved in a heap object at
+ *           16 mod 64 may stay on its readers' line
  *
  * Members the recording never saw (new ones) are cold to these rules: they
  * are listed with the line they land on.  Removed members leave the cost
@@ -43,6 +48,7 @@ enum fa_check_kind {
 	FA_CHECK_HOLE,
 	FA_CHECK_COST,
 	FA_CHECK_EVIDENCE,
+	FA_CHECK_INSTANCES,
 	FA_CHECK_MAX,
 };
 
@@ -110,6 +116,11 @@ struct fa_check {
 	struct fa_interval		 change_ci;
 	double				 max_regression;
 	bool				 no_cost;
+	/* the replay of the recorded accesses: recorded layout, this one, the advice */
+	bool				 replayed;
+	struct fa_cost			 replay_recorded;
+	struct fa_cost			 replay_now;
+	struct fa_cost			 replay_advised;
 	u32				 hole_bytes_recorded;
 	u32				 hole_bytes_now;
 	struct fa_check_finding		*findings;

@@ -54,6 +54,7 @@ struct fa_diff_side {
 struct fa_diff {
 	const char		*name;
 	struct fa_diff_side	 side[2];
+	bool			 predicted_replayed;	/* by the replay, not the model */
 	double			 predicted_was;
 	double			 predicted_now;
 	bool			 have_predicted;

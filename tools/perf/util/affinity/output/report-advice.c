@@ -412,6 +412,7 @@ static size_t fa_report__disagree(FILE *fp, const struct fa_type_entry *te,
 	double *d = calloc(4 * n + 1, sizeof(*d));
 	enum fa_bases bases = then->align >= t->cfg.line_size ? FA_BASES_LINE_START :
 			      FA_BASES_RECORDED;
+	struct fa_replay_detail rd[2] = { { .by_unit = d + 2 * n, }, { .by_unit = d + 3 * n, } };
 	struct fa_cost c[2];
 	size_t printed = 0;
 
@@ -419,9 +420,9 @@ static size_t fa_report__disagree(FILE *fp, const struct fa_type_entry *te,
 		goto out_free;
 	fa_cost_model__moves_by_unit(&an->model, &an->current, d);
 	fa_cost_model__moves_by_unit(&an->model, then, d + n);
-	if (fa_cost__replay_units(t, &an->current, FA_BASES_RECORDED, an->xfer_cost, &c[0],
-				  NULL, d + 2 * n) ||
-	    fa_cost__replay_units(t, then, bases, an->xfer_cost, &c[1], NULL, d + 3 * n) ||
+	if (fa_cost__replay_detail(t, &an->current, FA_BASES_RECORDED, an->xfer_cost, &c[0],
+				   NULL, &rd[0]) ||
+	    fa_cost__replay_detail(t, then, bases, an->xfer_cost, &c[1], NULL, &rd[1]) ||
 	    !c[0].accesses || !c[1].accesses)
 		goto out_free;
 	for (int u = 0; u < n; u++) {
