@@ -397,6 +397,52 @@ static int test__affinity_one_shape(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* An access of @field of the one instance, 16 bytes past a cache line */
+static int heap16__access(struct fa_type *t, u64 time, u32 cpu, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE + 16, .base = BASE + 16, .weight = 1,
+		.cpu = cpu, .owner = cpu, .tid = 100 + cpu, .field = field, .op = op,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * A counter (f0) written on CPU 0 before f1 to f7, read on CPU 1, and f8,
+ * in one heap instance 16 bytes past a line: moving the counter to the end
+ * (the smallest edit, the size stays) leaves it on f6 and f7's line in
+ * that instance.
+ * The advice is the move with the instance aligned, which the replay
+ * confirms, not the move alone, which it does not.
+ */
+static int test__affinity_heap16(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(9);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+	int err = 0;
+
+	T("type", t);
+	for (int i = 0; !err && i < 2000; i++) {
+		err = heap16__access(t, time++, 0, 0, FA_OP_RMW);
+		for (int f = 1; !err && f < 8; f++)
+			err = heap16__access(t, time++, 1, f, FA_OP_LOAD);
+	}
+	T("accesses", !err);
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	advice__debug(&a, st);
+	pr_debug("replay %.3f -> %.3f, align %u\n", a.now.replay.total, a.advised.replay.total,
+		 a.suggested.align);
+	T("an edit, and the instance aligned", a.changed && a.spread && a.suggested.align == 64);
+	T("the replay confirms it", !a.unsure &&
+	  a.advised.replay.xfers_per_kacc < a.now.replay.xfers_per_kacc / 10);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
@@ -407,6 +453,7 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("Unsure only when neither the replay nor the visits confirm", affinity_unsure),
 	TEST_CASE("Edits start from the recorded order", affinity_edit_order),
 	TEST_CASE("Accesses of one sample count as if sampled one at a time", affinity_one_shape),
+	TEST_CASE("A move a heap object 16 bytes past a line undoes comes aligned", affinity_heap16),
 	{	.name = NULL, }
 };
 

@@ -94,6 +94,9 @@ static void fa_analysis__drop_candidate(struct fa_analysis *a)
  * the instances where they were.  Aligning the struct to the line gives
  * each instance lines of its own: advise it when the replay of the
  * instances so spread saves FA_MIN_GAIN, times the growth of the struct.
+ * One instance that does not start a line (a heap object at 16 mod 64)
+ * can keep a member move from taking the written member off the readers'
+ * line: the same, with that instance aligned.
  */
 static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double xfer_cost)
 {
@@ -102,7 +105,8 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	struct fa_layout spread;
 	struct fa_cost cost;
 
-	if (t->replay.nr_bases < 2 || !xfer_cost ||
+	if (!t->replay.nr_bases || !xfer_cost ||
+	    (t->replay.nr_bases == 1 && (!a->changed || !t->xfer.misaligned)) ||
 	    (a->suggested.size % line == 0 && !t->xfer.misaligned))
 		return 0;
 	if (fa_layout__copy(&spread, &a->suggested))
