@@ -130,10 +130,52 @@ static int test__affinity_learn_addr(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * --watch auto prefers a line of the program's own data (its globals, its
+ * heap) to one of the main thread's stack, and that to one of a system
+ * library's (libc's lock), whatever the samples of each
+ */
+static int test__affinity_learn_kind(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	static const struct {
+		const char	*line;
+		int		 kind;
+	} maps[] = {
+		{ "55d0c1a00000-55d0c1a01000 rw-p 00003000 fd:01 1234   /usr/bin/prog\n",
+		  FA_LEARN_OWN },
+		{ "55d0c2b00000-55d0c2b21000 rw-p 00000000 00:00 0      [heap]\n", FA_LEARN_OWN },
+		{ "7f0e5c000000-7f0e5c021000 rw-p 00000000 00:00 0 \n", FA_LEARN_OWN },
+		{ "7f0e5e1f4000-7f0e5e1f6000 rw-p 001f3000 fd:01 5678   /usr/lib/x86_64-linux-gnu/libc.so.6\n",
+		  FA_LEARN_SYSTEM },
+		{ "7ffc8e5f0000-7ffc8e611000 rw-p 00000000 00:00 0      [stack]\n", FA_LEARN_STACK },
+		{ "7ffc8e7f0000-7ffc8e7f2000 r-xp 00000000 00:00 0      [vdso]\n", FA_LEARN_SYSTEM },
+	};
+	u64 start, end;
+
+	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
+		TEST_ASSERT_VAL("the kind of a mapping",
+				fa_learn__map_kind(maps[i].line, "/usr/bin/prog", &start, &end) ==
+				maps[i].kind && start < end);
+	}
+	TEST_ASSERT_VAL("not a line of maps", fa_learn__map_kind("garbage", NULL, &start, &end) < 0);
+	TEST_ASSERT_VAL("the program's line over libc's, more sampled",
+			fa_learn_line__better(10, 2, FA_LEARN_OWN, 500, 1, FA_LEARN_SYSTEM));
+	TEST_ASSERT_VAL("the heap over the main thread's stack, more sampled",
+			fa_learn_line__better(192, 2, FA_LEARN_OWN, 504, 1, FA_LEARN_STACK));
+	TEST_ASSERT_VAL("of one kind, the most sampled",
+			fa_learn_line__better(20, 2, FA_LEARN_OWN, 10, 1, FA_LEARN_OWN) &&
+			!fa_learn_line__better(10, 1, FA_LEARN_OWN, 20, 2, FA_LEARN_OWN));
+	TEST_ASSERT_VAL("a tie: the lower line",
+			fa_learn_line__better(10, 1, FA_LEARN_OWN, 10, 2, FA_LEARN_OWN));
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_watch[] = {
 	TEST_CASE("--watch resolves variables and members of perf itself",
 		  affinity_watch_resolve),
 	TEST_CASE("--watch auto decodes the sample, or the access before it", affinity_learn_addr),
+	TEST_CASE("--watch auto prefers the program's own lines", affinity_learn_kind),
 	{	.name = NULL, }
 };
 

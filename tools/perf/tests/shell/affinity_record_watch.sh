@@ -220,8 +220,9 @@ check_auto() {
 		fail "record --watch auto: $(grep -m1 -v '^\[' "${result}.record")"
 		return
 	fi
-	grep -q "watch auto: watching the cache line at 0x[0-9a-f]*, [0-9]* of [0-9]* samples" \
-		"${result}.record" || fail "record --watch auto does not say what line it learned"
+	grep -q "watch auto: watching the cache line at 0x[0-9a-f]* (the program's own data), [0-9]* of [0-9]* samples" \
+		"${result}.record" ||
+		fail "record --watch auto does not say what line of the program's data it learned"
 	perf affinity report -i "${perfdata}" -T roleshare_buf --stdio > "${result}" 2>&1 ||
 		fail "report of roleshare watched by --watch auto"
 	grep -E -q "^  lock0 .*write-hot \(exact\)" "${result}" ||

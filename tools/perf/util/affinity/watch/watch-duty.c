@@ -125,14 +125,19 @@ static u64 fa_now_ms(void)
 }
 
 /* --watch auto: the line learned, its words the ranges to watch */
-static void fa_watch_duty__learned(struct fa_watch_duty *d, u64 line, u64 samples)
+static void fa_watch_duty__learned(struct fa_watch_duty *d, u64 line,
+				   const struct fa_learn_pick *pick)
 {
 	for (int w = 0; w < d->nr; w++) {
 		if (d->watch[w].learn)
 			d->target[w] = line + d->watch[w].off;
 	}
-	pr_info("perf affinity: --watch auto: watching the cache line at %#" PRIx64 ", %" PRIu64 " of %" PRIu64 " samples in %" PRIu64 " ms, of two threads or more\n",
-		line, samples, d->learn.samples, fa_now_ms() - d->learn_ms);
+	pr_info("perf affinity: --watch auto: watching the cache line at %#" PRIx64 " (%s), %" PRIu64 " of %" PRIu64 " samples in %" PRIu64 " ms, of two threads or more\n",
+		line, fa_learn_kind__name(pick->kind), pick->samples, d->learn.samples,
+		fa_now_ms() - d->learn_ms);
+	if (pick->other)
+		pr_info("perf affinity: --watch auto: rather than the line at %#" PRIx64 " (%s), %" PRIu64 " samples: the program's own data first, then the main thread's stack, then a system library's\n",
+			pick->other, fa_learn_kind__name(pick->other_kind), pick->other_samples);
 }
 
 static void fa_watch_duty__ended(void)
@@ -165,7 +170,8 @@ static bool fa_watch_duty__alive(int pid)
  */
 static void fa_watch_duty__learn(struct fa_watch_duty *d)
 {
-	u64 line = 0, samples = 0, ms;
+	struct fa_learn_pick pick;
+	u64 line = 0, ms;
 	int err;
 
 	if (!d->learn_ms) {
@@ -187,11 +193,11 @@ static void fa_watch_duty__learn(struct fa_watch_duty *d)
 	ms = fa_now_ms() - d->learn_ms;
 	if (ms < FA_LEARN_MS)
 		return;
-	line = fa_watch_learn__line(&d->learn, &samples);
+	line = fa_watch_learn__line(&d->learn, d->pid, &pick);
 	if (!line && ms < FA_LEARN_WAIT_MS)
 		return;
 	if (line)
-		fa_watch_duty__learned(d, line, samples);
+		fa_watch_duty__learned(d, line, &pick);
 	else
 		pr_warning("perf affinity: --watch auto: no cache line two threads share in %" PRIu64 " samples (%" PRIu64 " with an address): nothing watched\n",
 			   d->learn.samples, d->learn.decoded);

@@ -14,6 +14,8 @@
  * is tried, if its address registers were not written since.
  */
 #include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,27 +219,129 @@ int fa_watch_learn__read(struct fa_watch_learn *l, int pid)
 	return err;
 }
 
-/* The line two threads or more sampled the most (the lowest of a tie), or 0 */
-u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples)
+static const char * const fa_learn_kind_names[FA_LEARN_KIND_MAX] = {
+	[FA_LEARN_OWN]		= "the program's own data",
+	[FA_LEARN_STACK]	= "the main thread's stack",
+	[FA_LEARN_SYSTEM]	= "a system library's data",
+};
+
+const char *fa_learn_kind__name(enum fa_learn_kind kind)
 {
-	const struct fa_learn_line *best = NULL;
+	return kind < FA_LEARN_KIND_MAX ? fa_learn_kind_names[kind] : "?";
+}
+
+/**
+ * fa_learn__map_kind - What the mapping a line of /proc/PID/maps describes
+ * holds, as --watch auto prefers it
+ * @exe: The program's path (/proc/PID/exe)
+ * @start: Result: where it starts
+ * @end: and ends
+ *
+ * Return: enum fa_learn_kind, or -1 for a line that is none.
+ */
+int fa_learn__map_kind(const char *line, const char *exe, u64 *start, u64 *end)
+{
+	unsigned long long s, e;
+	int path = -1;
+	size_t len;
+
+	if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &s, &e, &path) < 2 || path < 0)
+		return -1;
+	*start = s;
+	*end = e;
+	line += path;
+	len = strcspn(line, "\n");
+	/* anonymous: malloc()'s arenas, the threads' stacks */
+	if (!len || !strncmp(line, "[heap]", len))
+		return FA_LEARN_OWN;
+	if (!strncmp(line, "[stack]", len))
+		return FA_LEARN_STACK;
+	if (exe && strlen(exe) == len && !strncmp(line, exe, len))
+		return FA_LEARN_OWN;
+	return FA_LEARN_SYSTEM;
+}
+
+/* Of the mappings of @pid, the kind of the one @addr is in */
+static int fa_learn__kind(FILE *maps, const char *exe, u64 addr)
+{
+	char buf[PATH_MAX + 128];
+	u64 start, end;
+	int kind;
+
+	rewind(maps);
+	while (fgets(buf, sizeof(buf), maps)) {
+		kind = fa_learn__map_kind(buf, exe, &start, &end);
+		if (kind >= 0 && addr >= start && addr < end)
+			return kind;
+	}
+	return FA_LEARN_SYSTEM;
+}
+
+/* Whether @a of @kind_a is to be watched rather than @b of @kind_b */
+bool fa_learn_line__better(u64 samples_a, u64 line_a, int kind_a, u64 samples_b, u64 line_b,
+			   int kind_b)
+{
+	if (kind_a != kind_b)
+		return kind_a < kind_b;
+	if (samples_a != samples_b)
+		return samples_a > samples_b;
+	return line_a < line_b;
+}
+
+/**
+ * fa_watch_learn__line - The line to watch: of those two threads or more
+ * sampled, one of the program's own data before one of the main thread's
+ * stack before one of a system library (libc's lock), the most sampled (the
+ * lowest of a tie) of its kind, or 0
+ * @pid: The workload, whose mappings tell the kinds
+ * @pick: Result: what was picked, and the most sampled line if it differs
+ */
+u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_learn_pick *pick)
+{
+	const struct fa_learn_line *best = NULL, *most = NULL;
+	char path[64], exe[PATH_MAX];
+	int best_kind = FA_LEARN_SYSTEM, most_kind = FA_LEARN_SYSTEM;
 	struct hashmap_entry *cur;
+	ssize_t n;
+	FILE *maps;
 	size_t bkt;
 
+	memset(pick, 0, sizeof(*pick));
 	if (!l->lines)
 		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = fopen(path, "r");
 	hashmap__for_each_entry(l->lines, cur, bkt) {
 		const struct fa_learn_line *ll = cur->pvalue;
+		int kind;
 
 		if (!ll->tid[1])
 			continue;
-		if (!best || ll->samples > best->samples ||
-		    (ll->samples == best->samples && ll->line < best->line))
+		kind = maps ? fa_learn__kind(maps, exe, ll->line * FA_LEARN_LINE) : FA_LEARN_OWN;
+		if (!best || fa_learn_line__better(ll->samples, ll->line, kind, best->samples,
+						   best->line, best_kind)) {
 			best = ll;
+			best_kind = kind;
+		}
+		if (!most || ll->samples > most->samples) {
+			most = ll;
+			most_kind = kind;
+		}
 	}
+	if (maps)
+		fclose(maps);
 	if (!best)
 		return 0;
-	*samples = best->samples;
+	pick->samples = best->samples;
+	pick->kind = best_kind;
+	if (most != best) {
+		pick->other = most->line * FA_LEARN_LINE;
+		pick->other_samples = most->samples;
+		pick->other_kind = most_kind;
+	}
 	return best->line * FA_LEARN_LINE;
 }
 

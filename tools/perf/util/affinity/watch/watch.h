@@ -168,7 +168,31 @@ int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
 u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs);
 int fa_watch_learn__start(struct fa_watch_learn *l, int pid);
 int fa_watch_learn__read(struct fa_watch_learn *l, int pid);
-u64 fa_watch_learn__line(const struct fa_watch_learn *l, u64 *samples);
+/* Where a learned line is, in the order --watch auto prefers them */
+enum fa_learn_kind {
+	FA_LEARN_OWN,		/* the program's globals, its heap, anonymous memory */
+	FA_LEARN_STACK,		/* the main thread's stack: locals lambdas share */
+	FA_LEARN_SYSTEM,	/* a library's data (libc's locks), or not known */
+	FA_LEARN_KIND_MAX,
+};
+
+/*
+ * The line fa_watch_learn__line() picked: its samples and kind; @other,
+ * the most sampled line if it is not that one (0 if it is)
+ */
+struct fa_learn_pick {
+	u64	samples;
+	int	kind;
+	u64	other;
+	u64	other_samples;
+	int	other_kind;
+};
+
+u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_learn_pick *pick);
+int fa_learn__map_kind(const char *line, const char *exe, u64 *start, u64 *end);
+bool fa_learn_line__better(u64 samples_a, u64 line_a, int kind_a, u64 samples_b, u64 line_b,
+			   int kind_b);
+const char *fa_learn_kind__name(enum fa_learn_kind kind);
 void fa_watch_learn__stop(struct fa_watch_learn *l);
 int fa_watch__auto(struct fa_watch *w, int room, char *errbuf, size_t size);
 int fa_watch_duty__start(struct fa_watch_duty *d, const struct fa_watch *watch, int nr,
