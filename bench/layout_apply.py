@@ -60,6 +60,8 @@ WORKLOADS = [
      ["300000000"], ["1000000000"], False, []),
     ("heap", "heap.c", "struct heap_stats", "heap.h", "heap.h",
      ["100000000"], ["200000000"], False, ["-DALIGNED_ALLOC"]),
+    ("svc", "svc.c", "struct service", "svc.h", "svc-fix.h",
+     ["100000000"], ["200000000"], False, ["-DALIGNED_ALLOC"]),
 ]
 
 # Lines threads share outside any struct (perf affinity report's "Shared
@@ -75,8 +77,9 @@ STRIDE_WORKLOADS = [
 # as the variable or the pointer the code uses does
 TYPES = {"role_buf": "struct _role_buf,role_buf"}
 
-# The advice of an aligned allocation: applied as the program takes it
-ALLOC_ADVICE = "Advice: allocate the instances at 64 byte boundaries"
+# The advice of an aligned allocation, alone or with an edit ("and
+# allocate ..."): applied as the program takes it
+ALLOC_ADVICE = "allocate the instances at 64 byte boundaries"
 ALLOC_DEFS = ["-DALIGNED_ALLOC"]
 
 
