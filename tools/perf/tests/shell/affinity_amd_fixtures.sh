@@ -15,17 +15,7 @@ shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
 
-if ! command -v python3 > /dev/null || ! command -v xz > /dev/null; then
-	affinity__skip "needs python3 and xz"
-fi
-if ! base64 -d "${shelldir}/lib/affinity_amd_fixtures.tar.xz.b64" |
-		tar xJf - -C "${tmpdir}"; then
-	fail "cannot unpack the recordings"
-	cleanup
-	exit 1
-fi
-# no build ID cache has these binaries: --symfs finds them
-export HOME="${tmpdir}" PERF_BUILDID_DIR="${tmpdir}/.debug"
+affinity__fixtures affinity_amd_fixtures
 
 # json FILE.data: the report's JSON of a recording, its binaries under --symfs
 json() {

@@ -66,3 +66,18 @@ affinity__same_as_pahole() {
 		fail "$3 is not printed byte for byte as pahole prints it"
 	fi
 }
+
+# affinity__fixtures NAME: unpack the recordings of lib/NAME.tar.xz.b64 (with
+# their binaries) into ${tmpdir}, reported there with --symfs: no build ID
+# cache has the binaries.  Skips without python3 or xz, fails if it cannot.
+affinity__fixtures() {
+	if ! command -v python3 > /dev/null || ! command -v xz > /dev/null; then
+		affinity__skip "needs python3 and xz"
+	fi
+	if ! base64 -d "${shelldir}/lib/$1.tar.xz.b64" | tar xJf - -C "${tmpdir}"; then
+		fail "cannot unpack the recordings"
+		cleanup
+		exit 1
+	fi
+	export HOME="${tmpdir}" PERF_BUILDID_DIR="${tmpdir}/.debug"
+}
