@@ -47,5 +47,32 @@ check() {
 # 541 million CPUs: a CPU set of that many bits per field, walked per table
 damage nrcpus 0 "<I" 541065218 && check "541065218 CPUs" "CPUs, more than"
 
+# auxtrace SIZE: the 100th sample made a PERF_RECORD_AUXTRACE whose data,
+# which the reader skips, is SIZE bytes: past the data section, the file
+# and the mapping (input 112143 of --seed 1: the pages dropped behind the
+# reader were then past the mapping, the stack among them)
+auxtrace() {
+	python3 - "${perfdata}" "${bad}" "$1" <<'PY'
+import struct, sys
+buf = bytearray(open(sys.argv[1], "rb").read())
+off, size = struct.unpack_from("<QQ", buf, 40)
+pos, samples = off, 0
+while pos + 8 <= off + size:
+    typ, misc, sz = struct.unpack_from("<IHH", buf, pos)
+    if sz < 8:
+        sys.exit(1)
+    if typ == 9 and sz >= 48:
+        samples += 1
+        if samples == 100:
+            struct.pack_into("<I", buf, pos, 71)
+            struct.pack_into("<Q", buf, pos + 8, int(sys.argv[3], 0))
+            open(sys.argv[2], "wb").write(buf)
+            sys.exit(0)
+    pos += sz
+sys.exit(1)
+PY
+}
+auxtrace $((1 << 30)) && check "AUXTRACE data 1 GB past the file" "cannot process its events"
+
 cleanup
 exit ${err}
