@@ -16,6 +16,9 @@
 #   reads reader1 of both: reader1 leaves the writers' line.
 # - amd-refdst: three recordings of a reference count beside read-mostly
 #   fields: the same advice in each.
+#
+# amd-roles and amd-twobuf also with the samples re-placed (--placement) as
+# an Intel timer would have taken them, and later in their blocks.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -23,9 +26,11 @@ shelldir=$(dirname "$0")
 
 affinity__fixtures affinity_amd_advice
 
-# advice FILE.data TYPE: "EDITS|LINE-OF-FIELD..." of TYPE's advice, from the JSON
+# advice FILE.data TYPE [PLACEMENT]: "EDITS|LINE-OF-FIELD..." of TYPE's
+# advice, from the JSON, the samples placed so (report --placement)
 advice() {
-	perf affinity report -i "$1" --symfs "$(dirname "$1")" --json - 2> /dev/null |
+	perf affinity report -i "$1" --symfs "$(dirname "$1")" --json - \
+		--placement "${3:-recorded}" 2> /dev/null |
 	python3 -c '
 import json, sys
 j = json.load(sys.stdin)
@@ -36,21 +41,25 @@ lines = {t["fields"][m["field"]]["name"]: m["line"] for m in t["suggested"]["mem
 print(edits + "|" + " ".join(f"{k}={v}" for k, v in sorted(lines.items())))' "$2"
 }
 
-for f in roles roles-watch; do
-	a=$(advice "${tmpdir}/amd-roles/${f}.data" "struct rolefn_buf")
-	echo "amd-roles ${f}: ${a}"
+# as recorded (AMD), as an Intel timer would have placed the samples (one
+# access each), and later still in their blocks
+for place in recorded one later; do
+	for f in roles roles-watch; do
+		a=$(advice "${tmpdir}/amd-roles/${f}.data" "struct rolefn_buf" ${place})
+		echo "amd-roles ${f}, placement ${place}: ${a}"
+		case "${a}" in
+		"start a cache line at reader1 (align it)|"*"lock0=0"*"reader1=1 reader2=1") ;;
+		*) fail "amd-roles ${f}, ${place}: not the hand fix (a line at reader1)" ;;
+		esac
+	done
+
+	a=$(advice "${tmpdir}/amd-twobuf/twobuf.data" "struct two_buf" ${place})
+	echo "amd-twobuf, placement ${place}: ${a}"
 	case "${a}" in
-	"start a cache line at reader1 (align it)|"*"lock0=0"*"reader1=1 reader2=1") ;;
-	*) fail "amd-roles ${f}: not the hand fix (a line at reader1)" ;;
+	*"lock0=0 lock1=0"*"reader1=1"*) ;;
+	*) fail "amd-twobuf, ${place}: reader1 still on lock0/lock1's line" ;;
 	esac
 done
-
-a=$(advice "${tmpdir}/amd-twobuf/twobuf.data" "struct two_buf")
-echo "amd-twobuf: ${a}"
-case "${a}" in
-*"lock0=0 lock1=0"*"reader1=1"*) ;;
-*) fail "amd-twobuf: reader1 still on lock0/lock1's line" ;;
-esac
 
 first=
 for f in ref-edit ref-none1 ref-none2; do
