@@ -246,6 +246,30 @@ static int test__affinity_array_funcs(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* A 16-byte load of 8-byte slots reads two of them; one past the end, none */
+static int test__affinity_array_wide(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_arrays as = { .nr = 0, };
+	struct fa_array *arr = array__new(&as, "slots", "long", 8, 0, 1, 5);
+	u64 before;
+
+	T("array", arr);
+	before = arr->accesses;
+	T("a 16-byte load at [2]", fa_array__access_bytes(arr, 16, 16, FA_OP_LOAD) == 2);
+	T("reads [2] and [3]", arr->accesses == before + 2 &&
+	  fa_array__count(arr, 2) == 4 && fa_array__count(arr, 3) == 5);
+	T("a 32-byte load at [62] reads [62] and [63] only",
+	  fa_array__access_bytes(arr, 62 * 8, 32, FA_OP_LOAD) == 62 &&
+	  arr->accesses == before + 4);
+	T("of no size: the element at the offset",
+	  fa_array__access_bytes(arr, 8, 0, FA_OP_LOAD) == 1 && arr->accesses == before + 5);
+	T("past the end: none", fa_array__access_bytes(arr, 64 * 8, 8, FA_OP_LOAD) < 0 &&
+	  arr->accesses == before + 5);
+	fa_arrays__exit(&as);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_splice[] = {
 	TEST_CASE("A small struct in arrays with a hot half is split", affinity_split),
 	TEST_CASE("No split where the visits touch hot and cold together", affinity_split_hurts),
@@ -256,6 +280,7 @@ static struct test_case tests__affinity_splice[] = {
 	TEST_CASE("Arrays unrelated code accesses do not merge", affinity_merge_unrelated),
 	TEST_CASE("An array is in one merge at most", affinity_merge_once),
 	TEST_CASE("The functions of an array keep the most accessing", affinity_array_funcs),
+	TEST_CASE("A wide access reads every element it covers", affinity_array_wide),
 	{	.name = NULL, }
 };
 

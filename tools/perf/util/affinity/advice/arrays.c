@@ -72,6 +72,26 @@ void fa_array__access(struct fa_array *arr, u32 index, u8 op)
 	arr->counts[index / arr->per_count]++;
 }
 
+/**
+ * fa_array__access_bytes - A sampled access of @size bytes at @off into the
+ * array: every element it touches, as a vector load of two 8-byte slots
+ * reads both (0: the size is not known, the element at @off)
+ *
+ * Return: the first element, or -1 if @off is past the array.
+ */
+int fa_array__access_bytes(struct fa_array *arr, u32 off, u16 size, u8 op)
+{
+	u32 first = off / arr->elem_size, last = first;
+
+	if (first >= arr->nr_elems)
+		return -1;
+	if (size > 1)
+		last = min((u32)((off + size - 1) / arr->elem_size), arr->nr_elems - 1);
+	for (u32 i = first; i <= last; i++)
+		fa_array__access(arr, i, op);
+	return first;
+}
+
 const struct fa_array_func *fa_array__find_func(const struct fa_array *arr, u32 func)
 {
 	for (int i = 0; i < arr->nr_funcs; i++) {

@@ -67,6 +67,7 @@ struct fa_array *fa_arrays__new(struct fa_arrays *as, struct fa_array_info *ai, 
 				s64 start);
 void fa_arrays__exit(struct fa_arrays *as);
 void fa_array__access(struct fa_array *arr, u32 index, u8 op);
+int fa_array__access_bytes(struct fa_array *arr, u32 off, u16 size, u8 op);
 void fa_array__func(struct fa_array *arr, u32 func, const char *sym, u64 weight, int index,
 		    bool sampled);
 const struct fa_array_func *fa_array__find_func(const struct fa_array *arr, u32 func);

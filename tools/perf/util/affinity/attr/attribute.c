@@ -301,9 +301,9 @@ static bool fa_attr__tls_addr(struct fa_attr *a, const struct fa_access *acc,
 static int fa_attr__array(struct fa_attr *a, struct fa_array *arr, const struct fa_access *acc,
 			  int off)
 {
-	u32 index = off / arr->elem_size;
+	int index = fa_array__access_bytes(arr, off, acc->size, acc->op);
 
-	if (index >= arr->nr_elems) {
+	if (index < 0) {
 		fa_attr__fail_at(a, FA_ATTR_NOT_STRUCT, acc->origin);
 		return 0;
 	}
@@ -311,7 +311,6 @@ static int fa_attr__array(struct fa_attr *a, struct fa_array *arr, const struct 
 	if (acc->flags & FA_ACC_SEG)
 		a->stats.tls_array++;
 	a->last = (struct fa_attr_last){ .arr = arr, .index = index, };
-	fa_array__access(arr, index, acc->op);
 	if (a->cur_func)
 		fa_array__func(arr, a->cur_func->id, a->cur_func->sym->name, 0,
 			       FA_ARRAY_NO_INDEX, /*sampled=*/true);
