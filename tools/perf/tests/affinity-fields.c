@@ -13,6 +13,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity/fields/fields.h"
+#include "affinity-planted.h"
 #include "annotate-data.h"
 #include "debug.h"
 #include "debuginfo.h"
@@ -366,9 +367,44 @@ static int test__affinity_fields_var(struct test_suite *test __maybe_unused,
 #endif
 }
 
+/*
+ * The leaves a wide access covers after the first: a 16-byte vector load
+ * of two longs reads both; a bitfield's storage unit and a union are one
+ * leaf each; nothing past the struct
+ */
+static int test__affinity_fields_wide(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(4), *bl = blocks__new();
+	int more[8], n;
+
+	TEST_ASSERT_VAL("structs", st && bl);
+	n = fa_struct__next_leaves(st, 0, 16, more, 8);
+	TEST_ASSERT_VAL("16 bytes at f0: f1 too", n == 1 && more[0] == 1);
+	n = fa_struct__next_leaves(st, 1, 40, more, 8);
+	TEST_ASSERT_VAL("32 bytes at f1: f2 and f3, not past the end",
+			n == 2 && more[0] == 2 && more[1] == 3);
+	n = fa_struct__next_leaves(st, 2, 24, more, 8);
+	TEST_ASSERT_VAL("8 bytes at f2: no more", n == 0);
+	n = fa_struct__next_leaves(st, 0, 32, more, 1);
+	TEST_ASSERT_VAL("no more than room for", n == 1);
+	/* a (0, 8), x:3 y:5 in the unit at 8, u (12), b (16) */
+	n = fa_struct__next_leaves(bl, 0, 24, more, 8);
+	for (int i = 0; i < n; i++)
+		pr_debug("16 bytes at a: %s at %u\n", bl->fields[more[i]].name,
+			 bl->fields[more[i]].offset);
+	TEST_ASSERT_VAL("16 bytes at a: the bitfields, u and b",
+			n == 3 && bl->fields[more[0]].offset == 8 &&
+			bl->fields[more[1]].offset == 12 && bl->fields[more[2]].offset == 16);
+	fa_struct__delete(st);
+	fa_struct__delete(bl);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_fields[] = {
 	TEST_CASE("Fields, units and leaves of a struct", affinity_fields_manual),
 	TEST_CASE("Zero-length group markers hold no access", affinity_fields_markers),
+	TEST_CASE("The leaves a wide access covers", affinity_fields_wide),
 	TEST_CASE("A struct from DWARF matches the compiler's layout", affinity_fields_dwarf),
 	TEST_CASE("A variable by address, indexed as walked", affinity_fields_var),
 	{	.name = NULL, }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* An access attributed to its type, field and instance, and accounted (see attr.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
@@ -11,6 +12,9 @@
 #include "../../map.h"
 #include "../../symbol.h"
 #include "../../thread.h"
+
+/* Fields one access covers at most: a 64-byte store of eight longs */
+#define FA_WIDE_FIELDS	8
 
 /*
  * Data-type profiling found no type: say why better where the operand does.
@@ -32,17 +36,20 @@ static u64 fa_instance__key(u64 base, u32 space)
 	return base ^ ((u64)space * 0x9E3779B97F4A7C15ULL);
 }
 
-static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
-			    const struct fa_access *acc, u64 base, u64 instance, int field)
+/* One access of @parts that an access to @parts fields is */
+static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
+				 const struct fa_access *acc, u64 base, u64 instance, int field,
+				 int parts)
 {
 	const struct fa_origin *o = acc->origin;
+	u32 nr = (o->nr_accesses ?: 1) * parts;
 	struct fa_sample s = {
 		.time = o->time, .base = base, .instance = instance,
 		/* the accesses of one sample share its time */
-		.weight = (double)o->period / (o->nr_accesses ?: 1),
+		.weight = (double)o->period / nr,
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
-		.watched = o->watch, .siblings = o->nr_accesses ? o->nr_accesses - 1 : 0,
+		.watched = o->watch, .siblings = min(nr - 1, (u32)USHRT_MAX),
 	};
 	int owner;
 
@@ -73,6 +80,28 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
 	return fa_worker__add(a->s->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
+}
+
+/*
+ * Account @acc to @field of the instance at @base, and to the fields after
+ * it that it covers too, each a part of it
+ */
+static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
+			    const struct fa_access *acc, u64 base, u64 instance, int field)
+{
+	int more[FA_WIDE_FIELDS], n = 0, err;
+
+	/* a 16-byte vector load of two 8-byte members: both */
+	if (base && acc->addr >= base && acc->size > 1 && acc->addr + acc->size - base <= UINT_MAX)
+		n = fa_struct__next_leaves(te->st, field, acc->addr + acc->size - base, more,
+					   FA_WIDE_FIELDS);
+	err = fa_attr__account_part(a, te, acc, base, instance, field, n + 1);
+
+	for (int i = 0; i < n && !err; i++)
+		err = fa_attr__account_part(a, te, acc, base, instance, more[i], n + 1);
+	if (n)
+		a->last.field = field;
+	return err;
 }
 
 /* Failures an instance's address can make up for: the address is a real one */

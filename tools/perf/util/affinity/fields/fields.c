@@ -283,6 +283,32 @@ int fa_struct__find_leaf(const struct fa_struct *st, u32 offset)
 	return st->fields[st->leaves[lo - 1]].kind == FA_FIELD_FLEX ? st->leaves[lo - 1] : -1;
 }
 
+/**
+ * fa_struct__next_leaves - The leaves after @field that the bytes from it to
+ * @end (an offset into the struct) cover too, into @more
+ * @max: Room in @more
+ *
+ * Return: how many.
+ */
+int fa_struct__next_leaves(const struct fa_struct *st, int field, u32 end, int *more, int max)
+{
+	const struct fa_field *f = &st->fields[field];
+	int n = 0;
+
+	for (u32 off = f->offset + f->size; off < end && n < max; ) {
+		int leaf = fa_struct__find_leaf(st, off);
+
+		/* padding: on to the next byte */
+		if (leaf < 0 || leaf == field || (n && leaf == more[n - 1])) {
+			off++;
+			continue;
+		}
+		more[n++] = leaf;
+		off = max(off + 1, st->fields[leaf].offset + st->fields[leaf].size);
+	}
+	return n;
+}
+
 /* The leaves of @unit, up to @max of them, in @leaves; returns how many. */
 int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max)
 {

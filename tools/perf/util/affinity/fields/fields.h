@@ -175,6 +175,7 @@ void fa_nest__delete(struct fa_nest *nest, int nr);
 int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
 int fa_struct__finish(struct fa_struct *st);
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);
+int fa_struct__next_leaves(const struct fa_struct *st, int field, u32 end, int *more, int max);
 bool fa_struct__embeds(const struct fa_struct *st, u32 offset, u32 size);
 int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max);
 /* Wider names (a bitfield unit's members, deep paths) are cut in tables */
