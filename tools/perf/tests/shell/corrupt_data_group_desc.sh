@@ -15,34 +15,11 @@ shelldir=$(dirname "$0")
 
 corrupt_data__record
 
-# group_desc SIZE: add a GROUP_DESC feature (bit 17) of SIZE bytes whose
-# group count is 0x40000000, at the end of the file
-group_desc() {
-	python3 - "${perfdata}" "${bad}" "$1" <<'PY'
-import struct, sys
-buf = bytearray(open(sys.argv[1], "rb").read())
-d_off, d_size = struct.unpack_from("<QQ", buf, 40)
-feats = int.from_bytes(buf[72:104], "little")
-GROUP_DESC = 17
-if feats & (1 << GROUP_DESC):
-    sys.exit(1)
-tab = d_off + d_size
-idx = bin(feats & ((1 << GROUP_DESC) - 1)).count("1")
-# the sections after the table move by the entry put into it
-for i in range(bin(feats).count("1")):
-    off = struct.unpack_from("<Q", buf, tab + 16 * i)[0]
-    if off >= tab:
-        struct.pack_into("<Q", buf, tab + 16 * i, off + 16)
-buf[tab + 16 * idx:tab + 16 * idx] = struct.pack("<QQ", len(buf) + 16, int(sys.argv[3]))
-buf += struct.pack("<I", 0x40000000)
-buf[72:104] = (feats | 1 << GROUP_DESC).to_bytes(32, "little")
-open(sys.argv[2], "wb").write(buf)
-PY
-}
-
 # the header alone takes a fraction of a second
 for size in 4 $((1 << 40)); do
-	group_desc ${size} || corrupt_data__skip "the recording has group descriptions already"
+	# a GROUP_DESC feature (bit 17) of that size, of a count of 0x40000000
+	corrupt_data__add_feature 17 ${size} 0x40000000 ||
+		corrupt_data__skip "the recording has group descriptions already"
 	rc=0
 	timeout -s KILL 5 perf report -i "${bad}" --header-only > /dev/null 2> "${result}" ||
 		rc=$?

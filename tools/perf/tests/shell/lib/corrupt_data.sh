@@ -64,3 +64,30 @@ corrupt_data__report() {
 		fi
 	done
 }
+
+# corrupt_data__add_feature BIT SIZE VALUE: ${bad}, a copy of ${perfdata}
+# with a feature section BIT added at the end of the file, of SIZE bytes
+# as its table entry says, holding the u32 VALUE (a count).  Fails if the
+# recording has that feature already.
+corrupt_data__add_feature() {
+	python3 - "${perfdata}" "${bad}" "$@" <<'PY'
+import struct, sys
+buf = bytearray(open(sys.argv[1], "rb").read())
+bit, size, value = (int(a, 0) for a in sys.argv[3:6])
+d_off, d_size = struct.unpack_from("<QQ", buf, 40)
+feats = int.from_bytes(buf[72:104], "little")
+if feats & (1 << bit):
+    sys.exit(1)
+tab = d_off + d_size
+idx = bin(feats & ((1 << bit) - 1)).count("1")
+# the sections after the table move by the entry put into it
+for i in range(bin(feats).count("1")):
+    off = struct.unpack_from("<Q", buf, tab + 16 * i)[0]
+    if off >= tab:
+        struct.pack_into("<Q", buf, tab + 16 * i, off + 16)
+buf[tab + 16 * idx:tab + 16 * idx] = struct.pack("<QQ", len(buf) + 16, size)
+buf += struct.pack("<I", value)
+buf[72:104] = (feats | 1 << bit).to_bytes(32, "little")
+open(sys.argv[2], "wb").write(buf)
+PY
+}
