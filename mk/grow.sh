@@ -17,6 +17,11 @@
 #                        last first, from the version in tools/
 #   grow.sh pack DIR     the reverse: series/grow.patch on stdout, from the
 #                        versions in DIR (edit them, then pack)
+#   grow.sh carry REV    series/grow.patch on stdout for tools/ as it is now,
+#                        from the versions at commit REV: what each growing
+#                        file changed since REV goes into every earlier
+#                        version where its context is (the rest stays out);
+#                        then check with make series-check
 #
 # mk/series.sh commits the versions unpack writes.
 set -eu
@@ -115,8 +120,40 @@ pack() {
 	done
 }
 
+# carry_file PATH OLD DIR: the change of PATH since OLD/PATH into DIR/*/PATH
+carry_file() {
+	last=
+	for e in $entries; do
+		[ -f "$3/$e/$1" ] && last=$e
+	done
+	diff -u "$2/$1" "$TOP/$1" > "$3.diff" && return 0
+	for e in $entries; do
+		[ -f "$3/$e/$1" ] || continue
+		if [ "$e" = "$last" ]; then
+			cp "$TOP/$1" "$3/$e/$1"
+		else
+			patch -s -N --no-backup-if-mismatch -r - "$3/$e/$1" < "$3.diff" \
+				> /dev/null 2>&1 || true
+		fi
+	done
+}
+
+carry() {
+	tmp=$(mktemp -d)
+	git -C "$TOP" worktree add -q --detach "$tmp/old" "$1" || die "no commit $1"
+	TOP="$tmp/old" sh "$tmp/old/mk/grow.sh" unpack "$tmp/grown" ||
+		{ git -C "$TOP" worktree remove --force "$tmp/old"; die "cannot unpack $1"; }
+	for p in $(cd "$tmp/grown" && find . -type f | sed 's|^\./[^/]*/||' | sort -u); do
+		carry_file "$p" "$tmp/old" "$tmp/grown"
+	done
+	pack "$tmp/grown"
+	git -C "$TOP" worktree remove --force "$tmp/old"
+	rm -rf "$tmp"
+}
+
 case "${1:-}" in
 unpack)	unpack "$2" ;;
 pack)	pack "$2" ;;
-*)	echo "usage: $0 unpack DIR | pack DIR > series/grow.patch" >&2; exit 1 ;;
+carry)	carry "$2" ;;
+*)	echo "usage: $0 unpack DIR | pack DIR | carry REV > series/grow.patch" >&2; exit 1 ;;
 esac
