@@ -84,17 +84,20 @@ bool fa_pending__take(struct fa_pending *p, u32 space, u64 start, u64 end, u32 *
 		*out = *pa;
 		out->acc.origin = &out->origin;
 		pa->taken = true;
+		p->nr_taken++;
 		*from = i + 1;
 		return true;
 	}
 	return false;
 }
 
-/* Close the room of the accesses taken out */
+/* Close the room of the accesses taken out, if any: one pass for all */
 void fa_pending__compact(struct fa_pending *p)
 {
 	u32 n = 0;
 
+	if (!p->nr_taken)
+		return;
 	for (u32 i = 0; i < p->nr; i++) {
 		struct fa_pending_access *pa = fa_pending__at(p, i);
 
@@ -109,6 +112,7 @@ void fa_pending__compact(struct fa_pending *p)
 		n++;
 	}
 	p->nr = n;
+	p->nr_taken = 0;
 }
 
 void fa_pending_access__exit(struct fa_pending_access *pa)

@@ -45,6 +45,7 @@ struct fa_pending {
 	struct fa_pending_access	*ring;
 	u32				 head;
 	u32				 nr;
+	u32				 nr_taken;	/* taken, their room not closed */
 };
 
 int fa_pending__push(struct fa_pending *p, const struct fa_access *acc, struct fa_func *func,

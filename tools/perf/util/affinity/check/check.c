@@ -400,8 +400,9 @@ static int fa_check__mapped(const struct fa_check *c, struct fa_layout *l)
 
 /*
  * The recorded accesses replayed (a recording's, not a saved report's)
- * with the recorded layout and with this one, the instances where they
- * were, or at the start of their line where this layout aligns the type
+ * with this layout, the instances where they were, or at the start of
+ * their line where this layout aligns the type; with the recorded layout,
+ * the analysis replayed them already
  */
 static int fa_check__replay(struct fa_check *c)
 {
@@ -415,10 +416,9 @@ static int fa_check__replay(struct fa_check *c)
 	if (fa_check__mapped(c, &l))
 		return -ENOMEM;
 	bases = l.align >= t->cfg.line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
-	err = fa_cost__replay(t, &c->an->current, FA_BASES_RECORDED, c->an->xfer_cost,
-			      &c->replay_recorded, NULL) ?:
-	      fa_cost__replay(t, &l, bases, c->an->xfer_cost, &c->replay_now, NULL);
+	err = fa_cost__replay(t, &l, bases, c->an->xfer_cost, &c->replay_now, NULL);
 	fa_layout__exit(&l);
+	c->replay_recorded = c->an->now.replay;
 	c->replayed = !err;
 	return err;
 }

@@ -358,10 +358,6 @@ static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 }
 
 
-/*
- * The leading candidate, whose saving is not sure: what it is, the
- * interval, and how much longer to record for an answer
- */
 /* Members shown where the model and the replay disagree */
 #define FA_DISAGREE_SHOWN	3
 /* Transfers per 1k accesses by which their changes differ, to be shown */
@@ -437,6 +433,10 @@ out_free:
 	return printed;
 }
 
+/*
+ * The leading candidate, whose saving is not sure: what it is, the
+ * interval, and how much longer to record for an answer
+ */
 static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 				      const struct fa_analysis *an)
 {
