@@ -114,6 +114,135 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * Two threads count in slots of their own, 8 bytes apart, with one
+ * instruction; the first also sums both with a 16-byte load every
+ * @every rounds: false sharing still, the sum alone true sharing
+ */
+static struct fa_dline *dlines__plant_sum(struct fa_dlines *dl, int n, int every)
+{
+	struct fa_dl_access acc = { .space = 7, .size = 8, .store = true,
+				    .what = { .type = "long", .base = 0x1000, .size = 8, }, };
+	static const struct fa_dl_code count = { .sym = "count", .addr = 0x10, };
+	static const struct fa_dl_code sum = { .sym = "sum", .addr = 0x20, };
+	struct fa_dl_owner *owner;
+	struct fa_dline *l = NULL;
+	u64 time = 0;
+	bool shared;
+
+	for (int i = 0; i < n; i++) {
+		for (u32 o = 0; o < 2; o++) {
+			bool load = !o && every && i % every == every - 1;
+
+			acc.addr = 0x1000 + 8 * o;
+			acc.what.index = o;
+			acc.owner = o + 1;
+			acc.cpu = o;
+			acc.time = time += 100;
+			acc.size = load ? 16 : 8;
+			acc.store = !load;
+			l = fa_dlines__add(dl, &acc, &shared, &owner) ?: l;
+			if (owner && load && !owner->rcode.sym)
+				owner->rcode = sum;
+			if (owner && !load && !owner->wcode.sym)
+				owner->wcode = count;
+			if (owner && !owner->code.sym)
+				owner->code = load ? sum : count;
+		}
+	}
+	return l;
+}
+
+/* A sum of per-thread slots: the slots' writers own them, the reader shares truly */
+static int test__affinity_data_lines_sum(struct test_suite *test __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	struct fa_dlines dl;
+	struct fa_dline *l;
+
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	/* the sum comes first: its bytes are still the writers' */
+	l = dlines__plant_sum(&dl, 400, 1);
+	l = dlines__plant_sum(&dl, 400, 0) ?: l;
+	l = dlines__plant_sum(&dl, 400, 4) ?: l;
+	T("one shared line", l && dl.nr_shared == 1);
+	T("false sharing, and the reads of the sum true sharing", fa_dline__sharing(l) == FA_DL_MIXED);
+	pr_debug("transfers %" PRIu64 ", apart %" PRIu64 "\n", l->xfers, l->xfers_apart);
+	/* each of the 500 reads of the other's slot moves its line, no write does */
+	T("a line per slot keeps the sum's transfers", l->xfers_apart > 0 && l->xfers_apart <= 500);
+	T("and no other", l->xfers > 3 * l->xfers_apart);
+	T("the slots of one store instruction, 8 bytes apart", fa_dline__stride(l, 64) == 8);
+	T("a line per thread's elements", fa_dline__advice(l, 64) == FA_DL_ADV_ELEMENTS);
+	fa_dlines__exit(&dl);
+
+	/* the index step that starts every slot a whole number of lines apart */
+	T("4-byte slots: x16", fa_dl_slot__step(4, 64) == 16);
+	T("8-byte slots: x8", fa_dl_slot__step(8, 64) == 8);
+	T("24-byte slots: x8, 192 bytes", fa_dl_slot__step(24, 64) == 8);
+	T("48-byte slots: x4, 192 bytes", fa_dl_slot__step(48, 64) == 4);
+	T("64-byte slots: x1", fa_dl_slot__step(64, 64) == 1);
+	T("100-byte slots: x16", fa_dl_slot__step(100, 64) == 16);
+	return TEST_OK;
+}
+
+/* Four threads each write every 4th int of an array of eight lines: one finding */
+static int test__affinity_data_lines_groups(struct test_suite *test __maybe_unused,
+					    int subtest __maybe_unused)
+{
+	struct fa_dl_access acc = { .space = 7, .size = 4, .store = true,
+				    .what = { .type = "int", .base = 0x10000, .size = 4, }, };
+	struct fa_dl_group *groups;
+	struct fa_dline **lines;
+	struct fa_dl_owner *owner;
+	struct fa_dlines dl;
+	int nr, nr_groups;
+	u64 time = 0;
+	bool shared;
+
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	for (int round = 0; round < 50; round++) {
+		for (int e = 0; e < 8 * 16; e++) {
+			acc.addr = 0x10000 + 4 * e;
+			acc.what.index = e;
+			acc.owner = 100 + e % 4;
+			acc.cpu = e % 2;
+			acc.time = time += 100;
+			fa_dlines__add(&dl, &acc, &shared, &owner);
+		}
+	}
+	/* and a line of another array, two threads */
+	acc.what.base = 0x20000;
+	for (int i = 0; i < 200; i++) {
+		acc.addr = 0x20000 + 8 * (i & 1);
+		acc.what.index = 2 * (i & 1);
+		acc.owner = 100 + (i & 1);
+		acc.cpu = i & 1;
+		acc.time = time += 100;
+		fa_dlines__add(&dl, &acc, &shared, &owner);
+	}
+	nr = fa_dlines__contended(&dl, &lines);
+	T("nine contended lines", nr == 9);
+	nr_groups = fa_dlines__groups(lines, nr, &groups);
+	T("two findings", nr_groups == 2);
+	T("the array's eight lines one", groups[0].nr == 8 || groups[1].nr == 8);
+	for (int k = 0; k < nr_groups; k++) {
+		const struct fa_dl_group *g = &groups[k];
+
+		if (g->nr != 8)
+			continue;
+		T("four threads", g->nr_ids == 4);
+		T("interleaved, every 4th element", g->stride == 4);
+		for (u32 i = 0; i < g->nr_ids; i++)
+			T("each from its own", g->residue[i] == (g->ids[i] - 100) % 4);
+		T("elements 0 to 127", g->index_lo == 0 && g->index_hi == 127);
+		T("every transfer goes with a line per thread", g->xfers > 0 && g->xfers_apart == 0);
+	}
+	fa_dl_groups__free(groups, nr_groups);
+	free(lines);
+	fa_dlines__exit(&dl);
+	return TEST_OK;
+}
+
 #if defined(HAVE_DWARF_SUPPORT) && defined(__x86_64__)
 /* This test's own thread-local array, found in perf's DWARF */
 static __thread long tls_test_var[4];
@@ -275,6 +404,8 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
+	TEST_CASE("A sum over per-thread slots shares only the bytes it reads", affinity_data_lines_sum),
+	TEST_CASE("The lines of an array threads interleave are one finding", affinity_data_lines_groups),
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
 	TEST_CASE("A session wants the types -T asks for, and finds them", affinity_session),

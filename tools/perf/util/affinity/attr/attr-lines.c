@@ -60,7 +60,15 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
 	addr_location__exit(&al);
 }
 
-/* Count the access on its data line, whatever it was attributed to */
+/* The code at @ip of the sample of @o */
+static void fa_dl_code__set(struct fa_dl_code *code, const struct fa_origin *o, u64 ip)
+{
+	code->dso = map__dso(o->map);
+	code->addr = map__rip_2objdump(o->map, map__map_ip(o->map, ip));
+	code->sym = o->sym->name;
+	code->sym_off = map__map_ip(o->map, ip) - o->sym->start;
+}
+
 /*
  * "file.c:12" of the instruction at objdump address @addr of @dso, from the
  * debug info attribution has open: perf's srcline opened a second copy of
@@ -81,6 +89,13 @@ static const char *fa_attr__srcline(struct fa_attr *a, struct dso *dso, u64 addr
 	return s->line;
 }
 
+static void fa_attr__dl_code_srcline(struct fa_attr *a, struct fa_dl_code *code)
+{
+	if (code->sym && !code->srcline)
+		code->srcline = fa_attr__srcline(a, (struct dso *)code->dso, code->addr);
+}
+
+/* Count the access on its data line, whatever it was attributed to */
 void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 {
 	const struct fa_origin *o = acc->origin;
@@ -93,20 +108,22 @@ void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 	struct fa_dl_owner *owner;
 	struct fa_dline *l;
 
-	/* a watchpoint sees some bytes of a line: its hits are no sample of it */
-	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP || o->watch)
+	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
 		return;
 	fa_attr__line_what(a, acc, &la.what);
-	l = fa_dlines__add(&a->s->dlines, &la, &new_shared, &owner);
+	/* a watchpoint sees every access to some bytes of a line: its own account */
+	l = fa_dlines__add(o->watch ? &a->s->watched : &a->s->dlines, &la, &new_shared, &owner);
 	if (l && new_shared)
 		fa_attr__line_where(l, acc);
-	/* the code of the owner's first access the line is shared for */
-	if (owner && !owner->code.sym && o->map && o->sym) {
-		owner->code.dso = map__dso(o->map);
-		owner->code.addr = map__rip_2objdump(o->map, map__map_ip(o->map, acc->ip));
-		owner->code.sym = o->sym->name;
-		owner->code.sym_off = map__map_ip(o->map, acc->ip) - o->sym->start;
-	}
+	/* the code of the owner's first access the line is shared for, its first store, its first load */
+	if (!owner || !o->map || !o->sym)
+		return;
+	if (!owner->code.sym)
+		fa_dl_code__set(&owner->code, o, acc->ip);
+	if (la.store && !owner->wcode.sym)
+		fa_dl_code__set(&owner->wcode, o, acc->ip);
+	if (!la.store && !owner->rcode.sym)
+		fa_dl_code__set(&owner->rcode, o, acc->ip);
 }
 
 /**
@@ -118,15 +135,15 @@ void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 void fa_attr__dl_srclines(struct fa_attr *a)
 {
 	struct fa_dline **lines;
-	int nr = fa_dlines__contended(&a->s->dlines, &lines);
+	int nr = fa_dlines__contended_all(&a->s->dlines, &a->s->watched, &lines);
 
 	for (int i = 0; i < nr && i < FA_DL_SHOWN; i++) {
 		for (u32 k = 0; k < lines[i]->nr_owners && k < FA_DL_OWNERS; k++) {
-			struct fa_dl_code *code = &lines[i]->owners[k].code;
+			struct fa_dl_owner *o = &lines[i]->owners[k];
 
-			if (code->sym && !code->srcline)
-				code->srcline = fa_attr__srcline(a, (struct dso *)code->dso,
-								 code->addr);
+			fa_attr__dl_code_srcline(a, &o->code);
+			fa_attr__dl_code_srcline(a, &o->wcode);
+			fa_attr__dl_code_srcline(a, &o->rcode);
 		}
 	}
 	free(lines);

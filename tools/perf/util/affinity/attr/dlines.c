@@ -2,6 +2,7 @@
 /* Data cache lines shared between threads (see dlines.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -135,6 +136,24 @@ static void fa_dl_owner__what(struct fa_dl_owner *o, const struct fa_dl_access *
 	o->index_hi = max(o->index_hi, w->index);
 }
 
+/*
+ * The grains of @grains that become @slot's: those no owner had, and when
+ * it writes, those only readers had.  A byte is its writer's: a reader of
+ * it shares it truly whatever the layout.
+ */
+static void fa_dline__home(struct fa_dline *l, u64 grains, int slot, bool store)
+{
+	u64 claim = grains & ~l->homed;
+
+	if (store)
+		claim |= grains & ~l->homew;
+	for (u64 m = claim; m; m &= m - 1)
+		l->home[__builtin_ctzll(m)] = slot;
+	l->homed |= grains;
+	if (store)
+		l->homew |= grains;
+}
+
 static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_first *f)
 {
 	struct fa_dline *l = zalloc(sizeof(*l));
@@ -155,6 +174,7 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 	}
 	l->addr = f->addr;
 	l->space = f->space;
+	l->exact = dl->exact;
 	l->loads = f->loads;
 	l->stores = f->stores;
 	l->nr_owners = 1;
@@ -162,12 +182,28 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 					     .stores = f->stores, .grains = f->grains,
 					     .written = f->written, };
 	memset(l->home, FA_DL_NO_HOME, sizeof(l->home));
-	for (u64 m = f->grains; m; m &= m - 1)
-		l->home[__builtin_ctzll(m)] = 0;
-	l->homed = f->grains;
+	fa_dline__home(l, f->grains, 0, /*store=*/false);
+	l->homew = f->written;
 	f->shared = l;
 	dl->shared[dl->nr_shared++] = l;
 	return l;
+}
+
+/*
+ * Whether @acc moves a line of the owners whose bytes it covers, were
+ * each owner's bytes on a line of its own: one access, one transfer at most
+ */
+static bool fa_dline__apart(struct fa_dline *l, u64 grains, const struct fa_dl_access *acc,
+			    u64 xfer_ns)
+{
+	u32 homes = 0;
+	bool moved = false;
+
+	for (u64 m = grains; m; m &= m - 1)
+		homes |= 1U << l->home[__builtin_ctzll(m)];
+	for (; homes; homes &= homes - 1)
+		moved |= fa_dl_state__access(&l->apart[__builtin_ctz(homes)], acc, xfer_ns);
+	return moved;
 }
 
 /* Count @acc on shared line @l; its owner, NULL when it is not named */
@@ -176,13 +212,8 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 {
 	int first, slot = fa_dline__owner(l, acc->owner);
 	u64 grains = fa_dlines__grains(dl, acc->addr, acc->size, &first);
-	int home;
 
-	/* the grains no owner had accessed are the first of this one */
-	for (u64 m = grains & ~l->homed; m; m &= m - 1)
-		l->home[__builtin_ctzll(m)] = slot;
-	l->homed |= grains;
-	home = l->home[first];
+	fa_dline__home(l, grains, slot, acc->store);
 	if (acc->store)
 		l->stores++;
 	else
@@ -191,7 +222,7 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 		l->xfers++;
 		l->xfers_g[fa_boot__group(acc->time, dl->boot_ns)]++;
 	}
-	if (fa_dl_state__access(&l->apart[home], acc, dl->xfer_ns)) {
+	if (fa_dline__apart(l, grains, acc, dl->xfer_ns)) {
 		l->xfers_apart++;
 		l->apart_g[fa_boot__group(acc->time, dl->boot_ns)]++;
 	}
@@ -289,20 +320,38 @@ bool fa_dline__contended(const struct fa_dline *l)
 	return l->nr_owners >= 2 && l->stores && l->xfers;
 }
 
-/* The owners named accessed different bytes: each could have a line of its own */
-bool fa_dline__false_sharing(const struct fa_dline *l)
+/**
+ * fa_dline__sharing - How the owners named share a line: each its own
+ * bytes (false sharing), each writing bytes of its own that others read
+ * too (a sum over per-thread slots: true sharing of those bytes only), or
+ * two writing the same bytes, or a line per owner would move as often
+ * (true sharing)
+ */
+enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l)
 {
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	enum fa_dl_sharing sharing = FA_DL_FALSE;
 
 	for (int i = 0; i < n; i++) {
 		for (int j = i + 1; j < n; j++) {
 			const struct fa_dl_owner *a = &l->owners[i], *b = &l->owners[j];
 
+			if (a->written & b->written)
+				return FA_DL_TRUE;
 			if ((a->written & b->grains) || (b->written & a->grains))
-				return false;
+				sharing = FA_DL_MIXED;
 		}
 	}
-	return true;
+	/* readers of a writer's bytes and nothing else to set apart */
+	if (sharing == FA_DL_MIXED && l->xfers_apart >= l->xfers)
+		return FA_DL_TRUE;
+	return sharing;
+}
+
+/* The owners named accessed different bytes: each could have a line of its own */
+bool fa_dline__false_sharing(const struct fa_dline *l)
+{
+	return fa_dline__sharing(l) == FA_DL_FALSE;
 }
 
 static int fa_dline__cmp(const void *pa, const void *pb)
@@ -332,6 +381,65 @@ int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines)
 		return -ENOMEM;
 	for (int i = 0; i < dl->nr_shared; i++) {
 		if (fa_dline__contended(dl->shared[i]))
+			(*lines)[n++] = dl->shared[i];
+	}
+	qsort(*lines, n, sizeof(**lines), fa_dline__cmp);
+	return n;
+}
+
+/**
+ * fa_dlines__sum - The transfers of the contended lines, sampled or
+ * watched (fa_dlines__contended_all()), and those a line per owner would leave
+ */
+void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
+		    struct fa_dl_sum *sum)
+{
+	struct fa_dline **lines;
+	int nr = fa_dlines__contended_all(dl, exact, &lines);
+
+	*sum = (struct fa_dl_sum){ .nr = max(nr, 0), };
+	for (int i = 0; i < nr; i++) {
+		const struct fa_dline *l = lines[i];
+
+		sum->nr_false += l->xfers_apart < l->xfers;
+		sum->xfers += l->xfers;
+		sum->xfers_apart += min(l->xfers_apart, l->xfers);
+	}
+	free(lines);
+}
+
+/* The line of @addr in @space, NULL if no access was counted on it */
+const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, u32 space)
+{
+	u64 line = addr & ~(u64)(dl->line_size - 1);
+	struct fa_dl_id id = { .addr = line, .space = space, };
+
+	return fa_keymap__find_eq(&dl->lines, fa_dlines__key(line >> dl->line_shift, space),
+				  fa_dl_first__eq, &id);
+}
+
+/**
+ * fa_dlines__contended_all - The contended lines of the samples and of the
+ * watchpoints' hits, most transfers first: a line the watchpoints saw
+ * shared is theirs, exact, not the samples'
+ */
+int fa_dlines__contended_all(const struct fa_dlines *dl, const struct fa_dlines *exact,
+			     struct fa_dline ***lines)
+{
+	int n = 0;
+
+	*lines = calloc(dl->nr_shared + exact->nr_shared + 1, sizeof(**lines));
+	if (!*lines)
+		return -ENOMEM;
+	for (int i = 0; i < exact->nr_shared; i++) {
+		if (fa_dline__contended(exact->shared[i]))
+			(*lines)[n++] = exact->shared[i];
+	}
+	for (int i = 0; i < dl->nr_shared; i++) {
+		const struct fa_dline *l = dl->shared[i];
+		const struct fa_dl_first *f = fa_dlines__find(exact, l->addr, l->space);
+
+		if (fa_dline__contended(l) && !(f && f->shared))
 			(*lines)[n++] = dl->shared[i];
 	}
 	qsort(*lines, n, sizeof(**lines), fa_dline__cmp);
@@ -378,34 +486,262 @@ static bool fa_dline__fields(const struct fa_dline *l)
 	return true;
 }
 
+/* The code of an owner's stores, else of its first access */
+static const struct fa_dl_code *fa_dl_owner__store_code(const struct fa_dl_owner *o)
+{
+	return o->wcode.sym ? &o->wcode : &o->code;
+}
+
+/* The bytes an owner wrote, else those it accessed */
+static void fa_dl_owner__own_bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32 *hi)
+{
+	struct fa_dl_owner w = { .grains = o->written ?: o->grains, };
+
+	fa_dl_owner__bytes(&w, line_size, lo, hi);
+}
+
 /*
- * The owners named ran one instruction on bytes of their own, each owner
- * its own: elements of an array indexed per owner, whatever the type.
- * The stride: the least distance between two owners' first bytes.
+ * The owners named stored with one instruction to bytes of their own,
+ * each owner its own: elements of an array indexed per owner, whatever
+ * the type; what else they read (a sum over all slots) does not change
+ * that.  The stride: the least distance between two owners' first bytes.
  */
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
 {
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
 	const struct fa_dl_owner *o = l->owners;
+	const struct fa_dl_code *c0 = fa_dl_owner__store_code(&o[0]);
 	u32 stride = line_size;
 
 	for (int i = 0; i < n; i++) {
+		const struct fa_dl_code *c = fa_dl_owner__store_code(&o[i]);
 		u32 lo, hi;
 
-		if (!o[i].code.sym || o[i].code.dso != o[0].code.dso ||
-		    o[i].code.addr != o[0].code.addr || o[i].what.field || o[i].more_what)
+		if (!c->sym || c->dso != c0->dso || c->addr != c0->addr || o[i].what.field)
 			return 0;
-		fa_dl_owner__bytes(&o[i], line_size, &lo, &hi);
+		fa_dl_owner__own_bytes(&o[i], line_size, &lo, &hi);
 		for (int j = 0; j < i; j++) {
 			u32 lo2, hi2;
 
-			fa_dl_owner__bytes(&o[j], line_size, &lo2, &hi2);
+			fa_dl_owner__own_bytes(&o[j], line_size, &lo2, &hi2);
 			if (lo <= hi2 && lo2 <= hi)
 				return 0;
 			stride = min(stride, lo > lo2 ? lo - lo2 : lo2 - lo);
 		}
 	}
 	return n >= 2 ? stride : 0;
+}
+
+/* The saving of transfers @xg (by group of time) to @ag, and whether it is sure */
+static bool fa_dl__saving(const u32 *xg, const u32 *ag, struct fa_interval *ci, int *nr_groups)
+{
+	struct fa_boot_sum all, apart;
+
+	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
+		all.g[g] = xg[g];
+		apart.g[g] = ag[g];
+	}
+	fa_boot__saving(&all, &apart, ci);
+	*nr_groups = fa_boot_sum__nr_groups(&all);
+	return *nr_groups >= FA_BOOT_MIN_GROUPS && ci->lo >= FA_MIN_GAIN;
+}
+
+/* An owner's access attributed to nothing: a sample that named no type */
+static bool fa_dl_owner__untyped(const struct fa_dl_owner *o)
+{
+	return !o->what.type && !o->what.var;
+}
+
+/*
+ * The owners named on @l accessed elements of one array from one base
+ * (those whose first access named no type aside)
+ */
+static const struct fa_dl_what *fa_dline__array(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	const struct fa_dl_what *w = NULL;
+
+	for (int i = 0; i < n; i++) {
+		const struct fa_dl_what *o = &l->owners[i].what;
+
+		if (fa_dl_owner__untyped(&l->owners[i]))
+			continue;
+		if (!w)
+			w = o;
+		if (!o->base || o->field || !o->size || o->base != w->base ||
+		    o->type != w->type || o->var != w->var || o->size != w->size)
+			return NULL;
+	}
+	return w;
+}
+
+static bool fa_dl_what__same_array(const struct fa_dl_what *a, const struct fa_dl_what *b)
+{
+	return a && b && a->base == b->base && a->type == b->type && a->var == b->var &&
+	       a->size == b->size;
+}
+
+/* Slot of owner @id among those of @g, a new one when there is room; -1: none */
+static int fa_dl_group__id(struct fa_dl_group *g, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < g->nr_ids; i++) {
+		if (g->ids[i] == id)
+			return i;
+	}
+	if (i == FA_DL_OWNERS)
+		return -1;
+	g->ids[g->nr_ids++] = id;
+	return i;
+}
+
+/*
+ * Each owner accesses every n-th element from its own residue, n the
+ * owners: an array interleaved between threads, every line of it shared
+ */
+static void fa_dl_group__interleave(struct fa_dl_group *g)
+{
+	bool seen[FA_DL_OWNERS] = { false, };
+	u32 n;
+
+	for (int k = 0; k < g->nr; k++) {
+		const struct fa_dline *l = g->lines[k];
+
+		for (u32 i = 0; i < l->nr_owners && i < FA_DL_OWNERS; i++)
+			fa_dl_group__id(g, l->owners[i].id);
+	}
+	n = g->nr_ids;
+	g->stride = 0;
+	if (n < 2 || g->nr < 2)
+		return;
+	for (int k = 0; k < g->nr; k++) {
+		const struct fa_dline *l = g->lines[k];
+
+		for (u32 i = 0; i < l->nr_owners && i < FA_DL_OWNERS; i++) {
+			const struct fa_dl_owner *o = &l->owners[i];
+			int slot = fa_dl_group__id(g, o->id);
+			u32 r = (u32)(o->index_lo % n);
+
+			if (fa_dl_owner__untyped(o))
+				continue;
+			if (slot < 0 || o->index_lo < 0 || o->more_what)
+				return;
+			if (seen[slot] && g->residue[slot] != r)
+				return;
+			g->residue[slot] = r;
+			seen[slot] = true;
+		}
+	}
+	for (u32 i = 0; i < n; i++) {
+		for (u32 j = i + 1; j < n; j++) {
+			if (!seen[i] || g->residue[i] == g->residue[j])
+				return;
+		}
+	}
+	g->stride = n;
+}
+
+static void fa_dl_group__add(struct fa_dl_group *g, struct fa_dline *l)
+{
+	const struct fa_dl_what *w = fa_dline__array(l);
+
+	if (!g->nr && w) {
+		g->index_lo = LLONG_MAX;
+		g->index_hi = LLONG_MIN;
+	}
+	for (u32 i = 0; w && i < l->nr_owners && i < FA_DL_OWNERS; i++) {
+		if (fa_dl_owner__untyped(&l->owners[i]))
+			continue;
+		g->index_lo = min(g->index_lo, l->owners[i].index_lo);
+		g->index_hi = max(g->index_hi, l->owners[i].index_hi);
+	}
+	if (!g->nr)
+		g->what = w;
+	g->lines[g->nr++] = l;
+	g->loads += l->loads;
+	g->stores += l->stores;
+	g->xfers += l->xfers;
+	g->xfers_apart += l->xfers_apart;
+	for (int k = 0; k < FA_BOOT_GROUPS; k++) {
+		g->xfers_g[k] += l->xfers_g[k];
+		g->apart_g[k] += l->apart_g[k];
+	}
+}
+
+/**
+ * fa_dlines__groups - The contended @lines (most transfers first) by array
+ *
+ * Lines whose owners accessed elements of one array (one base, one type)
+ * are one group, a finding of the report: the 200 lines of an array
+ * interleaved between threads are one access pattern, one edit.  Other
+ * lines are a group each.  Groups keep the order of their first line.
+ *
+ * Return: the number of groups in @groups (the caller's, fa_dl_groups__free()),
+ * or -ENOMEM.
+ */
+int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **groups)
+{
+	struct fa_dl_group *g = calloc(nr + 1, sizeof(*g));
+	int nr_groups = 0;
+
+	*groups = g;
+	if (!g)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++) {
+		const struct fa_dl_what *w = fa_dline__array(lines[i]);
+		int k;
+
+		for (k = 0; w && k < nr_groups; k++) {
+			if (g[k].lines[0]->space == lines[i]->space &&
+			    fa_dl_what__same_array(fa_dline__array(g[k].lines[0]), w))
+				break;
+		}
+		if (!w || k == nr_groups) {
+			k = nr_groups++;
+			g[k].lines = calloc(nr - i, sizeof(*g[k].lines));
+			if (!g[k].lines) {
+				fa_dl_groups__free(g, nr_groups);
+				*groups = NULL;
+				return -ENOMEM;
+			}
+		}
+		fa_dl_group__add(&g[k], lines[i]);
+	}
+	for (int k = 0; k < nr_groups; k++)
+		fa_dl_group__interleave(&g[k]);
+	return nr_groups;
+}
+
+void fa_dl_groups__free(struct fa_dl_group *groups, int nr)
+{
+	for (int k = 0; groups && k < nr; k++)
+		zfree(&groups[k].lines);
+	free(groups);
+}
+
+/* fa_dline__saving() of the lines of @g together */
+bool fa_dl_group__saving(const struct fa_dl_group *g, struct fa_interval *ci, int *nr_groups)
+{
+	return fa_dl__saving(g->xfers_g, g->apart_g, ci, nr_groups);
+}
+
+/**
+ * fa_dl_slot__step - The index step that puts slots of @size bytes a
+ * whole number of lines apart: line / gcd(size, line), one line when
+ * @size divides it (4 -> 16), several when it does not (24 -> 8, 192 bytes)
+ */
+u32 fa_dl_slot__step(u32 size, u32 line_size)
+{
+	u32 a = max(size, 1U), b = line_size;
+
+	while (b) {
+		u32 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return line_size / a;
 }
 
 /**
@@ -419,15 +755,7 @@ u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
  */
 bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups)
 {
-	struct fa_boot_sum all, apart;
-
-	for (int g = 0; g < FA_BOOT_GROUPS; g++) {
-		all.g[g] = l->xfers_g[g];
-		apart.g[g] = l->apart_g[g];
-	}
-	fa_boot__saving(&all, &apart, ci);
-	*nr_groups = fa_boot_sum__nr_groups(&all);
-	return *nr_groups >= FA_BOOT_MIN_GROUPS && ci->lo >= FA_MIN_GAIN;
+	return fa_dl__saving(l->xfers_g, l->apart_g, ci, nr_groups);
 }
 
 /**
@@ -460,6 +788,17 @@ const char *fa_dl_advice__key(enum fa_dl_advice adv)
 	return fa_dl_advice_keys[adv];
 }
 
+static const char * const fa_dl_sharing_keys[] = {
+	[FA_DL_FALSE]	= "false",
+	[FA_DL_MIXED]	= "mixed",
+	[FA_DL_TRUE]	= "true",
+};
+
+const char *fa_dl_sharing__key(enum fa_dl_sharing sharing)
+{
+	return fa_dl_sharing_keys[sharing];
+}
+
 /**
  * fa_dline__watch_scnprintf - The --watch of 'perf affinity record' that
  * gives the roles and transfers of line @l exactly
@@ -474,7 +813,7 @@ int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf
 {
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), printed = 0;
 
-	if (!l->space || !l->where.var || !l->where.map || strstr(l->where.map, ".so"))
+	if (l->exact || !l->space || !l->where.var || !l->where.map || strstr(l->where.map, ".so"))
 		return 0;
 	if (fa_dline__advice(l, line_size) == FA_DL_ADV_TYPE)
 		return scnprintf(buf, size, "%s.*", l->where.var);

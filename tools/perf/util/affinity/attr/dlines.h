@@ -12,8 +12,10 @@
  * one CPU to a line another CPU wrote less than fa_config::xfer_ns before,
  * here only where the writer was another owner (not a thread migrating).
  * They are also counted as if each owner's bytes had a line of their own
- * (the bytes belong to the owner that accessed them first): what giving
- * each thread its own line would leave, the true sharing.
+ * (the bytes belong to the owner that writes them, else to the first that
+ * read them): what giving each thread its own line would leave, the true
+ * sharing.  An access that covers the bytes of several owners (a vector
+ * load summing per-thread slots) touches each of their lines.
  */
 #ifndef __PERF_AFFINITY_DLINES_H
 #define __PERF_AFFINITY_DLINES_H
@@ -85,7 +87,9 @@ struct fa_dl_owner {
 	s64			 index_lo;	/* element indexes, when @what has a base */
 	s64			 index_hi;
 	bool			 more_what;	/* it accessed other things too */
-	struct fa_dl_code	 code;
+	struct fa_dl_code	 code;		/* of its first access */
+	struct fa_dl_code	 wcode;		/* of its first store */
+	struct fa_dl_code	 rcode;		/* of its first load */
 };
 
 /* When a line was last written and by which owner, and which CPUs fetched it since */
@@ -113,16 +117,18 @@ struct fa_dl_where {
  * @space: Its address space
  * @loads: Sampled accesses that do not write, @stores those that do
  * @owners: Those seen, the first FA_DL_OWNERS of @nr_owners named
- * @home: Per grain, the owner slot that accessed it first (FA_DL_OWNERS:
- *        an owner not named; 0xff: none yet)
- * @homed: The grains that have one
+ * @home: Per grain, the owner slot that wrote it first, else that read it
+ *        first (FA_DL_OWNERS: an owner not named; 0xff: none yet)
+ * @homed: The grains that have one, @homew: those whose home wrote them
  * @xfers: Transfers of the line between CPUs
  * @xfers_apart: Those left when every owner's grains are on a line of their own
  * @xfers_g: @xfers by group of the bootstrap (boot.h), @apart_g: @xfers_apart
+ * @exact: Counted from watchpoint hits, every access to the bytes watched
  */
 struct fa_dline {
 	u64			 addr;
 	u32			 space;
+	bool			 exact;
 	u32			 nr_owners;
 	u64			 loads;
 	u64			 stores;
@@ -133,6 +139,7 @@ struct fa_dline {
 	struct fa_dl_owner	 owners[FA_DL_OWNERS];
 	u8			 home[FA_DL_GRAINS];
 	u64			 homed;
+	u64			 homew;
 	struct fa_dl_state	 line;
 	struct fa_dl_state	 apart[FA_DL_OWNERS + 1];
 	struct fa_dl_where	 where;
@@ -162,6 +169,14 @@ struct fa_dlines {
 	u64			  xfer_ns;
 	u64			  boot_ns;
 	u64			  untracked;	/* accesses to lines past FA_DL_MAX */
+	bool			  exact;	/* of watchpoint hits */
+};
+
+/* How the owners of a line share it */
+enum fa_dl_sharing {
+	FA_DL_FALSE,		/* each accesses bytes the others do not */
+	FA_DL_MIXED,		/* each writes bytes of its own, some read others' */
+	FA_DL_TRUE,		/* two write the same bytes */
 };
 
 /* What takes a contended line's transfers away */
@@ -173,18 +188,67 @@ enum fa_dl_advice {
 	FA_DL_ADV_BYTES,	/* other bytes: a line per thread's bytes */
 };
 
+/**
+ * struct fa_dl_group - Contended lines of one array, accessed alike
+ * @lines: The lines, most transfers first (borrowed)
+ * @nr: How many
+ * @loads, @stores, @xfers, @xfers_apart, @xfers_g, @apart_g: Their sums
+ * @nr_ids: Owners named on them, @ids those
+ * @stride: Each owner accesses every @stride-th element from its own
+ *          @residue (interleaved), 0: not so
+ * @index_lo, @index_hi: The elements accessed
+ * @what: What they are, NULL: lines of no array (a group of one line)
+ */
+struct fa_dl_group {
+	struct fa_dline	**lines;
+	const struct fa_dl_what *what;
+	int		  nr;
+	u64		  loads;
+	u64		  stores;
+	u64		  xfers;
+	u64		  xfers_apart;
+	u32		  xfers_g[FA_BOOT_GROUPS];
+	u32		  apart_g[FA_BOOT_GROUPS];
+	u32		  nr_ids;
+	u32		  ids[FA_DL_OWNERS];
+	u32		  residue[FA_DL_OWNERS];
+	u32		  stride;
+	s64		  index_lo;
+	s64		  index_hi;
+};
+
+/* The contended lines of a recording together: what diff compares */
+struct fa_dl_sum {
+	int	nr;		/* lines */
+	int	nr_false;	/* of those, with transfers a line per owner removes */
+	u64	xfers;
+	u64	xfers_apart;
+};
+
+void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
+		    struct fa_dl_sum *sum);
+int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **groups);
+void fa_dl_groups__free(struct fa_dl_group *groups, int nr);
+bool fa_dl_group__saving(const struct fa_dl_group *g, struct fa_interval *ci, int *nr_groups);
+
 int fa_dlines__init(struct fa_dlines *dl, u32 line_size, u64 xfer_ns, u64 boot_ns);
 void fa_dlines__exit(struct fa_dlines *dl);
 struct fa_dline *fa_dlines__add(struct fa_dlines *dl, const struct fa_dl_access *acc,
 				bool *new_shared, struct fa_dl_owner **owner);
 bool fa_dline__contended(const struct fa_dline *l);
 bool fa_dline__false_sharing(const struct fa_dline *l);
+enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l);
 int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines);
+int fa_dlines__contended_all(const struct fa_dlines *dl, const struct fa_dlines *exact,
+			     struct fa_dline ***lines);
+const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, u32 space);
 void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32 *hi);
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
 int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
+u32 fa_dl_slot__step(u32 size, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);
+const char *fa_dl_sharing__key(enum fa_dl_sharing sharing);
 bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_groups);
 int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t size);
 

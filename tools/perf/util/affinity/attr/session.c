@@ -34,8 +34,10 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	if (IS_ERR(s->type_names))
 		s->type_names = NULL;
 	if (!s->type_names || fa_owners__init(&s->owners) || fa_inst_map__init(&s->instances) ||
-	    fa_dlines__init(&s->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
+	    fa_dlines__init(&s->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns) ||
+	    fa_dlines__init(&s->watched, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
 		return -ENOMEM;
+	s->watched.exact = true;
 	if (only_types) {
 		s->only = strlist__new(only_types, NULL);
 		if (!s->only)
@@ -96,6 +98,7 @@ void fa_session__exit(struct fa_session *s)
 	fa_pending__exit(&s->pending);
 	fa_arrays__exit(&s->arrays);
 	fa_dlines__exit(&s->dlines);
+	fa_dlines__exit(&s->watched);
 	hashmap__free(s->type_names);
 	for (int i = 0; i < s->nr_types; i++)
 		fa_type_entry__delete(s->types[i]);

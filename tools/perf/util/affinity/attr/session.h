@@ -52,6 +52,7 @@ struct fa_session {
 	struct fa_pending	  pending;	/* accesses waiting for their instance */
 	struct fa_arrays	  arrays;	/* array variables of scalars */
 	struct fa_dlines	  dlines;	/* every access by its data line */
+	struct fa_dlines	  watched;	/* every watchpoint hit by its data line */
 	struct fa_worker	 *worker;	/* accumulates the types, NULL: in line */
 };
 

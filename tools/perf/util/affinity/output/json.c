@@ -877,6 +877,18 @@ static int fa_json__arrays(struct json_writer *j, const struct fa_attr *a)
 	return 0;
 }
 
+/* "@key": the function, "@key_offset": the offset in it */
+static void fa_json__dl_code(struct json_writer *j, const char *key, const struct fa_dl_code *code)
+{
+	char off[64];
+
+	if (!code->sym)
+		return;
+	scnprintf(off, sizeof(off), "%s_offset", key);
+	json_writer__string(j, key, code->sym);
+	json_writer__u64(j, off, code->sym_off);
+}
+
 static void fa_json__dl_owner(struct json_writer *j, const struct fa_dl_owner *o, u32 line_size)
 {
 	char what[256];
@@ -897,14 +909,14 @@ static void fa_json__dl_owner(struct json_writer *j, const struct fa_dl_owner *o
 		json_writer__string(j, "type", o->what.type);
 	if (o->what.field)
 		json_writer__string(j, "field", o->what.field);
-	if (o->code.sym) {
-		json_writer__string(j, "function", o->code.sym);
-		json_writer__u64(j, "function_offset", o->code.sym_off);
-	}
+	fa_json__dl_code(j, "function", &o->code);
+	fa_json__dl_code(j, "store_function", &o->wcode);
+	fa_json__dl_code(j, "load_function", &o->rcode);
 	json_writer__end_object(j);
 }
 
-static void fa_json__dline(struct json_writer *j, const struct fa_dline *l, u32 line_size)
+static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const struct fa_dline *l,
+			   u32 line_size)
 {
 	enum fa_dl_advice adv = fa_dline__advice(l, line_size);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), nr;
@@ -928,7 +940,9 @@ static void fa_json__dline(struct json_writer *j, const struct fa_dline *l, u32 
 	json_writer__u64(j, "stores", l->stores);
 	json_writer__u64(j, "transfers", l->xfers);
 	json_writer__u64(j, "transfers_apart", l->xfers_apart);
+	json_writer__bool(j, "exact", l->exact);
 	json_writer__bool(j, "false_sharing", fa_dline__false_sharing(l));
+	json_writer__string(j, "sharing", fa_dl_sharing__key(fa_dline__sharing(l)));
 	json_writer__u64(j, "nr_owners", l->nr_owners);
 	json_writer__string(j, "owner_kind", l->space ? "thread" : "cpu");
 	json_writer__begin_array(j, "owners", /*flat=*/false);
@@ -943,7 +957,8 @@ static void fa_json__dline(struct json_writer *j, const struct fa_dline *l, u32 
 	fa_json__interval(j, "saving_interval", &ci, 100);
 	json_writer__int(j, "transfer_groups", nr);
 	json_writer__bool(j, "sure", sure);
-	if (fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
+	if (!fa_dlines__find(&a->s->watched, l->addr, l->space) &&
+	    fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
 		json_writer__string(j, "watch", watch);
 	else
 		json_writer__null(j, "watch");
@@ -954,13 +969,13 @@ static void fa_json__dline(struct json_writer *j, const struct fa_dline *l, u32 
 static int fa_json__data_lines(struct json_writer *j, const struct fa_attr *a)
 {
 	struct fa_dline **lines;
-	int nr = fa_dlines__contended(&a->s->dlines, &lines);
+	int nr = fa_dlines__contended_all(&a->s->dlines, &a->s->watched, &lines);
 
 	if (nr < 0)
 		return nr;
 	json_writer__begin_array(j, "data_lines", /*flat=*/false);
 	for (int i = 0; i < nr; i++)
-		fa_json__dline(j, lines[i], a->s->cfg->line_size);
+		fa_json__dline(j, a, lines[i], a->s->cfg->line_size);
 	json_writer__end_array(j);
 	free(lines);
 	return 0;

@@ -50,6 +50,16 @@ int fa_dl_owner__what_scnprintf(const struct fa_dl_owner *o, char *buf, size_t s
 	return n;
 }
 
+/* ", by count+0x26 (file.c:12)" */
+static size_t fa_report__dl_code(FILE *fp, const char *lead, const struct fa_dl_code *code)
+{
+	size_t printed = fprintf(fp, "%s%s+%#" PRIx64, lead, code->sym, code->sym_off);
+
+	if (code->srcline)
+		printed += fprintf(fp, " (%s)", code->srcline);
+	return printed;
+}
+
 static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const struct fa_dl_owner *o,
 				  u32 line_size)
 {
@@ -61,11 +71,12 @@ static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const stru
 	fa_dl_owner__what_scnprintf(o, what, sizeof(what));
 	printed = fprintf(fp, "      %s %u: %s, bytes %u-%u, %" PRIu64 " loads %" PRIu64 " stores",
 			  fa_dline__owner_kind(l), o->id, what, lo, hi, o->loads, o->stores);
-	if (!o->code.sym)
-		return printed + fprintf(fp, "\n");
-	printed += fprintf(fp, ", by %s+%#" PRIx64, o->code.sym, o->code.sym_off);
-	if (o->code.srcline)
-		printed += fprintf(fp, " (%s)", o->code.srcline);
+	if (o->code.sym)
+		printed += fa_report__dl_code(fp, ", by ", &o->code);
+	if (o->wcode.sym && o->wcode.addr != o->code.addr)
+		printed += fa_report__dl_code(fp, ", stores by ", &o->wcode);
+	if (o->rcode.sym && o->rcode.addr != o->code.addr)
+		printed += fa_report__dl_code(fp, ", loads by ", &o->rcode);
 	return printed + fprintf(fp, "\n");
 }
 
@@ -80,7 +91,45 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 	if (l->space)
 		printed += fprintf(fp, "  pid %u", l->space);
 	printed += fprintf(fp, ": %" PRIu64 " loads, %" PRIu64 " stores,", l->loads, l->stores);
-	return printed + fprintf(fp, " %" PRIu64 " transfers\n", l->xfers);
+	printed += fprintf(fp, " %" PRIu64 " transfers", l->xfers);
+	/* every access to the bytes watched: roles and transfers exact */
+	return printed + fprintf(fp, "%s\n", l->exact ? " (watchpoint hits, exact)" : "");
+}
+
+/*
+ * The step of an index that gives each @who's slot of @size bytes a line:
+ * "index by thread x 16" where the slot divides a line; else the aligned
+ * struct first, as a whole number of slots is then several lines
+ */
+static size_t fa_report__dl_step(FILE *fp, u32 size, u32 line_size, const char *who)
+{
+	u32 step = fa_dl_slot__step(size, line_size);
+
+	if (step * size == line_size)
+		return 0;
+	return fprintf(fp, " to a multiple of %u bytes (a %u-byte aligned struct per %s, allocated at a %u-byte boundary, or index by %s x %u, %u bytes)\n",
+		       line_size, line_size, who, line_size, who, step, step * size);
+}
+
+/*
+ * The rest of a stride's edit: the code that reads other owners' slots
+ * (a sum over them all) must step as the index does, and the allocation
+ * grows with it
+ */
+static size_t fa_report__dl_readers(FILE *fp, const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), nr = 0;
+	size_t printed = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct fa_dl_owner *o = &l->owners[i];
+
+		if (!o->rcode.sym || !o->wcode.sym || o->rcode.addr == o->wcode.addr)
+			continue;
+		printed += fprintf(fp, nr++ ? "," : "      the whole edit: the allocation and the index, and the code that reads the slots:");
+		printed += fa_report__dl_code(fp, " ", &o->rcode);
+	}
+	return printed + (nr ? fprintf(fp, "\n") : 0);
 }
 
 /* The edit @adv that gives each owner its own line, after @lead */
@@ -96,17 +145,23 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
 	case FA_DL_ADV_ELEMENTS:
 		printed += fprintf(fp, "give each %s's %s elements a cache line of their own:",
 				   who, o->what.type);
-		return printed + fprintf(fp, " pad the per-%s stride to %u bytes (%u elements)\n",
-					 who, line_size, line_size / max(o->what.size, 1U));
+		printed += fprintf(fp, " pad the per-%s stride", who);
+		if (!fa_report__dl_step(fp, max(o->what.size, 1U), line_size, who))
+			printed += fprintf(fp, " to %u bytes (%u elements)\n", line_size,
+					   line_size / max(o->what.size, 1U));
+		return printed + fa_report__dl_readers(fp, l);
 	case FA_DL_ADV_STRIDE:
 		stride = fa_dline__stride(l, line_size);
 		printed += fprintf(fp, "%s+%#" PRIx64 " accesses a slot per %s, %u bytes apart:",
 				   o->code.sym, o->code.sym_off, who, stride);
-		printed += fprintf(fp, " pad the stride to %u bytes (a slot per cache line:",
-				   line_size);
-		printed += fprintf(fp, " index by %s x %u,", who, line_size / stride);
-		return printed + fprintf(fp, " or a %u-byte aligned struct per %s)\n", line_size,
-					 who);
+		printed += fprintf(fp, " pad the stride");
+		if (!fa_report__dl_step(fp, stride, line_size, who)) {
+			printed += fprintf(fp, " to %u bytes (a slot per cache line:", line_size);
+			printed += fprintf(fp, " index by %s x %u,", who, line_size / stride);
+			printed += fprintf(fp, " or a %u-byte aligned struct per %s)\n", line_size,
+					   who);
+		}
+		return printed + fa_report__dl_readers(fp, l);
 	case FA_DL_ADV_BYTES:
 	case FA_DL_ADV_NONE:
 	case FA_DL_ADV_TYPE:
@@ -177,21 +232,124 @@ static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct f
 	char watch[256];
 	size_t printed = fa_report__dl_where(fp, l);
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
-	bool false_sharing = fa_dline__false_sharing(l);
+	enum fa_dl_sharing sharing = fa_dline__sharing(l);
+	const char *who = fa_dline__owner_kind(l);
 
-	printed += fprintf(fp, "    %s: %u %ss, ", false_sharing ? "false sharing" : "true sharing",
-			   l->nr_owners, fa_dline__owner_kind(l));
-	printed += fprintf(fp, "%s\n", false_sharing ? "each accesses bytes the others do not" :
-			   "one writes bytes another accesses");
+	switch (sharing) {
+	case FA_DL_FALSE:
+		printed += fprintf(fp, "    false sharing: %u %ss, each accesses bytes the others do not\n",
+				   l->nr_owners, who);
+		break;
+	case FA_DL_MIXED:
+		printed += fprintf(fp, "    false sharing: %u %ss, each writes bytes of its own;", l->nr_owners,
+				   who);
+		printed += fprintf(fp, " reads of another's bytes are true sharing of those only\n");
+		break;
+	case FA_DL_TRUE:
+	default:
+		printed += fprintf(fp, "    true sharing: %u %ss, one writes bytes another accesses\n",
+				   l->nr_owners, who);
+		break;
+	}
 	for (int i = 0; i < n; i++)
 		printed += fa_report__dl_owner(fp, l, &l->owners[i], line_size);
 	if (l->nr_owners > FA_DL_OWNERS)
 		printed += fprintf(fp, "      and %u more %ss\n", l->nr_owners - FA_DL_OWNERS,
 				   fa_dline__owner_kind(l));
 	printed += fa_report__dl_advice(fp, a, l, line_size);
-	if (fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
+	/* no watching what was watched */
+	if (!fa_dlines__find(&a->s->watched, l->addr, l->space) &&
+	    fa_dline__watch_scnprintf(l, line_size, watch, sizeof(watch)))
 		printed += fprintf(fp, "    Exact roles and transfers: perf affinity record --watch '%s' -- <workload>\n",
 				   watch);
+	return printed;
+}
+
+/* The first and the last line of @g, and where its first line is */
+static size_t fa_report__dl_group_where(FILE *fp, const struct fa_dl_group *g)
+{
+	const struct fa_dline *l0 = g->lines[0];
+	u64 lo = l0->addr, hi = l0->addr;
+	size_t printed;
+
+	for (int k = 1; k < g->nr; k++) {
+		lo = min(lo, g->lines[k]->addr);
+		hi = max(hi, g->lines[k]->addr);
+	}
+	printed = fprintf(fp, "\n  lines %#" PRIx64 "-%#" PRIx64, lo, hi);
+	if (l0->where.map)
+		printed += fprintf(fp, "  %s+0x%" PRIx64 "-0x%" PRIx64, l0->where.map,
+				   l0->where.map_off - (l0->addr - lo), l0->where.map_off + (hi - l0->addr));
+	if (l0->space)
+		printed += fprintf(fp, "  pid %u", l0->space);
+	printed += fprintf(fp, ": %d lines of one array of %s, elements [%" PRId64 "..%" PRId64 "],",
+			   g->nr, g->what->type, g->index_lo, g->index_hi);
+	return printed + fprintf(fp, " %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " transfers\n",
+				 g->loads, g->stores, g->xfers);
+}
+
+/* An owner of @g: its elements and its code, on the first line it is named on */
+static size_t fa_report__dl_group_owner(FILE *fp, const struct fa_dl_group *g, u32 k)
+{
+	const struct fa_dline *l0 = g->lines[0];
+	size_t printed = fprintf(fp, "      %s %u:", fa_dline__owner_kind(l0), g->ids[k]);
+
+	if (g->stride)
+		printed += fprintf(fp, " every %u%s element from [%u]", g->stride,
+				   g->stride == 2 ? "nd" : g->stride == 3 ? "rd" : "th", g->residue[k]);
+	for (int i = 0; i < g->nr; i++) {
+		const struct fa_dline *l = g->lines[i];
+
+		for (u32 j = 0; j < l->nr_owners && j < FA_DL_OWNERS; j++) {
+			if (l->owners[j].id == g->ids[k] && l->owners[j].code.sym)
+				return printed + fa_report__dl_code(fp, ", by ", &l->owners[j].code) +
+				       fprintf(fp, "\n");
+		}
+	}
+	return printed + fprintf(fp, "\n");
+}
+
+/*
+ * Lines of one array accessed alike, one finding: an array interleaved
+ * between threads is one access pattern and one edit, not 200 lines
+ */
+static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g, u32 line_size)
+{
+	const struct fa_dline *l0 = g->lines[0];
+	const char *who = fa_dline__owner_kind(l0);
+	char ci_str[FA_INTERVAL_STR];
+	struct fa_interval ci;
+	size_t printed = fa_report__dl_group_where(fp, g);
+	bool sure;
+	int nr;
+
+	printed += fprintf(fp, "    false sharing: %u %ss%s\n", g->nr_ids, who,
+			   g->stride ? ", interleaved: each accesses elements the others do not, in every line" :
+			   ", each accesses bytes the others do not");
+	for (u32 k = 0; k < g->nr_ids; k++)
+		printed += fa_report__dl_group_owner(fp, g, k);
+	sure = fa_dl_group__saving(g, &ci, &nr);
+	if (!sure) {
+		printed += fprintf(fp, "    Advice: none yet, the evidence is insufficient (transfers in %d of %d groups of time, %d needed,",
+				   nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
+		printed += fprintf(fp, " and a saving sure to reach %.0f%%): record longer\n", 100 * FA_MIN_GAIN);
+	}
+	printed += fprintf(fp, "%s", sure ? "    Advice: " : "      the leading candidate: ");
+	if (g->stride) {
+		printed += fprintf(fp, "give each %s a block of the array of its own, not every %u%s element:",
+				   who, g->stride, g->stride == 2 ? "nd" : g->stride == 3 ? "rd" : "th");
+		printed += fprintf(fp, " %s t of %u takes elements [t * n / %u, (t + 1) * n / %u);",
+				   who, g->stride, g->stride, g->stride);
+		printed += fprintf(fp, " %ss then meet only where blocks meet\n", who);
+	} else {
+		printed += fprintf(fp, "give each %s's %s elements cache lines of their own\n", who,
+				   g->what->type);
+	}
+	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
+	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, g->xfers,
+			   g->xfers_apart);
+	printed += fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
+	(void)line_size;
 	return printed;
 }
 
@@ -200,24 +358,41 @@ static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct f
  */
 size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 {
+	struct fa_dl_group *groups = NULL;
 	struct fa_dline **lines;
 	size_t printed;
-	int nr, shown = 0;
+	int nr, nr_groups, shown = 0, more = 0;
 
-	nr = fa_dlines__contended(&a->s->dlines, &lines);
+	nr = fa_dlines__contended_all(&a->s->dlines, &a->s->watched, &lines);
 	if (nr <= 0) {
 		free(lines);
-		return 0;
+		if (nr < 0 || !fa_keymap__size(&a->s->dlines.lines))
+			return 0;
+		/* a fix that worked: a good result, said so */
+		return fa_report__banner(fp, "Shared Data Cache Lines") +
+		       fprintf(fp, "\n  nothing shared: of the %zu data lines accessed, none moved between threads by writes\n",
+			       (size_t)fa_keymap__size(&a->s->dlines.lines));
 	}
+	nr_groups = fa_dlines__groups(lines, nr, &groups);
 	printed = fa_report__banner(fp, "Shared Data Cache Lines");
 	printed += fprintf(fp, "\n  %d line%s moved between threads (CPUs in the kernel)",
 			   nr, nr == 1 ? "" : "s");
 	printed += fprintf(fp, " by writes:");
 	printed += fprintf(fp, " by address, typed or not\n");
-	for (int i = 0; i < nr && shown < FA_DL_SHOWN; i++, shown++)
-		printed += fa_report__dline(fp, a, lines[i], a->s->cfg->line_size);
-	if (nr > shown)
-		printed += fprintf(fp, "\n  %d more lines: see --json\n", nr - shown);
+	for (int k = 0; k < nr_groups; k++) {
+		if (shown == FA_DL_SHOWN) {
+			more += groups[k].nr;
+			continue;
+		}
+		shown++;
+		if (groups[k].nr > 1)
+			printed += fa_report__dl_group(fp, &groups[k], a->s->cfg->line_size);
+		else
+			printed += fa_report__dline(fp, a, groups[k].lines[0], a->s->cfg->line_size);
+	}
+	if (more)
+		printed += fprintf(fp, "\n  %d more lines: see --json\n", more);
+	fa_dl_groups__free(groups, max(nr_groups, 0));
 	free(lines);
 	return printed;
 }
