@@ -1226,6 +1226,19 @@ static void perf_affinity__sampled_regs(struct perf_session *session, char *buf,
 }
 
 /*
+ * Most accesses were to code without symbols or debug info: nothing could
+ * be named, which is no proof that nothing is shared
+ */
+static bool perf_affinity__unnamed(const struct perf_affinity *aff)
+{
+	const struct fa_attr_stats *as = &aff->attr.stats;
+	u64 unnamed = as->failed[FA_ATTR_NO_SYM] + as->failed[FA_ATTR_NO_DBGINFO] +
+		      aff->decoder.stats.dropped[FA_DROP_NO_SYM];
+
+	return unnamed * 2 >= as->accesses;
+}
+
+/*
  * A recording of other events gives no report: say what would.  One where
  * nothing could be attributed gives an empty one: say why instead, and
  * when almost nothing could, say it too.
@@ -1256,6 +1269,12 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 	if (!fa_report__why(&aff->decoder, &aff->attr, regs, why, sizeof(why)))
 		return 0;
 	/* lines threads share are worth a report, typed or not */
+	if (!as->resolved && !aff->session.dlines.nr_shared &&
+	    fa_keymap__size(&aff->session.dlines.lines) && !perf_affinity__unnamed(aff)) {
+		report_error(true, "%s: nothing shared: none of the %zu data lines accessed moved between threads, and no access is to a struct field\n",
+			     path, (size_t)fa_keymap__size(&aff->session.dlines.lines));
+		return 0;
+	}
 	if (!as->resolved && !aff->session.dlines.nr_shared) {
 		report_error(false, "%s: no access attributed to a struct field: %s\n",
 			     path, why);
@@ -2148,6 +2167,22 @@ static int affinity_diff__type(struct affinity_side *sides, struct fa_hist_entry
 	return err;
 }
 
+/* The lines threads share in each recording, typed or not */
+static void affinity_diff__dlines(struct affinity_side *sides, struct json_writer *j)
+{
+	struct fa_dl_sum sum[2];
+	u64 samples[2];
+
+	for (int i = 0; i < 2; i++) {
+		fa_dlines__sum(&sides[i].aff.session.dlines, &sides[i].aff.session.watched, &sum[i]);
+		samples[i] = fa_decode_stats__samples(&sides[i].aff.decoder.stats);
+	}
+	if (perf_affinity__text(&sides[0].aff))
+		fa_diff__dlines_fprintf(stdout, &sum[0], samples[0], &sum[1], samples[1]);
+	if (j)
+		fa_diff__dlines_json(j, &sum[0], samples[0], &sum[1], samples[1]);
+}
+
 static int affinity_diff__types(struct affinity_side *sides)
 {
 	struct perf_affinity *aff = &sides[0].aff;
@@ -2172,8 +2207,11 @@ static int affinity_diff__types(struct affinity_side *sides)
 				break;
 		}
 	}
-	if (jp) {
+	if (jp)
 		json_writer__end_array(jp);
+	if (!err)
+		affinity_diff__dlines(sides, jp);
+	if (jp) {
 		json_writer__end_object(jp);
 		fputc('\n', aff->json_fp);
 	}

@@ -8,6 +8,7 @@
 #include "../advice/analyze.h"
 #include "check.h"
 #include "diff.h"
+#include "../attr/dlines.h"
 #include "../fields/fields.h"
 #include "../output/json.h"
 #include "../layout/layout.h"
@@ -226,6 +227,54 @@ static size_t fa_diff__row(FILE *fp, const char *label, double old, double new, 
 	printed += fa_diff__value(fp, new, count);
 	printed += fa_diff__change(fp, old, new);
 	return printed + fprintf(fp, "%s%s\n", note ? "   " : "", note ?: "");
+}
+
+/* Per 1k samples, NaN of none */
+static double fa_diff__per_ksample(u64 n, u64 samples)
+{
+	return samples ? 1000.0 * n / samples : NAN;
+}
+
+/**
+ * fa_diff__dlines_fprintf - The lines threads share in the two recordings,
+ * typed or not: a fix of an array or of untyped heap slots shows here, and
+ * a fix that leaves a line shared still moves it
+ */
+void fa_diff__dlines_fprintf(FILE *fp, const struct fa_dl_sum *old, u64 old_samples,
+			     const struct fa_dl_sum *new, u64 new_samples)
+{
+	fprintf(fp, "\n# data cache lines threads share, typed or not\n");
+	fprintf(fp, "# %-34s %10s %10s %9s\n", "", "old", "new", "change");
+	fa_diff__row(fp, "lines moved between threads", old->nr, new->nr, true, NULL);
+	fa_diff__row(fp, "of those, false sharing", old->nr_false, new->nr_false, true, NULL);
+	fa_diff__row(fp, "transfers per 1k samples", fa_diff__per_ksample(old->xfers, old_samples),
+		     fa_diff__per_ksample(new->xfers, new_samples), false, NULL);
+	fa_diff__row(fp, "  a line per thread removes",
+		     fa_diff__per_ksample(old->xfers - old->xfers_apart, old_samples),
+		     fa_diff__per_ksample(new->xfers - new->xfers_apart, new_samples), false,
+		     new->xfers > new->xfers_apart ? "false sharing left" :
+		     new->nr ? "none: what is left is true sharing" : "nothing shared");
+}
+
+static void fa_diff__dlines_json_side(struct json_writer *j, const char *key,
+				      const struct fa_dl_sum *s, u64 samples)
+{
+	json_writer__begin_object(j, key, /*flat=*/true);
+	json_writer__int(j, "lines", s->nr);
+	json_writer__int(j, "false_sharing_lines", s->nr_false);
+	json_writer__u64(j, "transfers", s->xfers);
+	json_writer__u64(j, "transfers_apart", s->xfers_apart);
+	json_writer__u64(j, "samples", samples);
+	json_writer__end_object(j);
+}
+
+void fa_diff__dlines_json(struct json_writer *j, const struct fa_dl_sum *old, u64 old_samples,
+			  const struct fa_dl_sum *new, u64 new_samples)
+{
+	json_writer__begin_object(j, "data_lines", /*flat=*/false);
+	fa_diff__dlines_json_side(j, "old", old, old_samples);
+	fa_diff__dlines_json_side(j, "new", new, new_samples);
+	json_writer__end_object(j);
 }
 
 /* The note of a measured change: its interval, or that it is not told from noise */

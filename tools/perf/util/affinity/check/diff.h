@@ -67,6 +67,12 @@ struct fa_diff {
 int fa_diff__init(struct fa_diff *d, const char *name, const struct fa_diff_side *old,
 		  const struct fa_diff_side *new, double percent_limit);
 void fa_diff__fprintf(const struct fa_diff *d, FILE *fp);
+
+struct fa_dl_sum;
+void fa_diff__dlines_fprintf(FILE *fp, const struct fa_dl_sum *old, u64 old_samples,
+			     const struct fa_dl_sum *new, u64 new_samples);
+void fa_diff__dlines_json(struct json_writer *j, const struct fa_dl_sum *old, u64 old_samples,
+			  const struct fa_dl_sum *new, u64 new_samples);
 int fa_diff__json(struct json_writer *j, const struct fa_diff *d);
 
 #endif /* __PERF_AFFINITY_DIFF_H */
