@@ -1,0 +1,147 @@
+#!/bin/bash
+# perf affinity report of per-thread data in the shapes of programs written elsewhere
+# SPDX-License-Identifier: GPL-2.0
+#
+# The slotshapes workloads, recorded with default options, each a shape a
+# program written outside perf gave its per-thread data:
+#
+# - vecsum: 8-byte counters a thread, the main thread also sums them with
+#   16-byte loads.  False sharing, not "true sharing ... none by layout":
+#   a byte is its writer's, the sum shares only the bytes it reads; the
+#   advice pads the stride, and names the code that reads every slot when
+#   the samples saw it.
+# - threadstats: 24-byte structs from calloc() behind a global pointer:
+#   the struct's instances are found, the advice aligns the struct and
+#   its allocation (no index stride of whole 24-byte slots is one line).
+# - slotsum: a malloc()ed size_t a thread, summed by the main thread:
+#   pad the stride to 64 bytes, 8 elements.
+# - interleave: a heap int array of many lines, 4 threads each taking
+#   every 4th element: one finding for the array, not a finding a line,
+#   and a block per thread as the advice.
+#
+# With --watch auto the slots' line is the hits' (exact), and nothing
+# suggests watching the bytes watched.
+#
+# The fixes ('padded') leave nothing that a layout removes: 'nothing
+# shared', exit 0, and diff shows what a line per thread removes go to 0.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+
+if [ "$(uname -m)" != x86_64 ]; then
+	affinity__skip "needs software address sampling (x86-64)"
+fi
+
+# rec NAME WORKLOAD [padded]: record it into NAME.data, its report in NAME
+rec() {
+	local name=$1
+
+	shift
+	if ! perf affinity record -o "${tmpdir}/${name}.data" -- perf test -w "$@" \
+		> /dev/null 2>&1; then
+		fail "perf affinity record -- perf test -w $*"
+		return 1
+	fi
+	if ! perf affinity report -i "${tmpdir}/${name}.data" --stdio > "${tmpdir}/${name}" 2>&1; then
+		fail "perf affinity report of $*: exit $?, $(head -1 "${tmpdir}/${name}")"
+		return 1
+	fi
+}
+
+# has NAME PATTERN WHAT: the report NAME has a line matching PATTERN
+has() {
+	grep -q -e "$2" "${tmpdir}/$1" || fail "$1: $3"
+}
+
+# hasnt NAME PATTERN WHAT: the report NAME has no line matching PATTERN
+hasnt() {
+	grep -q -e "$2" "${tmpdir}/$1" && fail "$1: $3"
+}
+
+# the shared line of a workload: from its "line" header to the next blank line
+line_of() {
+	sed -n "/^  line 0x.*$2/,/^$/p" "${tmpdir}/$1"
+}
+
+echo "vecsum: false sharing, the sum true sharing of the bytes it reads"
+if rec vecsum vecsum 1500; then
+	line_of vecsum heap > "${tmpdir}/vecsum.line"
+	cat "${tmpdir}/vecsum.line"
+	has vecsum.line 'false sharing: 2 threads, each' "the slots' line not false sharing"
+	hasnt vecsum.line 'none by layout' "no edit advised for the slots"
+	has vecsum.line 'Advice: .*\(pad the stride to 64 bytes\|pad the per-thread stride to 64 bytes\)' \
+		"the stride not padded"
+	# the code that reads every slot, when a sample saw it
+	if grep -q 'loads by vecsum_total' "${tmpdir}/vecsum.line"; then
+		has vecsum.line 'the whole edit: .*vecsum_total' "the sum not named as part of the edit"
+	fi
+fi
+
+echo "threadstats: 24-byte structs from calloc(): align the struct and the allocation"
+if rec threadstats threadstats 1500; then
+	grep -A1 '^  Advice' "${tmpdir}/threadstats"
+	has threadstats '^  struct wstats *24 ' "struct wstats not in the struct table"
+	has threadstats '^  Advice: align the struct to the 64 byte cache line and allocate the instances at 64 byte boundaries' \
+		"the aligned struct and allocation not advised"
+	hasnt threadstats 'index by thread x 2,' "a 48-byte stride advised"
+fi
+
+echo "slotsum: a malloc()ed size_t a thread: pad the stride"
+if rec slotsum slotsum 1500; then
+	line_of slotsum heap > "${tmpdir}/slotsum.line"
+	cat "${tmpdir}/slotsum.line"
+	has slotsum.line 'false sharing: 2 threads' "the slots' line not false sharing"
+	has slotsum.line 'Advice: .*\(pad the stride to 64 bytes (a slot per cache line: index by thread x 8\|pad the per-thread stride to 64 bytes (8 elements)\)' \
+		"the stride not padded to 8 elements"
+fi
+
+echo "interleave: one finding for the array, a block per thread"
+if rec interleave interleave 1500; then
+	sed -n '/^  lines 0x/,/^$/p' "${tmpdir}/interleave" > "${tmpdir}/interleave.group"
+	cat "${tmpdir}/interleave.group"
+	has interleave.group 'lines of one array of int' "the array's lines not one finding"
+	has interleave.group 'false sharing: 4 threads, interleaved' "not seen interleaved"
+	has interleave.group 'every 4th element from \[3\]' "the threads' elements not named"
+	has interleave.group 'give each thread a block of the array of its own, not every 4th element' \
+		"a block per thread not advised"
+	[ "$(grep -c '^  line 0x.*heap' "${tmpdir}/interleave")" -le 2 ] ||
+		fail "interleave: the array's lines reported one by one"
+fi
+
+echo "slotsum --watch auto: the line's transfers and roles from the hits, no second --watch"
+if perf affinity record --watch auto -o "${tmpdir}/watched.data" -- perf test -w slotsum 1500 \
+	> "${tmpdir}/watched.rec" 2>&1; then
+	perf affinity report -i "${tmpdir}/watched.data" --stdio > "${tmpdir}/watched" 2>&1 ||
+		fail "report of the hits: exit $?"
+	line_of watched heap > "${tmpdir}/watched.line"
+	head -3 "${tmpdir}/watched.line"
+	has watched.line 'transfers (watchpoint hits, exact)$' "the hits not the line's account"
+	has watched.line 'false sharing: 2 threads' "the watched slots not false sharing"
+	has watched.line 'Advice: .*pad the stride to 64 bytes' "the hits changed the advice"
+	hasnt watched 'Exact roles and transfers: perf affinity record --watch' \
+		"watching the watched bytes suggested"
+elif grep -q 'breakpoint' "${tmpdir}/watched.rec"; then
+	echo "no hardware watchpoints here: $(tail -1 "${tmpdir}/watched.rec")"
+else
+	fail "record --watch auto: $(tail -1 "${tmpdir}/watched.rec")"
+fi
+
+echo "the fixes: nothing a layout removes"
+for w in slotsum interleave; do
+	rec "${w}-padded" "${w}" 1500 padded || continue
+	hasnt "${w}-padded" '^    false sharing' "false sharing after the fix"
+	grep -A3 'Shared Data Cache Lines' "${tmpdir}/${w}-padded" | tail -1
+done
+has interleave-padded 'nothing shared: of the [0-9]* data lines accessed, none moved' \
+	"the fixed array not 'nothing shared'"
+
+echo "diff: the fix removes what a line per thread removes"
+perf affinity diff "${tmpdir}/slotsum.data" "${tmpdir}/slotsum-padded.data" > "${tmpdir}/diff" 2>&1 ||
+	fail "diff: exit $?"
+grep -A5 'data cache lines threads share' "${tmpdir}/diff"
+grep -q '^    a line per thread removes *[0-9.]* *0.00 *-100.0%' "${tmpdir}/diff" ||
+	fail "diff: the false sharing not gone"
+
+cleanup
+exit ${err}
