@@ -175,6 +175,19 @@ static int test__affinity_data_lines_sum(struct test_suite *test __maybe_unused,
 	T("a line per thread's elements", fa_dline__advice(l, 64) == FA_DL_ADV_ELEMENTS);
 	fa_dlines__exit(&dl);
 
+	/* two write a counter of both beside their own slots: that part true sharing */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	for (int i = 0; i < 400; i++) {
+		static const u32 own[] = { 0, 8 }, both[] = { 32, 32 };
+
+		dlines__plant(&dl, i % 10 ? own : both, 8, 1, false);
+	}
+	l = dl.shared[0];
+	T("false sharing beside the true", fa_dline__sharing(l) == FA_DL_MIXED);
+	T("a line per owner removes most", l->xfers_apart > 0 && l->xfers > 3 * l->xfers_apart);
+	T("so a line per owner is advised", fa_dline__advice(l, 64) != FA_DL_ADV_NONE);
+	fa_dlines__exit(&dl);
+
 	/* the index step that starts every slot a whole number of lines apart */
 	T("4-byte slots: x16", fa_dl_slot__step(4, 64) == 16);
 	T("8-byte slots: x8", fa_dl_slot__step(8, 64) == 8);

@@ -322,10 +322,10 @@ bool fa_dline__contended(const struct fa_dline *l)
 
 /**
  * fa_dline__sharing - How the owners named share a line: each its own
- * bytes (false sharing), each writing bytes of its own that others read
- * too (a sum over per-thread slots: true sharing of those bytes only), or
- * two writing the same bytes, or a line per owner would move as often
- * (true sharing)
+ * bytes (false sharing); bytes two access, one writing, and a line per
+ * owner still removes transfers (a sum over per-thread slots: the sum's
+ * reads are true sharing, the slots' writes false); or bytes two access
+ * and a line per owner would move as often (true sharing)
  */
 enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l)
 {
@@ -336,16 +336,15 @@ enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l)
 		for (int j = i + 1; j < n; j++) {
 			const struct fa_dl_owner *a = &l->owners[i], *b = &l->owners[j];
 
-			if (a->written & b->written)
-				return FA_DL_TRUE;
 			if ((a->written & b->grains) || (b->written & a->grains))
 				sharing = FA_DL_MIXED;
 		}
 	}
-	/* readers of a writer's bytes and nothing else to set apart */
-	if (sharing == FA_DL_MIXED && l->xfers_apart >= l->xfers)
+	/* bytes two owners access, one writing, and nothing else to set apart */
+	if (sharing != FA_DL_FALSE && l->xfers_apart >= l->xfers)
 		return FA_DL_TRUE;
-	return sharing;
+	/* and some to set apart: false sharing beside the true */
+	return sharing == FA_DL_FALSE ? FA_DL_FALSE : FA_DL_MIXED;
 }
 
 /* The owners named accessed different bytes: each could have a line of its own */

@@ -175,8 +175,8 @@ struct fa_dlines {
 /* How the owners of a line share it */
 enum fa_dl_sharing {
 	FA_DL_FALSE,		/* each accesses bytes the others do not */
-	FA_DL_MIXED,		/* each writes bytes of its own, some read others' */
-	FA_DL_TRUE,		/* two write the same bytes */
+	FA_DL_MIXED,		/* bytes two access, one writing, and bytes apart */
+	FA_DL_TRUE,		/* a line per owner would move as often */
 };
 
 /* What takes a contended line's transfers away */

@@ -172,6 +172,23 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
 }
 
 /*
+ * Why a line's edit is not advised: its transfers fell in too few groups
+ * of time (record longer), or the saving's interval does not reach
+ * FA_MIN_GAIN with enough of them (the edit does not surely save)
+ */
+static size_t fa_report__dl_unsure(FILE *fp, const struct fa_interval *ci, int nr)
+{
+	char ci_str[FA_INTERVAL_STR];
+
+	if (nr < FA_BOOT_MIN_GROUPS)
+		return fprintf(fp, "    Advice: none yet, the evidence is insufficient (transfers in %d of %d groups of time, %d needed): record longer\n",
+			       nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
+	fa_interval__str(ci, /*saving=*/true, ci_str, sizeof(ci_str));
+	return fprintf(fp, "    Advice: none, the saving is not sure to reach %.0f%% (%s, transfers in %d of %d groups of time)\n",
+		       100 * FA_MIN_GAIN, ci_str, nr, FA_BOOT_GROUPS);
+}
+
+/*
  * The edit, when its saving of transfers is sure (as a type's edits must
  * be), with the transfers it leaves; else the candidate and why not
  */
@@ -186,11 +203,7 @@ static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_s
 	if (fa_dline__saving(l, &ci, &nr)) {
 		printed = fa_report__dl_edit(fp, l, line_size, adv, "    Advice: ");
 	} else {
-		printed = fprintf(fp, "    Advice: none yet, the evidence is insufficient");
-		printed += fprintf(fp, " (transfers in %d of %d groups of time, %d needed,",
-				   nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
-		printed += fprintf(fp, " and a saving sure to reach %.0f%%): record longer\n",
-				   100 * FA_MIN_GAIN);
+		printed = fa_report__dl_unsure(fp, &ci, nr);
 		printed += fa_report__dl_edit(fp, l, line_size, adv,
 					      "      the leading candidate: ");
 	}
@@ -241,9 +254,10 @@ static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct f
 				   l->nr_owners, who);
 		break;
 	case FA_DL_MIXED:
-		printed += fprintf(fp, "    false sharing: %u %ss, each writes bytes of its own;", l->nr_owners,
+		printed += fprintf(fp, "    false sharing: %u %ss; the bytes two access, one writing,", l->nr_owners,
 				   who);
-		printed += fprintf(fp, " reads of another's bytes are true sharing of those only\n");
+		printed += fprintf(fp, " are true sharing, %" PRIu64 " of %" PRIu64 " transfers\n",
+				   l->xfers_apart, l->xfers);
 		break;
 	case FA_DL_TRUE:
 	default:
@@ -330,9 +344,7 @@ static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g, u32 lin
 		printed += fa_report__dl_group_owner(fp, g, k);
 	sure = fa_dl_group__saving(g, &ci, &nr);
 	if (!sure) {
-		printed += fprintf(fp, "    Advice: none yet, the evidence is insufficient (transfers in %d of %d groups of time, %d needed,",
-				   nr, FA_BOOT_GROUPS, FA_BOOT_MIN_GROUPS);
-		printed += fprintf(fp, " and a saving sure to reach %.0f%%): record longer\n", 100 * FA_MIN_GAIN);
+		printed += fa_report__dl_unsure(fp, &ci, nr);
 	}
 	printed += fprintf(fp, "%s", sure ? "    Advice: " : "      the leading candidate: ");
 	if (g->stride) {
