@@ -68,7 +68,7 @@ echo "vecsum: false sharing, the sum true sharing of the bytes it reads"
 if rec vecsum vecsum 1500; then
 	line_of vecsum heap > "${tmpdir}/vecsum.line"
 	cat "${tmpdir}/vecsum.line"
-	has vecsum.line 'false sharing: 2 threads, each' "the slots' line not false sharing"
+	has vecsum.line 'false sharing: 2 threads[,;]' "the slots' line not false sharing"
 	hasnt vecsum.line 'none by layout' "no edit advised for the slots"
 	has vecsum.line 'Advice: .*\(pad the stride to 64 bytes\|pad the per-thread stride to 64 bytes\)' \
 		"the stride not padded"
@@ -107,6 +107,15 @@ if rec interleave interleave 1500; then
 		"a block per thread not advised"
 	[ "$(grep -c '^  line 0x.*heap' "${tmpdir}/interleave")" -le 2 ] ||
 		fail "interleave: the array's lines reported one by one"
+	# and so in JSON, where a script applies it
+	perf affinity report -i "${tmpdir}/interleave.data" --json "${tmpdir}/interleave.json" \
+		> /dev/null 2>&1 || fail "interleave --json: exit $?"
+	affinity__valid report "${tmpdir}/interleave.json" || fail "interleave --json: not as its schema says"
+	python3 -c '
+import json, sys
+a = [a for a in json.load(open(sys.argv[1]))["data_arrays"] if a["interleaved"] == 4]
+sys.exit(not (a and a[0]["advice"] == "blocks" and a[0]["type"] == "int" and a[0]["lines"] > 2))
+' "${tmpdir}/interleave.json" || fail "interleave --json: no data_arrays[] entry, interleaved by 4, advised blocks"
 fi
 
 echo "slotsum --watch auto: the line's transfers and roles from the hits, no second --watch"

@@ -591,6 +591,9 @@ static int fa_dl_group__id(struct fa_dl_group *g, u32 id)
 	}
 	if (i == FA_DL_OWNERS)
 		return -1;
+	/* no element yet */
+	g->id_lo[i] = LLONG_MAX;
+	g->id_hi[i] = LLONG_MIN;
 	g->ids[g->nr_ids++] = id;
 	return i;
 }
@@ -607,8 +610,15 @@ static void fa_dl_group__interleave(struct fa_dl_group *g)
 	for (int k = 0; k < g->nr; k++) {
 		const struct fa_dline *l = g->lines[k];
 
-		for (u32 i = 0; i < l->nr_owners && i < FA_DL_OWNERS; i++)
-			fa_dl_group__id(g, l->owners[i].id);
+		for (u32 i = 0; i < l->nr_owners && i < FA_DL_OWNERS; i++) {
+			const struct fa_dl_owner *o = &l->owners[i];
+			int slot = fa_dl_group__id(g, o->id);
+
+			if (slot < 0 || fa_dl_owner__untyped(o))
+				continue;
+			g->id_lo[slot] = min(g->id_lo[slot], o->index_lo);
+			g->id_hi[slot] = max(g->id_hi[slot], o->index_hi);
+		}
 	}
 	n = g->nr_ids;
 	g->stride = 0;

@@ -193,7 +193,7 @@ enum fa_dl_advice {
  * @lines: The lines, most transfers first (borrowed)
  * @nr: How many
  * @loads, @stores, @xfers, @xfers_apart, @xfers_g, @apart_g: Their sums
- * @nr_ids: Owners named on them, @ids those
+ * @nr_ids: Owners named on them, @ids those, @id_lo and @id_hi their elements
  * @stride: Each owner accesses every @stride-th element from its own
  *          @residue (interleaved), 0: not so
  * @index_lo, @index_hi: The elements accessed
@@ -212,6 +212,8 @@ struct fa_dl_group {
 	u32		  nr_ids;
 	u32		  ids[FA_DL_OWNERS];
 	u32		  residue[FA_DL_OWNERS];
+	s64		  id_lo[FA_DL_OWNERS];	/* the elements of each owner */
+	s64		  id_hi[FA_DL_OWNERS];
 	u32		  stride;
 	s64		  index_lo;
 	s64		  index_hi;

@@ -950,8 +950,12 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 		fa_json__dl_owner(j, &l->owners[i], line_size);
 	json_writer__end_array(j);
 	json_writer__string(j, "advice", fa_dl_advice__key(adv));
-	if (adv == FA_DL_ADV_STRIDE)
+	if (adv == FA_DL_ADV_STRIDE) {
 		json_writer__u64(j, "stride", fa_dline__stride(l, line_size));
+		json_writer__u64(j, "step", fa_dl_slot__step(fa_dline__stride(l, line_size), line_size));
+	} else if (adv == FA_DL_ADV_ELEMENTS) {
+		json_writer__u64(j, "step", fa_dl_slot__step(l->owners[0].what.size, line_size));
+	}
 	sure = fa_dline__saving(l, &ci, &nr);
 	json_writer__double(j, "saving", 100 * ci.est);
 	fa_json__interval(j, "saving_interval", &ci, 100);
@@ -966,10 +970,51 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 }
 
 /* The data lines threads share, typed or not (dlines.h) */
+/* An array whose lines threads share, one finding (fa_dlines__groups()) */
+static void fa_json__dl_group(struct json_writer *j, const struct fa_dl_group *g)
+{
+	const struct fa_dline *l0 = g->lines[0];
+	struct fa_interval ci;
+	int nr;
+	bool sure = fa_dl_group__saving(g, &ci, &nr);
+
+	json_writer__begin_object(j, NULL, /*flat=*/false);
+	if (l0->where.map)
+		json_writer__string(j, "map", l0->where.map);
+	json_writer__u64(j, "pid", l0->space);
+	json_writer__string(j, "type", g->what->type);
+	json_writer__u64(j, "element_size", g->what->size);
+	json_writer__int(j, "lines", g->nr);
+	/* from the base the index registers add to: not below it */
+	json_writer__u64(j, "index_lo", max_t(s64, g->index_lo, 0));
+	json_writer__u64(j, "index_hi", max_t(s64, g->index_hi, 0));
+	json_writer__u64(j, "loads", g->loads);
+	json_writer__u64(j, "stores", g->stores);
+	json_writer__u64(j, "transfers", g->xfers);
+	json_writer__u64(j, "transfers_apart", g->xfers_apart);
+	json_writer__u64(j, "interleaved", g->stride);
+	json_writer__begin_array(j, "owners", /*flat=*/true);
+	for (u32 k = 0; k < g->nr_ids; k++) {
+		json_writer__begin_object(j, NULL, /*flat=*/true);
+		json_writer__u64(j, "id", g->ids[k]);
+		if (g->stride)
+			json_writer__u64(j, "residue", g->residue[k]);
+		json_writer__end_object(j);
+	}
+	json_writer__end_array(j);
+	json_writer__string(j, "advice", g->stride ? "blocks" : "elements");
+	json_writer__double(j, "saving", 100 * ci.est);
+	fa_json__interval(j, "saving_interval", &ci, 100);
+	json_writer__int(j, "transfer_groups", nr);
+	json_writer__bool(j, "sure", sure);
+	json_writer__end_object(j);
+}
+
 static int fa_json__data_lines(struct json_writer *j, const struct fa_attr *a)
 {
+	struct fa_dl_group *groups = NULL;
 	struct fa_dline **lines;
-	int nr = fa_dlines__contended_all(&a->s->dlines, &a->s->watched, &lines);
+	int nr = fa_dlines__contended_all(&a->s->dlines, &a->s->watched, &lines), nr_groups;
 
 	if (nr < 0)
 		return nr;
@@ -977,8 +1022,17 @@ static int fa_json__data_lines(struct json_writer *j, const struct fa_attr *a)
 	for (int i = 0; i < nr; i++)
 		fa_json__dline(j, a, lines[i], a->s->cfg->line_size);
 	json_writer__end_array(j);
+	/* the lines of one array together, as the stdio report tells them */
+	nr_groups = fa_dlines__groups(lines, nr, &groups);
+	json_writer__begin_array(j, "data_arrays", /*flat=*/false);
+	for (int k = 0; k < nr_groups; k++) {
+		if (groups[k].nr > 1)
+			fa_json__dl_group(j, &groups[k]);
+	}
+	json_writer__end_array(j);
+	fa_dl_groups__free(groups, max(nr_groups, 0));
 	free(lines);
-	return 0;
+	return nr_groups < 0 ? nr_groups : 0;
 }
 
 /**

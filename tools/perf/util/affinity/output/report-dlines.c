@@ -311,6 +311,11 @@ static size_t fa_report__dl_group_owner(FILE *fp, const struct fa_dl_group *g, u
 	if (g->stride)
 		printed += fprintf(fp, " every %u%s element from [%u]", g->stride,
 				   g->stride == 2 ? "nd" : g->stride == 3 ? "rd" : "th", g->residue[k]);
+	else if (g->id_lo[k] <= g->id_hi[k])
+		printed += fprintf(fp, " elements [%" PRId64 "..%" PRId64 "]", g->id_lo[k],
+				   g->id_hi[k]);
+	else
+		printed += fprintf(fp, " untyped");
 	for (int i = 0; i < g->nr; i++) {
 		const struct fa_dline *l = g->lines[i];
 
