@@ -1588,6 +1588,7 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	aff->decoder.place = aff->place;
 	aff->decoder.place_seed = aff->place_seed;
 	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
+	aff->attr.dec = &aff->decoder;
 	return 0;
 }
 

@@ -5,6 +5,8 @@
 # The slotshapes workloads, recorded with default options, each a shape a
 # program written outside perf gave its per-thread data:
 #
+# Heap lines are named by the global pointer the code reaches them by.
+#
 # - vecsum: 8-byte counters a thread, the main thread also sums them with
 #   16-byte loads.  False sharing, not "true sharing ... none by layout":
 #   a byte is its writer's, the sum shares only the bytes it reads; the
@@ -68,6 +70,7 @@ echo "vecsum: false sharing, the sum true sharing of the bytes it reads"
 if rec vecsum vecsum 1500; then
 	line_of vecsum heap > "${tmpdir}/vecsum.line"
 	cat "${tmpdir}/vecsum.line"
+	has vecsum.line '^  line 0x[0-9a-f]*  \*nallocs  ' "the heap line not named by its pointer, nallocs"
 	has vecsum.line 'false sharing: 2 threads[,;]' "the slots' line not false sharing"
 	hasnt vecsum.line 'none by layout' "no edit advised for the slots"
 	has vecsum.line 'Advice: .*\(pad the stride to 64 bytes\|pad the per-thread stride to 64 bytes\)' \
@@ -91,6 +94,7 @@ echo "slotsum: a malloc()ed size_t a thread: pad the stride"
 if rec slotsum slotsum 1500; then
 	line_of slotsum heap > "${tmpdir}/slotsum.line"
 	cat "${tmpdir}/slotsum.line"
+	has slotsum.line '^  line 0x[0-9a-f]*  \*counts  ' "the heap line not named by its pointer, counts"
 	has slotsum.line 'false sharing: 2 threads' "the slots' line not false sharing"
 	has slotsum.line 'Advice: .*\(pad the stride to 64 bytes (a slot per cache line: index by thread x 8\|pad the per-thread stride to 64 bytes (8 elements)\)' \
 		"the stride not padded to 8 elements"
@@ -101,6 +105,7 @@ if rec interleave interleave 1500; then
 	sed -n '/^  lines 0x/,/^$/p' "${tmpdir}/interleave" > "${tmpdir}/interleave.group"
 	cat "${tmpdir}/interleave.group"
 	has interleave.group 'lines of one array of int' "the array's lines not one finding"
+	has interleave.group '^  lines 0x[0-9a-f]*-0x[0-9a-f]*  \*weave  ' "the array not named by its pointer, weave"
 	has interleave.group 'false sharing: 4 threads, interleaved' "not seen interleaved"
 	has interleave.group 'every 4th element from \[3\]' "the threads' elements not named"
 	has interleave.group 'give each thread a block of the array of its own, not every 4th element' \

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include "attr.h"
 #include "attr-int.h"
+#include "../decode/decode.h"
+#include "../../debug.h"
 #include "../fields/fields.h"
 #include "../../debuginfo.h"
 #include "../../dso.h"
@@ -60,10 +62,43 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
 	addr_location__exit(&al);
 }
 
+/*
+ * The global pointer variable the store at @ip loaded the base of its
+ * address from, where the code before it shows it: what a heap line is
+ * named by.  Memoized by instruction: the stores to an array's lines are
+ * few.
+ */
+static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_origin *o, u64 ip)
+{
+	struct dso *dso = map__dso(o->map);
+	u64 rip = map__map_ip(o->map, ip);
+	struct fa_ptr_memo *m = &a->ptrs[fa_cache__slot(rip ^ fa_dso__id(dso)) % FA_PTR_MEMO];
+	struct addr_location al;
+	struct symbol *var;
+	u64 g;
+
+	if (m->dso == dso && m->addr == rip)
+		return m->name;
+	m->dso = dso;
+	m->addr = rip;
+	m->name = NULL;
+	g = a->dec ? fa_decoder__base_global(a->dec, dso, o->sym, rip - o->sym->start) : 0;
+	if (!g)
+		return NULL;
+	/* the variable's address in the process: as the code's map places the function */
+	addr_location__init(&al);
+	var = fa_thread__find_data_symbol(o->thread, o->cpumode, map__unmap_ip(o->map, g), &al);
+	if (var && al.map && map__map_ip(al.map, map__unmap_ip(o->map, g)) == var->start)
+		m->name = var->name;
+	addr_location__exit(&al);
+	return m->name;
+}
+
 /* The code at @ip of the sample of @o */
 static void fa_dl_code__set(struct fa_dl_code *code, const struct fa_origin *o, u64 ip)
 {
 	code->dso = map__dso(o->map);
+	code->symbol = o->sym;
 	code->addr = map__rip_2objdump(o->map, map__map_ip(o->map, ip));
 	code->sym = o->sym->name;
 	code->sym_off = map__map_ip(o->map, ip) - o->sym->start;
@@ -120,8 +155,11 @@ void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 		return;
 	if (!owner->code.sym)
 		fa_dl_code__set(&owner->code, o, acc->ip);
-	if (la.store && !owner->wcode.sym)
+	if (la.store && !owner->wcode.sym) {
 		fa_dl_code__set(&owner->wcode, o, acc->ip);
+		if (!l->where.var && !l->where.ptr)
+			l->where.ptr = fa_attr__line_ptr(a, o, acc->ip);
+	}
 	if (!la.store && !owner->rcode.sym)
 		fa_dl_code__set(&owner->rcode, o, acc->ip);
 }

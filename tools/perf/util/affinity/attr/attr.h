@@ -142,6 +142,15 @@ struct fa_data_range {
  * the variables, memoized, and the accesses it could not attribute; what
  * it attributes goes to the session
  */
+#define FA_PTR_MEMO	64
+
+/* The pointer variable the store at @addr of @dso reaches its data by */
+struct fa_ptr_memo {
+	const void	*dso;
+	u64		 addr;
+	const char	*name;		/* NULL: none the code shows */
+};
+
 struct fa_attr {
 	struct fa_session	 *s;
 	struct fa_attr_last	  last;
@@ -160,6 +169,8 @@ struct fa_attr {
 	struct fa_data_range	  ranges[FA_DATA_RANGES];
 	int			  next_range;
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
+	struct fa_decoder	 *dec;		/* reads the code heap lines are named from */
+	struct fa_ptr_memo	  ptrs[FA_PTR_MEMO];	/* the pointer variable a store reaches */
 	bool			  code_context;
 };
 

@@ -48,6 +48,7 @@ struct fa_dl_what {
 struct fa_dl_code {
 	const void	*dso;
 	u64		 addr;
+	const void	*symbol;	/* struct symbol, borrowed */
 	const char	*sym;
 	u64		 sym_off;
 	const char	*srcline;	/* "file.c:12", or NULL */
@@ -102,13 +103,15 @@ struct fa_dl_state {
 
 /*
  * Where a shared line is, filled in by attribution when it becomes shared:
- * the map and the variable there.  Borrowed names.
+ * the map and the variable there; for heap memory, the global pointer the
+ * code loaded the base of its accesses from.  Borrowed names.
  */
 struct fa_dl_where {
 	const char	*map;
 	u64		 map_off;
 	const char	*var;
 	u64		 var_off;
+	const char	*ptr;		/* the pointer variable the code reaches it by */
 };
 
 /**

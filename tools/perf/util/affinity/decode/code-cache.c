@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include "decode.h"
@@ -194,21 +195,11 @@ void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 	}
 }
 
-/**
- * fa_decoder__code - The code of a function, read and swept once
- * @dec: Decoder
- * @map: The function's map
- * @sym: The function
- *
- * Functions longer than FA_FUNC_MAX_SIZE are cut there (and counted); the
- * code of a binary that is not the one recorded is empty.
- *
- * Return: the code, NULL when out of memory.
- */
-const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
-				       struct symbol *sym)
+/* The code of function @sym of @dso (fa_decoder__code()) */
+static const struct fa_code *fa_decoder__dso_code(struct fa_decoder *dec, struct dso *dso,
+						  struct symbol *sym)
 {
-	struct fa_dso_key key = { .dso = map__dso(map), .offset = sym->start, };
+	struct fa_dso_key key = { .dso = dso, .offset = sym->start, };
 	struct fa_code *fn;
 	ssize_t n;
 
@@ -239,4 +230,95 @@ const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
 out_delete:
 	fa_code__delete(fn);
 	return NULL;
+}
+
+/**
+ * fa_decoder__code - The code of a function, read and swept once
+ * @dec: Decoder
+ * @map: The function's map
+ * @sym: The function
+ *
+ * Functions longer than FA_FUNC_MAX_SIZE are cut there (and counted); the
+ * code of a binary that is not the one recorded is empty.
+ *
+ * Return: the code, NULL when out of memory.
+ */
+const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
+				       struct symbol *sym)
+{
+	return fa_decoder__dso_code(dec, map__dso(map), sym);
+}
+
+#define FA_BASE_REGS	32	/* the general purpose registers' perf ids are below */
+
+/* A global's address the 8-byte load @insn at @ip puts in a register, and which */
+static u64 fa_insn__loads_global(const struct insn_access_insn *insn, u64 ip, int *reg)
+{
+	const struct insn_mem_operand *op = &insn->ops[0];
+
+	if (insn->nr_ops != 1 || op->op != INSN_ACCESS_OP_LOAD || op->base != INSN_ACCESS_REG_IP ||
+	    op->index != INSN_ACCESS_REG_NONE || op->size != 8 ||
+	    hweight64(insn->written_regs) != 1)
+		return 0;
+	*reg = __builtin_ctzll(insn->written_regs);
+	return *reg < FA_BASE_REGS ? ip + insn->length + op->disp : 0;
+}
+
+/**
+ * fa_code__base_global - The global variable the base register of the
+ * instruction at @off was loaded from, where the code before it shows it
+ * (mov ptr(%rip),%rax ... addq $1,(%rax,%rdx,8): a heap array reached
+ * through a pointer variable), in the order of addresses
+ *
+ * Return: the variable's address (the function's address space), 0 when
+ * the code does not show one.
+ */
+static u64 fa_code__base_global(const struct fa_code *fn, u32 off, const char *arch, bool is64)
+{
+	u64 from[FA_BASE_REGS] = { 0, };
+	struct insn_access_insn insn;
+	u32 o = 0;
+	int reg;
+
+	while (o <= off && o < fn->len) {
+		u64 ip = fn->key.offset + o, g;
+
+		if (insn_access__decode(&insn, arch, fn->code + o, fn->len - o, ip, is64) ||
+		    !insn.length)
+			return 0;
+		if (o == off)
+			break;
+		g = fa_insn__loads_global(&insn, ip, &reg);
+		if (g) {
+			from[reg] = g;
+		} else if (insn.lea_dst >= 0 && insn.lea_dst < FA_BASE_REGS) {
+			/* an element's address from the base: the same array */
+			from[insn.lea_dst] = insn.lea.base >= 0 && insn.lea.base < FA_BASE_REGS ?
+					     from[insn.lea.base] : 0;
+		} else {
+			for (int r = 0; r < FA_BASE_REGS; r++) {
+				if (insn.written_regs & (1ULL << r))
+					from[r] = 0;
+			}
+		}
+		o += insn.length;
+	}
+	if (o != off)
+		return 0;
+	for (int i = 0; i < insn.nr_ops; i++) {
+		reg = insn.ops[i].base;
+		if (reg >= 0 && reg < FA_BASE_REGS && from[reg])
+			return from[reg];
+	}
+	return 0;
+}
+
+/* fa_code__base_global() of the instruction @off bytes into function @sym of @dso */
+u64 fa_decoder__base_global(struct fa_decoder *dec, struct dso *dso, struct symbol *sym, u32 off)
+{
+	const struct fa_code *fn = fa_decoder__dso_code(dec, dso, sym);
+
+	if (!fn || off >= fn->len)
+		return 0;
+	return fa_code__base_global(fn, off, dec->arch, fa_decoder__is64(dec, dso));
 }

@@ -191,6 +191,7 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		       struct fa_origin *origin, struct fa_access *acc);
 const struct fa_code *fa_decoder__code(struct fa_decoder *dec, struct map *map,
 				       struct symbol *sym);
+u64 fa_decoder__base_global(struct fa_decoder *dec, struct dso *dso, struct symbol *sym, u32 off);
 const char *fa_drop__name(enum fa_drop reason);
 const char *fa_drop__key(enum fa_drop reason);
 const char *fa_walk_stop__name(enum fa_walk_stop stop);

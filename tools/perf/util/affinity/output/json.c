@@ -934,6 +934,8 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 		json_writer__string(j, "variable", l->where.var);
 		json_writer__u64(j, "variable_offset", l->where.var_off);
 	}
+	if (l->where.ptr)
+		json_writer__string(j, "pointer", l->where.ptr);
 	json_writer__u64(j, "addr", l->addr);
 	json_writer__u64(j, "pid", l->space);
 	json_writer__u64(j, "loads", l->loads);
@@ -981,6 +983,8 @@ static void fa_json__dl_group(struct json_writer *j, const struct fa_dl_group *g
 	json_writer__begin_object(j, NULL, /*flat=*/false);
 	if (l0->where.map)
 		json_writer__string(j, "map", l0->where.map);
+	if (l0->where.ptr)
+		json_writer__string(j, "pointer", l0->where.ptr);
 	json_writer__u64(j, "pid", l0->space);
 	json_writer__string(j, "type", g->what->type);
 	json_writer__u64(j, "element_size", g->what->size);

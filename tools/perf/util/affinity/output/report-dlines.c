@@ -86,6 +86,8 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 
 	if (l->where.var)
 		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.var, l->where.var_off);
+	else if (l->where.ptr)
+		printed += fprintf(fp, "  *%s", l->where.ptr);
 	if (l->where.map)
 		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.map, l->where.map_off);
 	if (l->space)
@@ -291,6 +293,8 @@ static size_t fa_report__dl_group_where(FILE *fp, const struct fa_dl_group *g)
 		hi = max(hi, g->lines[k]->addr);
 	}
 	printed = fprintf(fp, "\n  lines %#" PRIx64 "-%#" PRIx64, lo, hi);
+	if (l0->where.ptr)
+		printed += fprintf(fp, "  *%s", l0->where.ptr);
 	if (l0->where.map)
 		printed += fprintf(fp, "  %s+0x%" PRIx64 "-0x%" PRIx64, l0->where.map,
 				   l0->where.map_off - (l0->addr - lo), l0->where.map_off + (hi - l0->addr));
