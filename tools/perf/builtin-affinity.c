@@ -1901,6 +1901,7 @@ struct affinity_check {
 	double			 max_regression;
 	struct debuginfo	*di;
 	struct json_writer		 json;
+	int			 nr_types;	/* of the recording */
 	int			 checked;
 	int			 failed;
 	int			 undecided;
@@ -1973,7 +1974,15 @@ static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *
 		json_writer__end_object(&ck->json);
 		fputc('\n', aff->json_fp);
 	}
-	if (!err && !ck->checked) {
+	if (!err && !ck->checked && !ck->nr_types) {
+		struct fa_dl_sum sum;
+
+		/* the layout of untyped slots is code (an index, an allocation): no type to check */
+		fa_dlines__sum(&aff->session.dlines, &aff->session.watched, &sum);
+		pr_err("%s: no struct type accessed, %d data lines threads share, untyped: check reads struct layouts from a binary; compare a recording of the new build with 'perf affinity diff'\n",
+		       aff->input_name, sum.nr);
+		err = -ENOENT;
+	} else if (!err && !ck->checked) {
 		pr_err("%s: none of the struct types %s accessed is in its debug info\n",
 		       ck->binary, aff->input_name);
 		err = -ENOENT;
@@ -1990,6 +1999,7 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 
 	affinity_check__begin(ck, aff);
 	fa_hists__for_each_entry(fh, fe) {
+		ck->nr_types++;
 		err = affinity_check__type(ck, aff, fe->te->name, fe->te->t, fe->an);
 		if (err)
 			break;

@@ -150,6 +150,13 @@ done
 has interleave-padded 'nothing shared: of the [0-9]* data lines accessed, none moved' \
 	"the fixed array not 'nothing shared'"
 
+echo "check of untyped slots: says what guards them instead"
+rc=0
+perf affinity check -i "${tmpdir}/slotsum.data" "$(command -v perf)" > "${tmpdir}/check" 2>&1 || rc=$?
+tail -1 "${tmpdir}/check"
+[ "${rc}" = 254 ] && grep -q "no struct type accessed, [0-9]* data lines threads share, untyped: .*perf affinity diff" \
+	"${tmpdir}/check" || fail "check of untyped slots: exit ${rc}, $(tail -1 "${tmpdir}/check")"
+
 echo "diff: the fix removes what a line per thread removes"
 perf affinity diff "${tmpdir}/slotsum.data" "${tmpdir}/slotsum-padded.data" > "${tmpdir}/diff" 2>&1 ||
 	fail "diff: exit $?"
