@@ -188,6 +188,36 @@ static int test__affinity_data_lines_sum(struct test_suite *test __maybe_unused,
 	T("so a line per owner is advised", fa_dline__advice(l, 64) != FA_DL_ADV_NONE);
 	fa_dlines__exit(&dl);
 
+	/*
+	 * a thread counts in its slot on every round, two others mostly read
+	 * theirs: the counter's slot alone on a line removes nearly all
+	 */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	for (int i = 0; i < 400; i++) {
+		for (u32 o = 0; o < 3; o++) {
+			struct fa_dl_access acc = { .addr = 0x3000 + 8 * o, .space = 7, .owner = o + 1,
+						    .cpu = o, .time = 300 * i + 100 * o, .size = 8,
+						    .store = !o || i % 50 == 0, };
+			struct fa_dl_owner *owner;
+			bool shared;
+
+			fa_dlines__add(&dl, &acc, &shared, &owner);
+		}
+	}
+	l = dl.shared[0];
+	pr_debug("transfers %" PRIu64 ", apart %" PRIu64 ", alone %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		 l->xfers, l->xfers_apart, l->xfers_alone[0], l->xfers_alone[1], l->xfers_alone[2]);
+	T("three owners", l->nr_owners == 3);
+	T("the counter's slot alone is the smaller edit", fa_dline__alone(l) == 0);
+	T("the others' alone are not", l->xfers_alone[1] > l->xfers / 2 && l->xfers_alone[2] > l->xfers / 2);
+	fa_dlines__exit(&dl);
+
+	/* two owners: a line for one is a line for each, no smaller edit */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	dlines__plant(&dl, (const u32[]){ 0, 4 }, 4, 100, false);
+	T("two owners: none smaller", fa_dline__alone(dl.shared[0]) < 0);
+	fa_dlines__exit(&dl);
+
 	/* the index step that starts every slot a whole number of lines apart */
 	T("4-byte slots: x16", fa_dl_slot__step(4, 64) == 16);
 	T("8-byte slots: x8", fa_dl_slot__step(8, 64) == 8);
@@ -417,7 +447,7 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
-	TEST_CASE("A sum over per-thread slots shares only the bytes it reads", affinity_data_lines_sum),
+	TEST_CASE("Per-thread slots: a byte is its writer's, the smaller edit", affinity_data_lines_sum),
 	TEST_CASE("The lines of an array threads interleave are one finding", affinity_data_lines_groups),
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),

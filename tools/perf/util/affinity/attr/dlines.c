@@ -206,6 +206,28 @@ static bool fa_dline__apart(struct fa_dline *l, u64 grains, const struct fa_dl_a
 	return moved;
 }
 
+/*
+ * Were only owner k's bytes set apart, for each k: whether @acc moves
+ * k's line or the line the others keep together
+ */
+static void fa_dline__alone_access(struct fa_dline *l, u64 grains, const struct fa_dl_access *acc,
+				   u64 xfer_ns)
+{
+	u32 homes = 0;
+
+	for (u64 m = grains; m; m &= m - 1)
+		homes |= 1U << l->home[__builtin_ctzll(m)];
+	for (int k = 0; k < FA_DL_OWNERS && k < (int)l->nr_owners; k++) {
+		bool moved = false;
+
+		if (homes & (1U << k))
+			moved |= fa_dl_state__access(&l->alone[k][0], acc, xfer_ns);
+		if (homes & ~(1U << k))
+			moved |= fa_dl_state__access(&l->alone[k][1], acc, xfer_ns);
+		l->xfers_alone[k] += moved;
+	}
+}
+
 /* Count @acc on shared line @l; its owner, NULL when it is not named */
 static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dlines *dl,
 					 const struct fa_dl_access *acc)
@@ -226,6 +248,7 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 		l->xfers_apart++;
 		l->apart_g[fa_boot__group(acc->time, dl->boot_ns)]++;
 	}
+	fa_dline__alone_access(l, grains, acc, dl->xfer_ns);
 	if (slot == FA_DL_OWNERS)
 		return NULL;
 	l->owners[slot].grains |= grains;
@@ -733,6 +756,29 @@ void fa_dl_groups__free(struct fa_dl_group *groups, int nr)
 bool fa_dl_group__saving(const struct fa_dl_group *g, struct fa_interval *ci, int *nr_groups)
 {
 	return fa_dl__saving(g->xfers_g, g->apart_g, ci, nr_groups);
+}
+
+/**
+ * fa_dline__alone - The smaller edit: the owner whose bytes alone on a
+ * line of their own remove 90% of what a line per owner removes, the
+ * others staying together; -1 when there is none (two owners: the same
+ * edit), or it leaves more than that
+ */
+int fa_dline__alone(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), best = -1;
+	u64 removable = l->xfers > l->xfers_apart ? l->xfers - l->xfers_apart : 0;
+
+	if (n < 3 || !removable || l->nr_owners > FA_DL_OWNERS)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		if (best < 0 || l->xfers_alone[k] < l->xfers_alone[best])
+			best = k;
+	}
+	/* what it leaves beyond a line per owner: at most a tenth of what that removes */
+	if (l->xfers_alone[best] > l->xfers_apart + removable / 10)
+		return -1;
+	return best;
 }
 
 /**

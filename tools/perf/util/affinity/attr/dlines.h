@@ -127,6 +127,9 @@ struct fa_dl_where {
  * @xfers_apart: Those left when every owner's grains are on a line of their own
  * @xfers_g: @xfers by group of the bootstrap (boot.h), @apart_g: @xfers_apart
  * @exact: Counted from watchpoint hits, every access to the bytes watched
+ * @xfers_alone: Per named owner, the transfers left when its bytes alone
+ *               have a line of their own, the others' staying together
+ * @alone: The two lines of each of those layouts: the owner's, the rest
  */
 struct fa_dline {
 	u64			 addr;
@@ -145,6 +148,8 @@ struct fa_dline {
 	u64			 homew;
 	struct fa_dl_state	 line;
 	struct fa_dl_state	 apart[FA_DL_OWNERS + 1];
+	u64			 xfers_alone[FA_DL_OWNERS];
+	struct fa_dl_state	 alone[FA_DL_OWNERS][2];
 	struct fa_dl_where	 where;
 };
 
@@ -251,6 +256,7 @@ void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
 int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
+int fa_dline__alone(const struct fa_dline *l);
 u32 fa_dl_slot__step(u32 size, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);
 const char *fa_dl_sharing__key(enum fa_dl_sharing sharing);

@@ -915,6 +915,21 @@ static void fa_json__dl_owner(struct json_writer *j, const struct fa_dl_owner *o
 	json_writer__end_object(j);
 }
 
+/* The smaller edit: one owner's bytes alone on a line (fa_dline__alone()), or null */
+static void fa_json__dl_alone(struct json_writer *j, const struct fa_dline *l)
+{
+	int k = fa_dline__alone(l);
+
+	if (k < 0) {
+		json_writer__null(j, "alone");
+		return;
+	}
+	json_writer__begin_object(j, "alone", /*flat=*/true);
+	json_writer__u64(j, "owner", l->owners[k].id);
+	json_writer__u64(j, "transfers", l->xfers_alone[k]);
+	json_writer__end_object(j);
+}
+
 static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const struct fa_dline *l,
 			   u32 line_size)
 {
@@ -959,6 +974,7 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 		json_writer__u64(j, "step", fa_dl_slot__step(l->owners[0].what.size, line_size));
 	}
 	sure = fa_dline__saving(l, &ci, &nr);
+	fa_json__dl_alone(j, l);
 	json_writer__double(j, "saving", 100 * ci.est);
 	fa_json__interval(j, "saving_interval", &ci, 100);
 	json_writer__int(j, "transfer_groups", nr);

@@ -173,6 +173,16 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
 	}
 }
 
+/* The smaller edit, where one owner's bytes alone on a line remove nearly as much */
+static size_t fa_report__dl_alone(FILE *fp, const struct fa_dline *l)
+{
+	int k = fa_dline__alone(l);
+	if (k < 0)
+		return 0;
+	return fprintf(fp, "      smaller: a line for %s %u's bytes alone, the others' together, leaves %" PRIu64 " transfers\n",
+		       fa_dline__owner_kind(l), l->owners[k].id, l->xfers_alone[k]);
+}
+
 /*
  * Why a line's edit is not advised: its transfers fell in too few groups
  * of time (record longer), or the saving's interval does not reach
@@ -212,7 +222,8 @@ static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_s
 	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
 	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, l->xfers,
 			   l->xfers_apart);
-	return printed + fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
+	printed += fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
+	return printed + fa_report__dl_alone(fp, l);
 }
 
 static size_t fa_report__dl_advice(FILE *fp, const struct fa_attr *a, const struct fa_dline *l,
