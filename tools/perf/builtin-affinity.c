@@ -2154,8 +2154,10 @@ static int affinity_diff__type(struct affinity_side *sides, struct fa_hist_entry
 {
 	struct fa_hist_entry *other = affinity_side__find(&sides[!in], fe->te->name);
 	struct fa_diff_side s[2] = {
-		[0] = { .hitm = affinity_side__hitm(&sides[0]), },
-		[1] = { .hitm = affinity_side__hitm(&sides[1]), },
+		[0] = { .hitm = affinity_side__hitm(&sides[0]),
+			.samples = fa_decode_stats__samples(&sides[0].aff.decoder.stats), },
+		[1] = { .hitm = affinity_side__hitm(&sides[1]),
+			.samples = fa_decode_stats__samples(&sides[1].aff.decoder.stats), },
 	};
 	struct perf_affinity *aff = &sides[0].aff;
 	struct fa_diff d;

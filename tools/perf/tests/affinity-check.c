@@ -272,7 +272,7 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 		recording__new(longs__new(8), &a[0]),
 		recording__new(members__new(fixed, 128, 64), &a[1]),
 	};
-	struct fa_diff_side s[2] = { { t[0], &a[0], false, }, { t[1], &a[1], false, }, };
+	struct fa_diff_side s[2] = { { t[0], &a[0], false, 0, }, { t[1], &a[1], false, 0, }, };
 	struct fa_diff d;
 	char *buf = NULL;
 	size_t size = 0;
@@ -292,7 +292,23 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	T("the lock moved from line 0 to 1", strstr(buf, "     0     1   no measurable change\n"));
 	T("no HITMs measured", strstr(buf, "HITM per 1k loads") &&
 	  strstr(buf, "         -          -"));
+	T("samples not known: no note", !strstr(buf, "note: "));
 	free(buf);
+
+	/* as many accesses per sample, then half as many in the new recording */
+	for (int twice = 1; twice <= 2; twice++) {
+		s[0].samples = t[0]->counts.nr_accesses;
+		s[1].samples = twice * t[1]->counts.nr_accesses;
+		T("diff", !fa_diff__init(&d, "struct longs", &s[0], &s[1], 1));
+		buf = NULL;
+		fp = open_memstream(&buf, &size);
+		T("memstream", fp);
+		fa_diff__fprintf(&d, fp);
+		fclose(fp);
+		T(twice == 1 ? "the same accesses per sample: no note" :
+		  "half the accesses per sample: a note", !strstr(buf, "note: 1000 accesses attributed per 1k samples in the old recording, 500 in the new") == (twice == 1));
+		free(buf);
+	}
 	analysis__exit(&a[0], t[0]);
 	analysis__exit(&a[1], t[1]);
 	return TEST_OK;

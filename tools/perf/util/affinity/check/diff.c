@@ -557,6 +557,29 @@ static size_t fa_diff__pairs_fprintf(const struct fa_diff *d, FILE *fp)
 /**
  * fa_diff__fprintf - The type in both recordings, side by side
  */
+/*
+ * A type whose accesses per sample differ by half between the recordings
+ * had different accesses named (code inlined and typed in one build, not
+ * the other) or its work changed: its rates compare that too
+ */
+static void fa_diff__share_note(const struct fa_diff *d, FILE *fp)
+{
+	double rate[2];
+
+	for (int i = 0; i < 2; i++) {
+		const struct fa_diff_side *s = &d->side[i];
+
+		if (!s->t || !s->samples || !s->t->counts.nr_accesses)
+			return;
+		rate[i] = 1000.0 * s->t->counts.nr_accesses / s->samples;
+	}
+	if (rate[0] < 1.5 * rate[1] && rate[1] < 1.5 * rate[0])
+		return;
+	fprintf(fp, "  note: %.0f accesses attributed per 1k samples in the old recording, %.0f in the new:\n",
+		rate[0], rate[1]);
+	fprintf(fp, "  different code named, or different work; the rates below compare that too\n\n");
+}
+
 void fa_diff__fprintf(const struct fa_diff *d, FILE *fp)
 {
 	struct fa_diff_field df;
@@ -567,6 +590,7 @@ void fa_diff__fprintf(const struct fa_diff *d, FILE *fp)
 		d->name, !d->side[0].t ? ": only in the new recording" :
 		!d->side[1].t ? ": only in the old recording" : "");
 
+	fa_diff__share_note(d, fp);
 	fa_diff__measures(d, fp);
 	fprintf(fp, "\n  %-*s %8s %8s %8s %5s %5s\n", FA_FIELD_NAME_MAX,
 		"Field (share of the accesses, line)", "old", "new", "change", "old", "new");

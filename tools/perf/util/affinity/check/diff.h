@@ -39,6 +39,7 @@ struct fa_diff_side {
 	const struct fa_type		*t;
 	const struct fa_analysis	*an;
 	bool				 hitm;
+	u64				 samples;	/* of the recording, 0: not known */
 };
 
 /**
