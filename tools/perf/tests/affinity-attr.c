@@ -209,7 +209,8 @@ static int test__affinity_data_lines_sum(struct test_suite *test __maybe_unused,
 		 l->xfers, l->xfers_apart, l->xfers_alone[0], l->xfers_alone[1], l->xfers_alone[2]);
 	T("three owners", l->nr_owners == 3);
 	T("the counter's slot alone is the smaller edit", fa_dline__alone(l) == 0);
-	T("the others' alone are not", l->xfers_alone[1] > l->xfers / 2 && l->xfers_alone[2] > l->xfers / 2);
+	T("the others' alone are not",
+	  l->xfers_alone[1] > l->xfers / 2 && l->xfers_alone[2] > l->xfers / 2);
 	fa_dlines__exit(&dl);
 
 	/* two owners: a line for one is a line for each, no smaller edit */

@@ -175,6 +175,7 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 	l->addr = f->addr;
 	l->space = f->space;
 	l->exact = dl->exact;
+	l->array = -1;
 	l->loads = f->loads;
 	l->stores = f->stores;
 	l->nr_owners = 1;
@@ -708,6 +709,8 @@ static void fa_dl_group__add(struct fa_dl_group *g, struct fa_dline *l)
  * are one group, a finding of the report: the 200 lines of an array
  * interleaved between threads are one access pattern, one edit.  Other
  * lines are a group each.  Groups keep the order of their first line.
+ * Each line's @array is set to its group's among those of two lines or
+ * more (the report's array findings), -1 for a line of its own.
  *
  * Return: the number of groups in @groups (the caller's, fa_dl_groups__free()),
  * or -ENOMEM.
@@ -740,8 +743,12 @@ int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **grou
 		}
 		fa_dl_group__add(&g[k], lines[i]);
 	}
-	for (int k = 0; k < nr_groups; k++)
+	for (int k = 0, array = 0; k < nr_groups; k++) {
 		fa_dl_group__interleave(&g[k]);
+		for (int i = 0; i < g[k].nr; i++)
+			g[k].lines[i]->array = g[k].nr > 1 ? array : -1;
+		array += g[k].nr > 1;
+	}
 	return nr_groups;
 }
 

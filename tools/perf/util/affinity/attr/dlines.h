@@ -130,6 +130,8 @@ struct fa_dl_where {
  * @xfers_alone: Per named owner, the transfers left when its bytes alone
  *               have a line of their own, the others' staying together
  * @alone: The two lines of each of those layouts: the owner's, the rest
+ * @array: The array finding of fa_dlines__groups() it is one line of
+ *         (counting those of two lines or more), -1: none
  */
 struct fa_dline {
 	u64			 addr;
@@ -149,6 +151,7 @@ struct fa_dline {
 	struct fa_dl_state	 line;
 	struct fa_dl_state	 apart[FA_DL_OWNERS + 1];
 	u64			 xfers_alone[FA_DL_OWNERS];
+	int			 array;
 	struct fa_dl_state	 alone[FA_DL_OWNERS][2];
 	struct fa_dl_where	 where;
 };

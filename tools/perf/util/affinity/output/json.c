@@ -958,6 +958,10 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 	json_writer__u64(j, "transfers", l->xfers);
 	json_writer__u64(j, "transfers_apart", l->xfers_apart);
 	json_writer__bool(j, "exact", l->exact);
+	if (l->array >= 0)
+		json_writer__int(j, "array", l->array);
+	else
+		json_writer__null(j, "array");
 	json_writer__bool(j, "false_sharing", fa_dline__false_sharing(l));
 	json_writer__string(j, "sharing", fa_dl_sharing__key(fa_dline__sharing(l)));
 	json_writer__u64(j, "nr_owners", l->nr_owners);
@@ -1038,12 +1042,12 @@ static int fa_json__data_lines(struct json_writer *j, const struct fa_attr *a)
 
 	if (nr < 0)
 		return nr;
+	/* the lines of one array together, as the stdio report tells them */
+	nr_groups = fa_dlines__groups(lines, nr, &groups);
 	json_writer__begin_array(j, "data_lines", /*flat=*/false);
 	for (int i = 0; i < nr; i++)
 		fa_json__dline(j, a, lines[i], a->s->cfg->line_size);
 	json_writer__end_array(j);
-	/* the lines of one array together, as the stdio report tells them */
-	nr_groups = fa_dlines__groups(lines, nr, &groups);
 	json_writer__begin_array(j, "data_arrays", /*flat=*/false);
 	for (int k = 0; k < nr_groups; k++) {
 		if (groups[k].nr > 1)

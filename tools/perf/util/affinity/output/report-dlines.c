@@ -267,8 +267,8 @@ static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct f
 				   l->nr_owners, who);
 		break;
 	case FA_DL_MIXED:
-		printed += fprintf(fp, "    false sharing: %u %ss; the bytes two access, one writing,", l->nr_owners,
-				   who);
+		printed += fprintf(fp, "    false sharing: %u %ss; the bytes two access, one writing,",
+				   l->nr_owners, who);
 		printed += fprintf(fp, " are true sharing, %" PRIu64 " of %" PRIu64 " transfers\n",
 				   l->xfers_apart, l->xfers);
 		break;
