@@ -44,6 +44,10 @@ WORKLOADS = [
     ("rqscan", ["2000"]),
     ("tinyalloc", ["1500"]),
     ("counters", ["2000"]),
+    ("vecsum", ["2000"]),
+    ("threadstats", ["2000"]),
+    ("slotsum", ["2000"]),
+    ("interleave", ["2000"]),
 ]
 
 
@@ -70,9 +74,13 @@ def signature(t):
 
 
 def data_line_signatures(rep):
-    """The data lines advised outside any struct: (key, signature) each"""
+    """The data lines advised outside any struct, and the arrays of several
+    lines (one finding each): (key, signature) each"""
+    for a in rep.get("data_arrays", []):
+        sig = "%s%s" % (a["advice"], " of %d" % a["interleaved"] if a["interleaved"] else "")
+        yield "data array of " + a["type"], sig if a["sure"] else "insufficient (leading: %s)" % sig
     for l in rep.get("data_lines", []):
-        if l["advice"] in ("none", "type"):
+        if l["advice"] in ("none", "type") or l.get("array") is not None:
             continue
         funcs = sorted({o.get("function", "?") for o in l["owners"]})
         key = "data line by " + ",".join(funcs)
