@@ -1964,6 +1964,16 @@ static void affinity_check__begin(struct affinity_check *ck, struct perf_affinit
 	json_writer__begin_array(&ck->json, "checks", /*flat=*/false);
 }
 
+/* What check leaves to diff: the falsely shared lines of no struct type */
+static void affinity_check__untyped(struct perf_affinity *aff)
+{
+	int nr = fa_dlines__untyped(&aff->session.dlines, &aff->session.watched);
+
+	if (nr)
+		printf("note: %d line%s threads share outside the struct types, falsely, not judged: their layout is code (an index, an allocation); compare recordings with 'perf affinity diff'\n",
+		       nr, nr == 1 ? "" : "s");
+}
+
 static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *aff, int err)
 {
 	if (aff->json_fp) {
@@ -1986,6 +1996,8 @@ static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *
 		pr_err("%s: none of the struct types %s accessed is in its debug info\n",
 		       ck->binary, aff->input_name);
 		err = -ENOENT;
+	} else if (!err && perf_affinity__text(aff)) {
+		affinity_check__untyped(aff);
 	}
 	return err;
 }

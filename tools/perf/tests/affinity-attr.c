@@ -213,6 +213,35 @@ static int test__affinity_data_lines_sum(struct test_suite *test __maybe_unused,
 	  l->xfers_alone[1] > l->xfers / 2 && l->xfers_alone[2] > l->xfers / 2);
 	fa_dlines__exit(&dl);
 
+	/*
+	 * a flag and a pointer both threads only read, beside a counter one
+	 * of them writes: read-only bytes move no line, the counter alone
+	 * on a line leaves nothing (was true sharing, no edit)
+	 */
+	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
+	for (int i = 0; i < 200; i++) {
+		for (u32 o = 0; o < 2; o++) {
+			struct fa_dl_access acc = { .addr = 0x4000, .space = 7, .owner = o + 1,
+						    .cpu = o, .time = 200 * i + 100 * o, .size = 16, };
+			struct fa_dl_owner *owner;
+			bool shared;
+
+			fa_dlines__add(&dl, &acc, &shared, &owner);
+			if (o)
+				continue;
+			acc.addr = 0x4010;
+			acc.size = 8;
+			acc.store = true;
+			acc.time += 50;
+			fa_dlines__add(&dl, &acc, &shared, &owner);
+		}
+	}
+	l = dl.shared[0];
+	T("read-only bytes beside a counter: false sharing", fa_dline__sharing(l) == FA_DL_FALSE);
+	T("none left with the counter on a line of its own", l->xfers > 100 && l->xfers_apart == 0);
+	T("an edit", fa_dline__advice(l, 64) == FA_DL_ADV_BYTES);
+	fa_dlines__exit(&dl);
+
 	/* two owners: a line for one is a line for each, no smaller edit */
 	T("init", !fa_dlines__init(&dl, 64, 1000, 64));
 	dlines__plant(&dl, (const u32[]){ 0, 4 }, 4, 100, false);

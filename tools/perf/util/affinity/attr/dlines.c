@@ -137,18 +137,18 @@ static void fa_dl_owner__what(struct fa_dl_owner *o, const struct fa_dl_access *
 }
 
 /*
- * The grains of @grains that become @slot's: those no owner had, and when
- * it writes, those only readers had.  A byte is its writer's: a reader of
- * it shares it truly whatever the layout.
+ * The grains of @grains that become @slot's: when it writes, those no
+ * owner wrote; a grain only read is read-only (FA_DL_READ) until written.
+ * A byte is its writer's: a reader of it shares it truly whatever the
+ * layout, a byte no one writes moves no line.
  */
 static void fa_dline__home(struct fa_dline *l, u64 grains, int slot, bool store)
 {
-	u64 claim = grains & ~l->homed;
+	u64 claim = store ? grains & ~l->homew : grains & ~l->homed;
 
-	if (store)
-		claim |= grains & ~l->homew;
+	/* read, not written: read-only bytes, where no write moves them */
 	for (u64 m = claim; m; m &= m - 1)
-		l->home[__builtin_ctzll(m)] = slot;
+		l->home[__builtin_ctzll(m)] = store ? slot : FA_DL_READ;
 	l->homed |= grains;
 	if (store)
 		l->homew |= grains;
@@ -183,8 +183,8 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 					     .stores = f->stores, .grains = f->grains,
 					     .written = f->written, };
 	memset(l->home, FA_DL_NO_HOME, sizeof(l->home));
-	fa_dline__home(l, f->grains, 0, /*store=*/false);
-	l->homew = f->written;
+	fa_dline__home(l, f->grains & ~f->written, 0, /*store=*/false);
+	fa_dline__home(l, f->written, 0, /*store=*/true);
 	f->shared = l;
 	dl->shared[dl->nr_shared++] = l;
 	return l;
@@ -344,12 +344,18 @@ bool fa_dline__contended(const struct fa_dline *l)
 	return l->nr_owners >= 2 && l->stores && l->xfers;
 }
 
+/* A line per owner would keep nine in ten of the line's transfers, or all */
+static bool fa_dline__kept(const struct fa_dline *l)
+{
+	return l->xfers_apart * 10 >= l->xfers * 9;
+}
+
 /**
  * fa_dline__sharing - How the owners named share a line: each its own
  * bytes (false sharing); bytes two access, one writing, and a line per
  * owner still removes transfers (a sum over per-thread slots: the sum's
  * reads are true sharing, the slots' writes false); or bytes two access
- * and a line per owner would move as often (true sharing)
+ * and a line per owner would keep nine in ten transfers (true sharing)
  */
 enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l)
 {
@@ -364,8 +370,8 @@ enum fa_dl_sharing fa_dline__sharing(const struct fa_dline *l)
 				sharing = FA_DL_MIXED;
 		}
 	}
-	/* bytes two owners access, one writing, and nothing else to set apart */
-	if (sharing != FA_DL_FALSE && l->xfers_apart >= l->xfers)
+	/* bytes two owners access, one writing, and little else to set apart */
+	if (sharing != FA_DL_FALSE && fa_dline__kept(l))
 		return FA_DL_TRUE;
 	/* and some to set apart: false sharing beside the true */
 	return sharing == FA_DL_FALSE ? FA_DL_FALSE : FA_DL_MIXED;
@@ -429,6 +435,24 @@ void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
 		sum->xfers_apart += min(l->xfers_apart, l->xfers);
 	}
 	free(lines);
+}
+
+/*
+ * The contended lines outside any struct type that a line per owner
+ * would mend: what only a new recording can judge (check reads types)
+ */
+int fa_dlines__untyped(const struct fa_dlines *dl, const struct fa_dlines *exact)
+{
+	struct fa_dline **lines;
+	int nr = fa_dlines__contended_all(dl, exact, &lines), untyped = 0;
+
+	for (int i = 0; i < nr; i++) {
+		enum fa_dl_advice adv = fa_dline__advice(lines[i], dl->line_size);
+
+		untyped += adv != FA_DL_ADV_TYPE && adv != FA_DL_ADV_NONE;
+	}
+	free(lines);
+	return untyped;
 }
 
 /* The line of @addr in @space, NULL if no access was counted on it */
@@ -828,7 +852,7 @@ enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size)
 	/* fields: the type's analysis weighs them, false and true sharing alike */
 	if (l->xfers && fa_dline__fields(l))
 		return FA_DL_ADV_TYPE;
-	if (!l->xfers || l->xfers_apart >= l->xfers)
+	if (!l->xfers || fa_dline__kept(l))
 		return FA_DL_ADV_NONE;
 	if (fa_dline__elements(l))
 		return FA_DL_ADV_ELEMENTS;

@@ -12,9 +12,9 @@
  * one CPU to a line another CPU wrote less than fa_config::xfer_ns before,
  * here only where the writer was another owner (not a thread migrating).
  * They are also counted as if each owner's bytes had a line of their own
- * (the bytes belong to the owner that writes them, else to the first that
- * read them): what giving each thread its own line would leave, the true
- * sharing.  An access that covers the bytes of several owners (a vector
+ * (the bytes belong to the owner that writes them; those no owner writes
+ * are read-only, on a line of their own): what giving each thread its own
+ * line would leave, the true sharing.  An access that covers the bytes of several owners (a vector
  * load summing per-thread slots) touches each of their lines.
  */
 #ifndef __PERF_AFFINITY_DLINES_H
@@ -27,6 +27,7 @@
 #include "../decode/key.h"
 
 #define FA_DL_OWNERS	4		/* owners named per line */
+#define FA_DL_READ	(FA_DL_OWNERS + 1)	/* the home of bytes no owner wrote */
 #define FA_DL_GRAINS	64		/* a line's bytes are tracked in this many grains */
 #define FA_DL_MAX	(1 << 18)	/* lines tracked; more are counted, not kept */
 
@@ -120,8 +121,9 @@ struct fa_dl_where {
  * @space: Its address space
  * @loads: Sampled accesses that do not write, @stores those that do
  * @owners: Those seen, the first FA_DL_OWNERS of @nr_owners named
- * @home: Per grain, the owner slot that wrote it first, else that read it
- *        first (FA_DL_OWNERS: an owner not named; 0xff: none yet)
+ * @home: Per grain, the owner slot that wrote it first (FA_DL_OWNERS: an
+ *        owner not named; FA_DL_READ: no owner wrote it yet; 0xff: none
+ *        accessed it)
  * @homed: The grains that have one, @homew: those whose home wrote them
  * @xfers: Transfers of the line between CPUs
  * @xfers_apart: Those left when every owner's grains are on a line of their own
@@ -149,7 +151,7 @@ struct fa_dline {
 	u64			 homed;
 	u64			 homew;
 	struct fa_dl_state	 line;
-	struct fa_dl_state	 apart[FA_DL_OWNERS + 1];
+	struct fa_dl_state	 apart[FA_DL_OWNERS + 2];
 	u64			 xfers_alone[FA_DL_OWNERS];
 	int			 array;
 	struct fa_dl_state	 alone[FA_DL_OWNERS][2];
@@ -240,6 +242,7 @@ struct fa_dl_sum {
 
 void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
 		    struct fa_dl_sum *sum);
+int fa_dlines__untyped(const struct fa_dlines *dl, const struct fa_dlines *exact);
 int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **groups);
 void fa_dl_groups__free(struct fa_dl_group *groups, int nr);
 bool fa_dl_group__saving(const struct fa_dl_group *g, struct fa_interval *ci, int *nr_groups);
