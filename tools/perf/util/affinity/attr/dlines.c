@@ -904,11 +904,20 @@ int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf
 	if (fa_dline__advice(l, line_size) == FA_DL_ADV_TYPE)
 		return scnprintf(buf, size, "%s.*", l->where.var);
 	for (int i = 0; i < n; i++) {
-		u32 lo, hi;
+		u32 lo, hi, lo2, hi2;
+		int j;
 
 		fa_dl_owner__bytes(&l->owners[i], line_size, &lo, &hi);
+		/* one watchpoint for owners whose bytes start together */
+		for (j = 0; j < i; j++) {
+			fa_dl_owner__bytes(&l->owners[j], line_size, &lo2, &hi2);
+			if (lo2 == lo)
+				break;
+		}
+		if (j < i)
+			continue;
 		printed += scnprintf(buf + printed, size - printed, "%s%s+%#" PRIx64,
-				     i ? "," : "", l->where.var, l->where.var_off + lo);
+				     printed ? "," : "", l->where.var, l->where.var_off + lo);
 	}
 	return printed;
 }
