@@ -82,7 +82,8 @@ def data_line_signatures(rep):
     for l in rep.get("data_lines", []):
         if l["advice"] in ("none", "type") or l.get("array") is not None:
             continue
-        funcs = sorted({o.get("function", "?") for o in l["owners"]})
+        # by the code that stores: which load a thread was first seen by varies
+        funcs = sorted({o.get("store_function") or o.get("function", "?") for o in l["owners"]})
         key = "data line by " + ",".join(funcs)
         sig = "%s%s" % (l["advice"], " %d" % l["stride"] if "stride" in l else "")
         yield key, sig if l["sure"] else "insufficient (leading: %s)" % sig
