@@ -403,17 +403,7 @@ static int fa_dline__cmp(const void *pa, const void *pb)
  */
 int fa_dlines__contended(const struct fa_dlines *dl, struct fa_dline ***lines)
 {
-	int n = 0;
-
-	*lines = calloc(dl->nr_shared + 1, sizeof(**lines));
-	if (!*lines)
-		return -ENOMEM;
-	for (int i = 0; i < dl->nr_shared; i++) {
-		if (fa_dline__contended(dl->shared[i]))
-			(*lines)[n++] = dl->shared[i];
-	}
-	qsort(*lines, n, sizeof(**lines), fa_dline__cmp);
-	return n;
+	return fa_dlines__contended_all(dl, NULL, lines);
 }
 
 /**
@@ -467,24 +457,26 @@ const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, 
 
 /**
  * fa_dlines__contended_all - The contended lines of the samples and of the
- * watchpoints' hits, most transfers first: a line the watchpoints saw
- * shared is theirs, exact, not the samples'
+ * watchpoints' hits (@exact, NULL: none), most transfers first: a line
+ * the watchpoints saw shared is theirs, exact, not the samples'
  */
 int fa_dlines__contended_all(const struct fa_dlines *dl, const struct fa_dlines *exact,
 			     struct fa_dline ***lines)
 {
 	int n = 0;
 
-	*lines = calloc(dl->nr_shared + exact->nr_shared + 1, sizeof(**lines));
+	int nr_exact = exact ? exact->nr_shared : 0;
+
+	*lines = calloc(dl->nr_shared + nr_exact + 1, sizeof(**lines));
 	if (!*lines)
 		return -ENOMEM;
-	for (int i = 0; i < exact->nr_shared; i++) {
+	for (int i = 0; i < nr_exact; i++) {
 		if (fa_dline__contended(exact->shared[i]))
 			(*lines)[n++] = exact->shared[i];
 	}
 	for (int i = 0; i < dl->nr_shared; i++) {
 		const struct fa_dline *l = dl->shared[i];
-		const struct fa_dl_first *f = fa_dlines__find(exact, l->addr, l->space);
+		const struct fa_dl_first *f = exact ? fa_dlines__find(exact, l->addr, l->space) : NULL;
 
 		if (fa_dline__contended(l) && !(f && f->shared))
 			(*lines)[n++] = dl->shared[i];
