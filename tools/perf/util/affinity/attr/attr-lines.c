@@ -75,7 +75,7 @@ static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_origin *
 	struct fa_ptr_memo *m = &a->ptrs[fa_cache__slot(rip ^ fa_dso__id(dso)) % FA_PTR_MEMO];
 	struct addr_location al;
 	struct symbol *var;
-	u64 g;
+	u64 g, addr;
 
 	if (m->dso == dso && m->addr == rip)
 		return m->name;
@@ -86,9 +86,10 @@ static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_origin *
 	if (!g)
 		return NULL;
 	/* the variable's address in the process: as the code's map places the function */
+	addr = map__unmap_ip(o->map, g);
 	addr_location__init(&al);
-	var = fa_thread__find_data_symbol(o->thread, o->cpumode, map__unmap_ip(o->map, g), &al);
-	if (var && al.map && map__map_ip(al.map, map__unmap_ip(o->map, g)) == var->start)
+	var = fa_thread__find_data_symbol(o->thread, o->cpumode, addr, &al);
+	if (var && al.map && map__map_ip(al.map, addr) == var->start)
 		m->name = var->name;
 	addr_location__exit(&al);
 	return m->name;

@@ -190,34 +190,37 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 	return l;
 }
 
-/*
- * Whether @acc moves a line of the owners whose bytes it covers, were
- * each owner's bytes on a line of its own: one access, one transfer at most
- */
-static bool fa_dline__apart(struct fa_dline *l, u64 grains, const struct fa_dl_access *acc,
-			    u64 xfer_ns)
+/* The homes of @grains (fa_dline__home()), bit h for home h */
+static u32 fa_dline__homes(const struct fa_dline *l, u64 grains)
 {
 	u32 homes = 0;
-	bool moved = false;
 
 	for (u64 m = grains; m; m &= m - 1)
 		homes |= 1U << l->home[__builtin_ctzll(m)];
+	return homes;
+}
+
+/*
+ * Whether @acc, to bytes of @homes, moves a line of theirs, were each
+ * owner's bytes on a line of its own: one access, one transfer at most
+ */
+static bool fa_dline__apart(struct fa_dline *l, u32 homes, const struct fa_dl_access *acc,
+			    u64 xfer_ns)
+{
+	bool moved = false;
+
 	for (; homes; homes &= homes - 1)
 		moved |= fa_dl_state__access(&l->apart[__builtin_ctz(homes)], acc, xfer_ns);
 	return moved;
 }
 
 /*
- * Were only owner k's bytes set apart, for each k: whether @acc moves
- * k's line or the line the others keep together
+ * Were only owner k's bytes set apart, for each k: whether @acc, to bytes
+ * of @homes, moves k's line or the line the others keep together
  */
-static void fa_dline__alone_access(struct fa_dline *l, u64 grains, const struct fa_dl_access *acc,
+static void fa_dline__alone_access(struct fa_dline *l, u32 homes, const struct fa_dl_access *acc,
 				   u64 xfer_ns)
 {
-	u32 homes = 0;
-
-	for (u64 m = grains; m; m &= m - 1)
-		homes |= 1U << l->home[__builtin_ctzll(m)];
 	for (int k = 0; k < FA_DL_OWNERS && k < (int)l->nr_owners; k++) {
 		bool moved = false;
 
@@ -235,8 +238,10 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 {
 	int first, slot = fa_dline__owner(l, acc->owner);
 	u64 grains = fa_dlines__grains(dl, acc->addr, acc->size, &first);
+	u32 homes;
 
 	fa_dline__home(l, grains, slot, acc->store);
+	homes = fa_dline__homes(l, grains);
 	if (acc->store)
 		l->stores++;
 	else
@@ -245,11 +250,11 @@ static struct fa_dl_owner *fa_dline__add(struct fa_dline *l, const struct fa_dli
 		l->xfers++;
 		l->xfers_g[fa_boot__group(acc->time, dl->boot_ns)]++;
 	}
-	if (fa_dline__apart(l, grains, acc, dl->xfer_ns)) {
+	if (fa_dline__apart(l, homes, acc, dl->xfer_ns)) {
 		l->xfers_apart++;
 		l->apart_g[fa_boot__group(acc->time, dl->boot_ns)]++;
 	}
-	fa_dline__alone_access(l, grains, acc, dl->xfer_ns);
+	fa_dline__alone_access(l, homes, acc, dl->xfer_ns);
 	if (slot == FA_DL_OWNERS)
 		return NULL;
 	l->owners[slot].grains |= grains;
@@ -463,9 +468,7 @@ const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, 
 int fa_dlines__contended_all(const struct fa_dlines *dl, const struct fa_dlines *exact,
 			     struct fa_dline ***lines)
 {
-	int n = 0;
-
-	int nr_exact = exact ? exact->nr_shared : 0;
+	int nr_exact = exact ? exact->nr_shared : 0, n = 0;
 
 	*lines = calloc(dl->nr_shared + nr_exact + 1, sizeof(**lines));
 	if (!*lines)
@@ -591,6 +594,13 @@ static bool fa_dl_owner__untyped(const struct fa_dl_owner *o)
 	return !o->what.type && !o->what.var;
 }
 
+/* @a and @b are elements of one array: one base, one element type */
+static bool fa_dl_what__same_array(const struct fa_dl_what *a, const struct fa_dl_what *b)
+{
+	return a && b && a->base == b->base && a->type == b->type && a->var == b->var &&
+	       a->size == b->size;
+}
+
 /*
  * The owners named on @l accessed elements of one array from one base
  * (those whose first access named no type aside)
@@ -607,17 +617,10 @@ static const struct fa_dl_what *fa_dline__array(const struct fa_dline *l)
 			continue;
 		if (!w)
 			w = o;
-		if (!o->base || o->field || !o->size || o->base != w->base ||
-		    o->type != w->type || o->var != w->var || o->size != w->size)
+		if (!o->base || o->field || !o->size || !fa_dl_what__same_array(o, w))
 			return NULL;
 	}
 	return w;
-}
-
-static bool fa_dl_what__same_array(const struct fa_dl_what *a, const struct fa_dl_what *b)
-{
-	return a && b && a->base == b->base && a->type == b->type && a->var == b->var &&
-	       a->size == b->size;
 }
 
 /* Slot of owner @id among those of @g, a new one when there is room; -1: none */

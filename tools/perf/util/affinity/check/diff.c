@@ -571,7 +571,7 @@ static void fa_diff__share_note(const struct fa_diff *d, FILE *fp)
 
 		if (!s->t || !s->samples || !s->t->counts.nr_accesses)
 			return;
-		rate[i] = 1000.0 * s->t->counts.nr_accesses / s->samples;
+		rate[i] = fa_diff__per_ksample(s->t->counts.nr_accesses, s->samples);
 	}
 	if (rate[0] < 1.5 * rate[1] && rate[1] < 1.5 * rate[0])
 		return;

@@ -173,6 +173,16 @@ static size_t fa_report__dl_edit(FILE *fp, const struct fa_dline *l, u32 line_si
 	}
 }
 
+/* "predicted transfers 110 -> 0 (-100.0%, 95% interval ...)" */
+static size_t fa_report__dl_predicted(FILE *fp, u64 xfers, u64 apart, const struct fa_interval *ci)
+{
+	char ci_str[FA_INTERVAL_STR];
+
+	fa_interval__str(ci, /*saving=*/true, ci_str, sizeof(ci_str));
+	return fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64 " (%+.1f%%, %s)\n",
+		       xfers, apart, -100 * ci->est, ci_str);
+}
+
 /* The smaller edit, where one owner's bytes alone on a line remove nearly as much */
 static size_t fa_report__dl_alone(FILE *fp, const struct fa_dline *l)
 {
@@ -207,7 +217,6 @@ static size_t fa_report__dl_unsure(FILE *fp, const struct fa_interval *ci, int n
 static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_size,
 				  enum fa_dl_advice adv)
 {
-	char ci_str[FA_INTERVAL_STR];
 	struct fa_interval ci;
 	size_t printed;
 	int nr;
@@ -219,10 +228,7 @@ static size_t fa_report__dl_apart(FILE *fp, const struct fa_dline *l, u32 line_s
 		printed += fa_report__dl_edit(fp, l, line_size, adv,
 					      "      the leading candidate: ");
 	}
-	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
-	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, l->xfers,
-			   l->xfers_apart);
-	printed += fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
+	printed += fa_report__dl_predicted(fp, l->xfers, l->xfers_apart, &ci);
 	return printed + fa_report__dl_alone(fp, l);
 }
 
@@ -292,6 +298,12 @@ static size_t fa_report__dline(FILE *fp, const struct fa_attr *a, const struct f
 	return printed;
 }
 
+/* "nd" of "2nd", of the interleaving strides: 2 and up */
+static const char *fa_ordinal(u32 n)
+{
+	return n == 2 ? "nd" : n == 3 ? "rd" : "th";
+}
+
 /* The first and the last line of @g, and where its first line is */
 static size_t fa_report__dl_group_where(FILE *fp, const struct fa_dl_group *g)
 {
@@ -325,7 +337,7 @@ static size_t fa_report__dl_group_owner(FILE *fp, const struct fa_dl_group *g, u
 
 	if (g->stride)
 		printed += fprintf(fp, " every %u%s element from [%u]", g->stride,
-				   g->stride == 2 ? "nd" : g->stride == 3 ? "rd" : "th", g->residue[k]);
+				   fa_ordinal(g->stride), g->residue[k]);
 	else if (g->id_lo[k] <= g->id_hi[k])
 		printed += fprintf(fp, " elements [%" PRId64 "..%" PRId64 "]", g->id_lo[k],
 				   g->id_hi[k]);
@@ -347,11 +359,10 @@ static size_t fa_report__dl_group_owner(FILE *fp, const struct fa_dl_group *g, u
  * Lines of one array accessed alike, one finding: an array interleaved
  * between threads is one access pattern and one edit, not 200 lines
  */
-static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g, u32 line_size)
+static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g)
 {
 	const struct fa_dline *l0 = g->lines[0];
 	const char *who = fa_dline__owner_kind(l0);
-	char ci_str[FA_INTERVAL_STR];
 	struct fa_interval ci;
 	size_t printed = fa_report__dl_group_where(fp, g);
 	bool sure;
@@ -363,13 +374,12 @@ static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g, u32 lin
 	for (u32 k = 0; k < g->nr_ids; k++)
 		printed += fa_report__dl_group_owner(fp, g, k);
 	sure = fa_dl_group__saving(g, &ci, &nr);
-	if (!sure) {
+	if (!sure)
 		printed += fa_report__dl_unsure(fp, &ci, nr);
-	}
 	printed += fprintf(fp, "%s", sure ? "    Advice: " : "      the leading candidate: ");
 	if (g->stride) {
 		printed += fprintf(fp, "give each %s a block of the array of its own, not every %u%s element:",
-				   who, g->stride, g->stride == 2 ? "nd" : g->stride == 3 ? "rd" : "th");
+				   who, g->stride, fa_ordinal(g->stride));
 		printed += fprintf(fp, " %s t of %u takes elements [t * n / %u, (t + 1) * n / %u);",
 				   who, g->stride, g->stride, g->stride);
 		printed += fprintf(fp, " %ss then meet only where blocks meet\n", who);
@@ -377,12 +387,7 @@ static size_t fa_report__dl_group(FILE *fp, const struct fa_dl_group *g, u32 lin
 		printed += fprintf(fp, "give each %s's %s elements cache lines of their own\n", who,
 				   g->what->type);
 	}
-	fa_interval__str(&ci, /*saving=*/true, ci_str, sizeof(ci_str));
-	printed += fprintf(fp, "      predicted transfers %" PRIu64 " -> %" PRIu64, g->xfers,
-			   g->xfers_apart);
-	printed += fprintf(fp, " (%+.1f%%, %s)\n", -100 * ci.est, ci_str);
-	(void)line_size;
-	return printed;
+	return printed + fa_report__dl_predicted(fp, g->xfers, g->xfers_apart, &ci);
 }
 
 /**
@@ -418,7 +423,7 @@ size_t fa_report__data_lines(FILE *fp, const struct fa_attr *a)
 		}
 		shown++;
 		if (groups[k].nr > 1)
-			printed += fa_report__dl_group(fp, &groups[k], a->s->cfg->line_size);
+			printed += fa_report__dl_group(fp, &groups[k]);
 		else
 			printed += fa_report__dline(fp, a, groups[k].lines[0], a->s->cfg->line_size);
 	}
