@@ -35,6 +35,7 @@
 #include "util/affinity/advice/analyze.h"
 #include "util/affinity/attr/attr.h"
 #include "util/affinity/check/check.h"
+#include "util/affinity/check/check-lines.h"
 #include "util/affinity/decode/decode.h"
 #include "util/affinity/check/diff.h"
 #include "util/affinity/fields/fields.h"
@@ -1902,6 +1903,8 @@ struct affinity_check {
 	struct debuginfo	*di;
 	struct json_writer		 json;
 	int			 nr_types;	/* of the recording */
+	struct fa_check_lines	 lines;
+	bool			 have_lines;
 	int			 checked;
 	int			 failed;
 	int			 undecided;
@@ -1964,20 +1967,33 @@ static void affinity_check__begin(struct affinity_check *ck, struct perf_affinit
 	json_writer__begin_array(&ck->json, "checks", /*flat=*/false);
 }
 
-/* What check leaves to diff: the falsely shared lines of no struct type */
-static void affinity_check__untyped(struct perf_affinity *aff)
+/*
+ * The slot arrays of the recording's shared lines outside the struct
+ * types, judged by their element in the binary
+ */
+static int affinity_check__lines(struct affinity_check *ck, struct perf_affinity *aff)
 {
-	int nr = fa_dlines__untyped(&aff->session.dlines, &aff->session.watched);
+	int err = fa_check_lines__init(&ck->lines, &aff->session.dlines, &aff->session.watched);
 
-	if (nr)
-		printf("note: %d line%s threads share outside the struct types, falsely, not judged: their layout is code (an index, an allocation); compare recordings with 'perf affinity diff'\n",
-		       nr, nr == 1 ? "" : "s");
+	if (err)
+		return err;
+	ck->have_lines = true;
+#ifdef HAVE_DWARF_SUPPORT
+	fa_check_lines__run(&ck->lines, ck->di->dbg, aff->session.dlines.line_size);
+#endif
+	ck->failed += ck->lines.failed;
+	ck->checked += ck->lines.judged;
+	if (perf_affinity__text(aff))
+		fa_check_lines__fprintf(&ck->lines, ck->binary, stdout);
+	return 0;
 }
 
 static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *aff, int err)
 {
 	if (aff->json_fp) {
 		json_writer__end_array(&ck->json);
+		if (ck->have_lines)
+			fa_check_lines__json(&ck->lines, &ck->json);
 		json_writer__bool(&ck->json, "holds", !ck->failed && !ck->undecided);
 		json_writer__string(&ck->json, "verdict", ck->failed ? "regressed" :
 				ck->undecided ? "insufficient" : "holds");
@@ -1987,18 +2003,18 @@ static int affinity_check__end(struct affinity_check *ck, struct perf_affinity *
 	if (!err && !ck->checked && !ck->nr_types) {
 		struct fa_dl_sum sum;
 
-		/* the layout of untyped slots is code (an index, an allocation): no type to check */
+		/* slots as recorded: their layout is code (an index, an allocation) */
 		fa_dlines__sum(&aff->session.dlines, &aff->session.watched, &sum);
-		pr_err("%s: no struct type accessed, %d data lines threads share, untyped: check reads struct layouts from a binary; compare a recording of the new build with 'perf affinity diff'\n",
+		pr_err("%s: no struct type accessed, %d data lines threads share, untyped: nothing the binary's debug info tells; compare a recording of the new build with 'perf affinity diff'\n",
 		       aff->input_name, sum.nr);
 		err = -ENOENT;
 	} else if (!err && !ck->checked) {
 		pr_err("%s: none of the struct types %s accessed is in its debug info\n",
 		       ck->binary, aff->input_name);
 		err = -ENOENT;
-	} else if (!err && perf_affinity__text(aff)) {
-		affinity_check__untyped(aff);
 	}
+	if (ck->have_lines)
+		fa_check_lines__exit(&ck->lines);
 	return err;
 }
 
@@ -2016,6 +2032,8 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 		if (err)
 			break;
 	}
+	if (!err)
+		err = affinity_check__lines(ck, aff);
 	return affinity_check__end(ck, aff, err);
 }
 

@@ -12,6 +12,7 @@
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
 #include "affinity/check/check.h"
+#include "affinity/check/check-lines.h"
 #include "affinity/check/diff.h"
 #include "affinity/layout/layout.h"
 #include "debug.h"
@@ -317,6 +318,37 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* Slots of @size bytes, aligned to @align, where 8-byte slots of @width bytes were */
+static enum fa_slots_verdict slots__judge(u32 old, u32 width, u32 size, u32 align)
+{
+	struct fa_check_slots s = {
+		.elem_size = old, .elements = 1, .width = width,
+		.now = { .elem_size = size, .elem_align = align, },
+	};
+
+	return fa_check_slots__judge(&s, 64);
+}
+
+/* Per-thread slots of an array: what their element in a binary keeps apart */
+static int test__affinity_check_slots(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	T("an element as recorded: the index may be the fix",
+	  slots__judge(8, 8, 8, 8) == FA_SLOTS_UNCHANGED);
+	T("a line each, aligned", slots__judge(8, 8, 64, 64) == FA_SLOTS_APART);
+	T("a line each, one aligned scalar", slots__judge(8, 8, 64, 8) == FA_SLOTS_APART);
+	T("16 bytes: two threads a line", slots__judge(8, 8, 16, 8) == FA_SLOTS_SHARED);
+	T("24-byte slots at 72: a line may hold the end of one, the start of the next",
+	  slots__judge(24, 24, 72, 8) == FA_SLOTS_SHARED);
+	T("24-byte slots at 64, not aligned: one may cross into the next's line",
+	  slots__judge(24, 24, 64, 8) == FA_SLOTS_SHARED);
+	T("24-byte slots at 64, aligned", slots__judge(24, 24, 64, 64) == FA_SLOTS_APART);
+	T("24-byte slots at 88: a line between any two", slots__judge(24, 24, 88, 8) == FA_SLOTS_APART);
+	T("an element aligned to a line, the same size", slots__judge(64, 8, 64, 64) == FA_SLOTS_APART);
+	T("no element known", slots__judge(8, 8, 0, 0) == FA_SLOTS_UNKNOWN);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_check[] = {
 	TEST_CASE("A layout is checked against a recording", affinity_check_layouts),
 	TEST_CASE("A member put into a hot line with a hole fails", affinity_check_hole),
@@ -324,6 +356,7 @@ static struct test_case tests__affinity_check[] = {
 		  affinity_check_candidate),
 	TEST_CASE("A recording of too few groups of time holds nothing", affinity_check_few),
 	TEST_CASE("diff predicts and measures a fix", affinity_diff_fix),
+	TEST_CASE("Per-thread slots are judged by their element", affinity_check_slots),
 	{	.name = NULL, }
 };
 

@@ -432,24 +432,6 @@ void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
 	free(lines);
 }
 
-/*
- * The contended lines outside any struct type that a line per owner
- * would mend: what only a new recording can judge (check reads types)
- */
-int fa_dlines__untyped(const struct fa_dlines *dl, const struct fa_dlines *exact)
-{
-	struct fa_dline **lines;
-	int nr = fa_dlines__contended_all(dl, exact, &lines), untyped = 0;
-
-	for (int i = 0; i < nr; i++) {
-		enum fa_dl_advice adv = fa_dline__advice(lines[i], dl->line_size);
-
-		untyped += adv != FA_DL_ADV_TYPE && adv != FA_DL_ADV_NONE;
-	}
-	free(lines);
-	return untyped;
-}
-
 /* The line of @addr in @space, NULL if no access was counted on it */
 const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, u32 space)
 {
@@ -572,6 +554,21 @@ u32 fa_dline__stride(const struct fa_dline *l, u32 line_size)
 		}
 	}
 	return n >= 2 ? stride : 0;
+}
+
+/* The most bytes one owner named on @l wrote (else accessed): a slot's width */
+u32 fa_dline__width(const struct fa_dline *l, u32 line_size)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	u32 width = 0;
+
+	for (int i = 0; i < n; i++) {
+		u32 lo, hi;
+
+		fa_dl_owner__own_bytes(&l->owners[i], line_size, &lo, &hi);
+		width = max(width, hi - lo + 1);
+	}
+	return width;
 }
 
 /* The saving of transfers @xg (by group of time) to @ag, and whether it is sure */

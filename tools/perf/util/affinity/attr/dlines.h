@@ -242,7 +242,6 @@ struct fa_dl_sum {
 
 void fa_dlines__sum(const struct fa_dlines *dl, const struct fa_dlines *exact,
 		    struct fa_dl_sum *sum);
-int fa_dlines__untyped(const struct fa_dlines *dl, const struct fa_dlines *exact);
 int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **groups);
 void fa_dl_groups__free(struct fa_dl_group *groups, int nr);
 bool fa_dl_group__saving(const struct fa_dl_group *g, struct fa_interval *ci, int *nr_groups);
@@ -262,6 +261,7 @@ void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
 int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
+u32 fa_dline__width(const struct fa_dline *l, u32 line_size);
 int fa_dline__alone(const struct fa_dline *l);
 u32 fa_dl_slot__step(u32 size, u32 line_size);
 const char *fa_dl_advice__key(enum fa_dl_advice adv);

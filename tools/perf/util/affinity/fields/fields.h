@@ -219,6 +219,8 @@ int fa_dwarf__pointee_type(Dwarf *dbg, const char *var, u64 addr, struct strbuf 
 int fa_dwarf__var_die_type(Dwarf *dbg, u64 var_die, struct strbuf *type_name, u32 *size,
 			   bool *array, u64 *die_offset);
 int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai);
+int fa_dwarf__var_elem(Dwarf *dbg, const char *name, const char *file,
+		       struct fa_array_info *ai);
 #endif
 
 #endif /* __PERF_AFFINITY_FIELDS_H */

@@ -451,3 +451,124 @@ int fa_dwarf__var_array(Dwarf *dbg, u64 var_die, struct fa_array_info *ai)
 	}
 	return err;
 }
+
+/* Whether compilation unit @cu is of source file @file, its directories aside */
+static bool fa_die__cu_of(Dwarf_Die *cu, const char *file)
+{
+	const char *name = dwarf_diename(cu), *base;
+
+	if (!name || !file)
+		return false;
+	base = strrchr(name, '/');
+	return !strcmp(base ? base + 1 : name, file);
+}
+
+/*
+ * The global or static variable named @name that has an address: the one
+ * of the compilation unit of @file (a static variable's name may be in
+ * several), else the first
+ */
+static bool fa_dwarf__find_var_named(Dwarf *dbg, const char *name, const char *file,
+				     Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t header_size;
+	bool found = false;
+
+	while (dwarf_nextcu(dbg, off, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		u64 addr;
+
+		if (dwarf_offdie(dbg, off + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_variable ||
+				    !fa_die__addr(&child, &addr) || !fa_die__var_named(&child, name))
+					continue;
+				if (fa_die__cu_of(&cu, file)) {
+					*out = child;
+					return true;
+				}
+				if (!found)
+					*out = child;
+				found = true;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return found;
+}
+
+/* @type with its typedefs and qualifiers skipped, the first typedef's name kept */
+static bool fa_die__strip(Dwarf_Die *type)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(type);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type)
+			return true;
+		if (!fa_die__type(type, type))
+			return false;
+	}
+	return false;
+}
+
+/**
+ * fa_dwarf__var_elem - What the elements a variable reaches are: those of
+ * a global or static array, or those a global or static pointer points to
+ * (the slots of an allocation it holds)
+ * @name: The variable
+ * @file: The source file of the code that accesses them ("prog.c"), whose
+ *        variable of that name it is, NULL: not known
+ * @ai: Result: the C type, size and alignment of an element, and the
+ *      number of elements (0: through a pointer); the strings are the
+ *      caller's to free
+ *
+ * The alignment is the type's, explicit (alignas, aligned()) or natural:
+ * what the elements of an array get; a pointer's allocation may give less.
+ *
+ * Return: 0, -ENOENT if there is no such variable, -ENOTSUP if it is no
+ * array nor pointer, -ENOMEM.
+ */
+int fa_dwarf__var_elem(Dwarf *dbg, const char *name, const char *file,
+		       struct fa_array_info *ai)
+{
+	Dwarf_Die var, type, elem, strip;
+	struct strbuf pre, post;
+	bool funcptr = false;
+	Dwarf_Word size;
+	int err = -ENOTSUP;
+
+	memset(ai, 0, sizeof(*ai));
+	if (!fa_dwarf__find_var_named(dbg, name, file, &var))
+		return -ENOENT;
+	if (!fa_die__type(&var, &type) || !fa_die__strip(&type))
+		return -ENOTSUP;
+	if (dwarf_tag(&type) == DW_TAG_array_type) {
+		if (dwarf_aggregate_size(&type, &size) == 0)
+			ai->nr_elems = size;
+	} else if (dwarf_tag(&type) != DW_TAG_pointer_type) {
+		return -ENOTSUP;
+	}
+	if (!fa_die__type(&type, &elem))
+		return -ENOTSUP;	/* void * */
+	strip = elem;
+	if (!fa_die__strip(&strip) || dwarf_aggregate_size(&strip, &size) || !size ||
+	    size > UINT32_MAX)
+		return -ENOTSUP;
+	ai->elem_size = size;
+	ai->nr_elems /= size;
+	ai->elem_align = fa_die__align(&elem, 0);
+	strbuf_init(&pre, 32);
+	strbuf_init(&post, 8);
+	fa_die__decl(&elem, &pre, &post, &funcptr, 0);
+	ai->name = strdup(name);
+	ai->elem_type = strbuf_detach(&pre, NULL);
+	err = ai->name && ai->elem_type ? 0 : -ENOMEM;
+	strbuf_release(&post);
+	if (err) {
+		zfree(&ai->name);
+		zfree(&ai->elem_type);
+	}
+	return err;
+}
