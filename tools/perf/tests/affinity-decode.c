@@ -284,9 +284,10 @@ static int test__affinity_skid(struct test_suite *test __maybe_unused,
 static int walk(const u8 *code, u32 len, u32 off, u16 *back, u8 *nr, u8 *lost)
 {
 	struct fa_block_insn found[FA_BLOCK_MAX_ACC];
-	unsigned long starts[1] = { 0 }, targets[1] = { 0 };
+	unsigned long starts[1] = { 0 }, targets[1] = { 0 }, rotated[1] = { 0 };
 	struct fa_code fn = {
 		.len = len, .code = (u8 *)code, .starts = starts, .targets = targets,
+		.rotated = rotated,
 	};
 	int stop;
 
@@ -359,6 +360,47 @@ static int test__affinity_block(struct test_suite *test __maybe_unused,
 	/* the sampled IP is the jump target itself */
 	stop = walk(code, sizeof(code), 0x1f, back, &nr, &lost);
 	TEST_ASSERT_VAL("nothing before a jump target", nr == 0 && stop == FA_WALK_ENTRY);
+	return TEST_OK;
+}
+
+/*
+ * A loop gcc rotates: entered by a jump to its condition, whose block the
+ * body falls through to on every turn.  A sample at the condition (AMD
+ * takes the timer after the body's locked add) is the body's store; at the
+ * join of an if/else, what is before may not have run.
+ */
+static int test__affinity_block_rotated(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0xeb, 0x08,			/* 00 jmp cond */
+		0x48, 0x8b, 0x47, 0x08,		/* 02 body: mov 0x8(%rdi),%rax */
+		0xf0, 0x83, 0x00, 0x01,		/* 06 lock addl $0x1,(%rax) */
+		0x0f, 0xb6, 0x06,		/* 0a cond: movzbl (%rsi),%eax */
+		0x84, 0xc0,			/* 0d test %al,%al */
+		0x74, 0xf1,			/* 0f je body */
+		0x85, 0xd2,			/* 11 test %edx,%edx */
+		0x74, 0x05,			/* 13 je else */
+		0x48, 0x8b, 0x07,		/* 15 mov (%rdi),%rax */
+		0xeb, 0x03,			/* 18 jmp join */
+		0x48, 0x8b, 0x06,		/* 1a else: mov (%rsi),%rax */
+		0x48, 0x01, 0xc1,		/* 1d join: add %rax,%rcx */
+		0xc3,				/* 20 ret */
+	};
+	struct insn_access_insn probe;
+	u16 back[FA_BLOCK_MAX_ACC];
+	u8 nr, lost;
+	int stop;
+
+	insn_access__decode(&probe, "x86", code + 6, 4, 6, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	stop = walk(code, sizeof(code), 0x0a, back, &nr, &lost);
+	pr_debug("walk from the condition: %d accesses, %d lost, stop %d\n", nr, lost, stop);
+	TEST_ASSERT_VAL("the body's store and load", nr == 2 && back[0] == 4 && back[1] == 8);
+	TEST_ASSERT_VAL("stops at the body's start", stop == FA_WALK_ENTRY);
+	stop = walk(code, sizeof(code), 0x1d, back, &nr, &lost);
+	TEST_ASSERT_VAL("nothing before an if/else's join", nr == 0 && stop == FA_WALK_ENTRY);
 	return TEST_OK;
 }
 
@@ -515,6 +557,7 @@ static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("A sample's block gives the accesses its registers still address",
 		  affinity_block),
 	TEST_CASE("The sweep goes past an operand it cannot address", affinity_block_evex),
+	TEST_CASE("A rotated loop's condition follows its body", affinity_block_rotated),
 	TEST_CASE("A watchpoint's hit is the access before the IP", affinity_watch_hit),
 	{	.name = NULL, }
 };

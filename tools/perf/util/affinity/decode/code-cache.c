@@ -76,6 +76,7 @@ static void fa_code__delete(struct fa_code *fn)
 	dso__put(fn->key.dso);
 	zfree(&fn->starts);
 	zfree(&fn->targets);
+	zfree(&fn->rotated);
 	zfree(&fn->code);
 	free(fn);
 }
@@ -169,14 +170,75 @@ const struct insn_access_insn *fa_decoder__insn(struct fa_decoder *dec,
 	return fi && fi->readable ? &fi->insn : NULL;
 }
 
+/* A jump of a function: from and to where, whether conditional */
+struct fa_jump {
+	u32	from;
+	u32	to;
+	bool	cond;
+};
+
 /*
- * Sweep a function from its start, noting instruction starts and jump
- * targets.  An instruction whose operand cannot be addressed (an EVEX
- * compressed displacement) still has its length: the sweep goes on.
+ * Whether jump target @to is the condition of a rotated loop: every jump
+ * to it an unconditional one from before it (the loop's entry, once), and
+ * a jump at or after it back into the body between the last of those and
+ * it.  The body falls through to it on every turn: what a sample there
+ * follows is the body's end, not the entry.  An if/else joins the same way
+ * but jumps back into neither branch.
+ */
+static bool fa_jumps__rotated(const struct fa_jump *jumps, int nr, u32 to)
+{
+	u32 entry = 0;
+
+	for (int i = 0; i < nr; i++) {
+		if (jumps[i].to != to)
+			continue;
+		if (jumps[i].cond || jumps[i].from >= to)
+			return false;
+		entry = max(entry, jumps[i].from);
+	}
+	for (int i = 0; i < nr; i++) {
+		if (jumps[i].from >= to && jumps[i].to > entry && jumps[i].to < to)
+			return true;
+	}
+	return false;
+}
+
+static void fa_code__rotated(struct fa_code *fn, const struct fa_jump *jumps, int nr)
+{
+	for (int i = 0; fn->rotated && i < nr; i++) {
+		if (!jumps[i].cond && jumps[i].from < jumps[i].to &&
+		    fa_jumps__rotated(jumps, nr, jumps[i].to))
+			__set_bit(jumps[i].to, fn->rotated);
+	}
+}
+
+/* Note a jump of @fn, for fa_code__rotated(); none when there is no room */
+static void fa_jumps__add(struct fa_jump **jumps, int *nr, int *alloc, u32 from, u32 to,
+			  bool cond)
+{
+	if (*nr == *alloc) {
+		int n = *alloc ? *alloc * 2 : 64;
+		struct fa_jump *j = realloc(*jumps, n * sizeof(*j));
+
+		if (!j)
+			return;
+		*jumps = j;
+		*alloc = n;
+	}
+	(*jumps)[(*nr)++] = (struct fa_jump){ .from = from, .to = to, .cond = cond, };
+}
+
+/*
+ * Sweep a function from its start, noting instruction starts, jump targets
+ * and the conditions of rotated loops.  An instruction whose operand cannot
+ * be addressed (an EVEX compressed displacement) still has its length: the
+ * sweep goes on.
  */
 void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 {
 	struct insn_access_insn insn;
+	struct fa_jump *jumps = NULL;
+	int nr = 0, alloc = 0;
 	u32 off = 0;
 
 	while (off < fn->len) {
@@ -186,13 +248,18 @@ void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 		__set_bit(off, fn->starts);
 		if (fa_tls_reg__loads_tp(&insn))
 			fn->loads_tp = true;
-		if (insn.branch == INSN_ACCESS_BR_JUMP && insn.indirect)
+		if (insn.branch == INSN_ACCESS_BR_JUMP && insn.indirect) {
 			fn->indirect = true;
-		else if (insn.branch == INSN_ACCESS_BR_JUMP && insn.target >= fn->key.offset &&
-			 insn.target < fn->key.offset + fn->len)
+		} else if (insn.branch == INSN_ACCESS_BR_JUMP && insn.target >= fn->key.offset &&
+			   insn.target < fn->key.offset + fn->len) {
 			__set_bit(insn.target - fn->key.offset, fn->targets);
+			fa_jumps__add(&jumps, &nr, &alloc, off, insn.target - fn->key.offset,
+				      insn.cond);
+		}
 		off += insn.length;
 	}
+	fa_code__rotated(fn, jumps, nr);
+	free(jumps);
 }
 
 /* The code of function @sym of @dso (fa_decoder__code()) */
@@ -217,7 +284,8 @@ static const struct fa_code *fa_decoder__dso_code(struct fa_decoder *dec, struct
 	fn->code = malloc(fn->len ?: 1);
 	fn->starts = bitmap_zalloc(fn->len + 1);
 	fn->targets = bitmap_zalloc(fn->len + 1);
-	if (!fn->code || !fn->starts || !fn->targets)
+	fn->rotated = bitmap_zalloc(fn->len + 1);
+	if (!fn->code || !fn->starts || !fn->targets || !fn->rotated)
 		goto out_delete;
 
 	n = dso__data_read_offset(key.dso, dec->machine, key.offset, fn->code, fn->len);

@@ -63,7 +63,8 @@ static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arc
 {
 	int prev;
 
-	if (test_bit(off, fn->targets))
+	/* a rotated loop's condition: on through the body's end */
+	if (test_bit(off, fn->targets) && !(fn->rotated && test_bit(off, fn->rotated)))
 		return FA_WALK_ENTRY;
 	prev = fa_code__prev_insn(fn, off);
 	if (prev < 0)
@@ -101,7 +102,8 @@ static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arc
  * unconditional branch, at an instruction whose effect on the registers is
  * not known, and in functions with indirect jumps, whose targets are not
  * known.  It goes on through a conditional jump that the instruction after
- * it, no jump target, shows was not taken.
+ * it, no jump target, shows was not taken, and back from the condition of
+ * a rotated loop into the body that falls through to it on every turn.
  *
  * Return: enum fa_walk_stop, why it stopped.
  */

@@ -149,6 +149,8 @@ static inline bool fa_x86__tcb(u64 off)
  * @indirect: It has indirect jumps: the jump targets are not known
  * @starts: Bit per byte: an instruction starts there
  * @targets: Bit per byte: a jump goes there
+ * @rotated: Bit per byte: of those, the condition of a rotated loop (its
+ *           body falls through to it each turn, a jump enters it once)
  * @code: The bytes
  * @loads_tp: It loads the thread pointer (tls-reg.h)
  */
@@ -159,6 +161,7 @@ struct fa_code {
 	bool			 loads_tp;
 	unsigned long		*starts;
 	unsigned long		*targets;
+	unsigned long		*rotated;
 	u8			*code;
 };
 
