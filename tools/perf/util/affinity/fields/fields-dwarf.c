@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 #include "fields.h"
 #include "fields-int.h"
@@ -446,6 +447,52 @@ static u8 fa_type__kind(Dwarf_Die *real, int size)
 	}
 }
 
+/* Whether @die is declared in namespace std, or one inside it (std::__1) */
+static bool fa_die__in_std(Dwarf_Die *die)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	bool std = false;
+
+	/* scopes[0] is @die, the last its compilation unit */
+	for (int i = 1; i < n - 1; i++) {
+		const char *name = dwarf_diename(&scopes[i]);
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_namespace)
+			break;
+		std = name && !strcmp(name, "std");
+	}
+	free(scopes);
+	return std;
+}
+
+/*
+ * A C++ standard library type that is one value to its user, whose
+ * members are the library's: a std::atomic<int> member is the counter, not
+ * its _M_i, a std::string the name, not its _M_dataplus._M_p.  Those that
+ * hold the user's values by value (std::array, std::pair, ...) are walked
+ * into: a user's elements are in them.
+ */
+static bool fa_die__std_value(Dwarf_Die *real)
+{
+	static const char * const holders[] = {
+		"array<", "pair<", "tuple<", "optional<", "variant<", "_Head_base<",
+		"_Tuple_impl<", "_Optional_base<", "_Optional_payload<",
+	};
+	const char *name;
+
+	if (!fa_die__is_record(dwarf_tag(real)))
+		return false;
+	name = dwarf_diename(real);
+	if (!name)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(holders); i++) {
+		if (strstarts(name, holders[i]))
+			return false;
+	}
+	return fa_die__in_std(real);
+}
+
 /*
  * A member as data-type profiling finds it (@m, its name, offset and nested
  * members), with its type, alignment and bits from its DIE (@member);
@@ -497,7 +544,7 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 	f.suffix = (char *)sb_str(&post);
 	f.offset = m->offset;
 	f.size = size;
-	f.kind = fa_type__kind(&real, size);
+	f.kind = fa_die__std_value(&real) ? FA_FIELD_SCALAR : fa_type__kind(&real, size);
 	f.align = fa_die__explicit_align(member);
 	f.forced_align = f.align != 0;
 	if (!f.align)
@@ -680,6 +727,14 @@ static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char
 
 	if (!td && name && dwarf_tag(record) != DW_TAG_class_type)
 		td = fa_die__typedef_of(record);
+	/* a C++ class is named without its keyword, which pahole prints */
+	if (!by_typedef && name && dwarf_tag(record) == DW_TAG_class_type) {
+		if (asprintf(&st->c_open, "class %s {", name) < 0) {
+			st->c_open = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
 	if (td) {
 		st->c_typedef = strdup(td);
 		if (!st->c_typedef)

@@ -393,10 +393,11 @@ size_t fa_layout__fprintf_lines(const struct fa_layout *l, const struct fa_struc
 				const bool *lines, FILE *sink, FILE *fp)
 {
 	struct fa_print_state ps = { .line = 0, .line_size = l->line_size, };
-	/* a typedef of an anonymous struct opens and closes as its C does */
+	/* a typedef of an anonymous struct opens and closes as its C does, a class as C++ */
 	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
-	size_t printed = typedef_anon ? fprintf(fp, "%s\n", st->c_open) :
-					fprintf(fp, "%s {\n", st->name);
+	bool is_class = st->c_open && strstarts(st->c_open, "class ");
+	size_t printed = typedef_anon || is_class ? fprintf(fp, "%s\n", st->c_open) :
+						 fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
 	bool skipped = false;
 
