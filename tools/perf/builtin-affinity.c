@@ -2037,13 +2037,6 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 	return affinity_check__end(ck, aff, err);
 }
 
-/* -T: @name is one of them, "struct rq" as rq */
-static bool affinity_check__wanted(struct strlist *only, const char *name)
-{
-	return !only || strlist__has_entry(only, name) ||
-	       (strstarts(name, "struct ") && strlist__has_entry(only, name + 7));
-}
-
 /* The types of a report saved with --json */
 static int affinity_check__profile(struct affinity_check *ck, struct perf_affinity *aff)
 {
@@ -2058,7 +2051,7 @@ static int affinity_check__profile(struct affinity_check *ck, struct perf_affini
 	for (int i = 0; !err && i < p.nr_types; i++) {
 		struct fa_profile_type *pt = &p.types[i];
 
-		if (!affinity_check__wanted(only, pt->t.st->name) ||
+		if (!fa_types__wanted(only, pt->t.st->name) ||
 		    pt->share < aff->ropts.percent_limit)
 			continue;
 		wanted++;

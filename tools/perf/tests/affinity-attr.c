@@ -15,6 +15,7 @@
 #include "affinity/accumulate/type.h"
 #include "affinity/attr/dlines.h"
 #include "affinity/attr/pending.h"
+#include "affinity/fields/fields.h"
 #include "affinity/attr/session.h"
 #include "affinity/attr/tls.h"
 #include "affinity/layout/boot.h"
@@ -455,6 +456,20 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	T("struct foo, by its name without 'struct'", fa_session__wanted(&s, "struct foo"));
 	T("struct bar, by its whole name", fa_session__wanted(&s, "struct bar"));
 	T("not struct baz", !fa_session__wanted(&s, "struct baz"));
+	T("not struct foobar", !fa_session__wanted(&s, "struct foobar"));
+	/* C++: data-type profiling names a class without keyword nor namespaces */
+	T("a class by its name", fa_type_name__matches("Admission", "Admission"));
+	T("by its keyword", fa_type_name__matches("Admission", "class Admission"));
+	T("by its namespace", fa_type_name__matches("Admission", "svc::Admission"));
+	T("a template's instantiation by its whole name",
+	  fa_type_name__matches("Queue<unsigned int>", "ns::Queue<unsigned int>"));
+	T("every instantiation by the template's name",
+	  fa_type_name__matches("struct atomic<bool>", "atomic"));
+	T("not another instantiation",
+	  !fa_type_name__matches("Queue<int>", "Queue<unsigned int>"));
+	T("not a longer name", !fa_type_name__matches("Queues<int>", "Queue"));
+	T("a template argument's namespace is no scope",
+	  fa_type_name__matches("Queue<a::b>", "ns::Queue<a::b>"));
 	T("its configuration, not a copy", s.cfg == &cfg);
 	a8 = session__type("struct a", 8);
 	a16 = session__type("struct a", 16);

@@ -46,11 +46,23 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	return 0;
 }
 
-/* Whether -T asked for type @name (or asked for none): "struct x" or "x" */
+/* Whether -T @only asked for type @name (or asked for none): fa_type_name__matches() */
+bool fa_types__wanted(struct strlist *only, const char *name)
+{
+	struct str_node *pos;
+
+	if (!only)
+		return true;
+	strlist__for_each_entry(pos, only) {
+		if (fa_type_name__matches(name, pos->s))
+			return true;
+	}
+	return false;
+}
+
 bool fa_session__wanted(const struct fa_session *s, const char *name)
 {
-	return !s->only || strlist__has_entry(s->only, name) ||
-	       (!strncmp(name, "struct ", 7) && strlist__has_entry(s->only, name + 7));
+	return fa_types__wanted(s->only, name);
 }
 
 /* The type @name registered with @size (any, when either is 0), or NULL */

@@ -60,6 +60,7 @@ struct fa_session {
 int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const char *only_types);
 void fa_session__exit(struct fa_session *s);
 void fa_type_entry__delete(struct fa_type_entry *te);
+bool fa_types__wanted(struct strlist *only, const char *name);
 bool fa_session__wanted(const struct fa_session *s, const char *name);
 struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
 					    u32 size);

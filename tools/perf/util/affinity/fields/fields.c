@@ -364,6 +364,55 @@ const char *fa_struct__bare_name(const struct fa_struct *st)
 	return strstarts(st->name, "struct ") ? st->name + 7 : st->name;
 }
 
+/* @name without its keyword: "struct rq" -> "rq", "class Foo" -> "Foo" */
+static const char *fa_type_name__bare(const char *name)
+{
+	static const char * const kws[] = { "struct ", "union ", "class " };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kws); i++) {
+		if (strstarts(name, kws[i]))
+			return name + strlen(kws[i]);
+	}
+	return name;
+}
+
+/* The last component of a C++ qualified name: "ns::Queue<a::b>" -> "Queue<a::b>" */
+static const char *fa_type_name__last(const char *name)
+{
+	const char *last = name;
+	int depth = 0;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>')
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p + 2;
+	}
+	return last;
+}
+
+/**
+ * fa_type_name__matches - Whether type @name (as data-type profiling names
+ * it: "struct rq", "Admission", "atomic<bool>") is what a user asked for
+ * with @want: the name with or without its keyword ("rq", "class Admission"),
+ * a C++ qualified name ("svc::Admission": C++ types are named without their
+ * namespaces), or a template's name without its arguments ("Queue": all
+ * its instantiations)
+ */
+bool fa_type_name__matches(const char *name, const char *want)
+{
+	const char *n = fa_type_name__bare(name);
+	const char *w = fa_type_name__last(fa_type_name__bare(want));
+	size_t len = strlen(w);
+
+	if (!strcmp(name, want) || !strcmp(n, w))
+		return true;
+	/* a template by its name: every instantiation */
+	return !strchr(w, '<') && !strncmp(n, w, len) && n[len] == '<';
+}
+
 /**
  * fa_field__short_name - @name, or its first @max - 2 characters and ".."
  * @buf: Where a cut name is made, of at least @max + 1 bytes

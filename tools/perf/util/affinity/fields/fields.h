@@ -186,6 +186,7 @@ const char *fa_unit__name(const struct fa_struct *st, int u);
 const char *fa_field_kind__name(u8 kind);
 int fa_field_kind__parse(const char *name);
 const char *fa_struct__bare_name(const struct fa_struct *st);
+bool fa_type_name__matches(const char *name, const char *want);
 
 /* An array variable of a scalar type (fa_dwarf__var_array()) */
 struct fa_array_info {
