@@ -1,0 +1,121 @@
+#!/bin/bash
+# perf affinity report of a C++ service class
+# SPDX-License-Identifier: GPL-2.0
+#
+# A class in a namespace with a std::string, a std::atomic<int> counter one
+# thread increments through a lambda's captured pointer, and read-mostly
+# policy members another thread reads, one instance from new.  The report
+# analyses the class, its counter with the stores (the lambda's loop is
+# rotated: AMD lands the timer on its condition), its std:: members as
+# the members themselves (admitted_, not admitted_._M_i), the false
+# sharing of the counter with the policy, and advice that parts them; -T
+# takes the class's name with or without its keyword and namespace; its
+# layout opens as pahole's, 'class Admission {'; the JSON is valid.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+
+if [ "$(uname -m)" != x86_64 ]; then
+	affinity__skip "needs software address sampling (x86-64)"
+fi
+if ! command -v c++ > /dev/null; then
+	affinity__skip "no C++ compiler"
+fi
+
+cat > "${tmpdir}/svc.cc" <<'PROG'
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace svc {
+class Admission {
+public:
+	explicit Admission(const std::string &n) : name_(n) {}
+	void admit() { admitted_.fetch_add(1, std::memory_order_relaxed); }
+	bool allowed(int x) const { return x < limit_ && x * ratio_ < burst_ && x != floor_; }
+private:
+	std::string name_;
+	std::atomic<int> admitted_{0};
+	int limit_ = 1000;
+	int floor_ = 3;
+	double ratio_ = 1.5;
+	double burst_ = 1e9;
+};
+}
+
+static std::atomic<bool> stop{false};
+
+int main()
+{
+	svc::Admission *a = new svc::Admission("front");
+	std::thread t1([a] {
+		while (!stop.load(std::memory_order_relaxed))
+			a->admit();
+	});
+	std::thread t2([a] {
+		long n = 0;
+
+		while (!stop.load(std::memory_order_relaxed))
+			for (int i = 0; i < 100; i++)
+				n += a->allowed(i);
+		if (n == 42)
+			__builtin_trap();
+	});
+	std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+	stop = true;
+	t1.join();
+	t2.join();
+	delete a;
+	return 0;
+}
+PROG
+if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/svc" "${tmpdir}/svc.cc"; then
+	fail "c++ of svc.cc"
+	cleanup
+	exit ${err}
+fi
+if ! perf affinity record -o "${tmpdir}/svc.data" -- "${tmpdir}/svc" > /dev/null 2>&1; then
+	fail "perf affinity record"
+	cleanup
+	exit ${err}
+fi
+perf affinity report -i "${tmpdir}/svc.data" --stdio > "${tmpdir}/report" 2>&1 ||
+	fail "report: exit $?"
+sed -n '/^  Admission: /,/^  Advice/p' "${tmpdir}/report" | grep -E '^  (Admission|[a-z_]+ +[0-9]+ +[0-9]+ +0 )|Advice'
+
+# field LINE-PATTERN WHAT: the class's field table has a line like it
+field() {
+	sed -n '/^  Admission: /,/^  Top co-access/p' "${tmpdir}/report" | grep -q -E "$1" ||
+		fail "$2"
+}
+
+grep -q '^  Admission: 64 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
+	fail "the class is not analysed, with its one instance"
+field '^  admitted_ +32 +4 +0 +0 +[1-9][0-9]* .* write-hot' "the counter's stores"
+field '^  burst_ +56 +8 +0 +[1-9][0-9]* +0 .* read-mostly' "the policy read"
+grep -q '_M_i\|_M_dataplus' "${tmpdir}/report" && fail "members of the std:: types shown"
+grep -q '^    admitted_ (written by thread [0-9]*) -> \(burst_\|ratio_\|floor_\|limit_\) (read by' \
+	"${tmpdir}/report" || fail "no false sharing of the counter with the policy"
+# the counter and the policy apart: whichever the advice moves
+advice=$(awk '/^  Admission: / { f = 1 } f && /^  Advice:/ { n = 4 } n-- > 0' "${tmpdir}/report")
+echo "${advice}" | grep -q 'start a cache line at \(limit_\|admitted_\)\|move admitted_' ||
+	fail "the advice does not part the counter from the policy: ${advice}"
+
+for name in Admission svc::Admission 'class Admission'; do
+	perf affinity report -i "${tmpdir}/svc.data" --stdio -T "${name}" > "${tmpdir}/t" 2>&1 ||
+		fail "-T ${name}: exit $?"
+	grep -q '^  Admission: ' "${tmpdir}/t" || fail "-T ${name} does not report the class"
+done
+perf affinity layout "${tmpdir}/svc" svc::Admission > "${tmpdir}/layout" 2>&1 ||
+	fail "layout svc::Admission: exit $?"
+head -1 "${tmpdir}/layout" | grep -q '^class Admission {$' ||
+	fail "layout: not the class as pahole prints it: $(head -1 "${tmpdir}/layout")"
+
+perf affinity report -i "${tmpdir}/svc.data" --json "${tmpdir}/svc.json" > /dev/null 2>&1 ||
+	fail "--json: exit $?"
+affinity__valid report "${tmpdir}/svc.json" || fail "the JSON is not valid"
+
+cleanup
+exit ${err}
