@@ -10,7 +10,9 @@
 # the members themselves (admitted_, not admitted_._M_i), the false
 # sharing of the counter with the policy, and advice that parts them; -T
 # takes the class's name with or without its keyword and namespace; its
-# layout opens as pahole's, 'class Admission {'; the JSON is valid.
+# layout opens as pahole's, 'class Admission {'; the JSON is valid.  The
+# std::atomic<bool> stop flag is the standard library's type: left out
+# of the report as a system library's, unless --system-types.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -102,6 +104,12 @@ grep -q '^    admitted_ (written by thread [0-9]*) -> \(burst_\|ratio_\|floor_\|
 advice=$(awk '/^  Admission: / { f = 1 } f && /^  Advice:/ { n = 4 } n-- > 0' "${tmpdir}/report")
 echo "${advice}" | grep -q 'start a cache line at \(limit_\|admitted_\)\|move admitted_' ||
 	fail "the advice does not part the counter from the policy: ${advice}"
+
+# std::atomic<bool> stop: the standard library's, left out unless asked for
+grep -q '^  struct atomic<bool> ' "${tmpdir}/report" && fail "std:: types in the default report"
+perf affinity report -i "${tmpdir}/svc.data" --stdio --system-types > "${tmpdir}/system" 2>&1 ||
+	fail "--system-types: exit $?"
+grep -q '^  struct atomic<bool> ' "${tmpdir}/system" || fail "--system-types: no std::atomic<bool>"
 
 for name in Admission svc::Admission 'class Admission'; do
 	perf affinity report -i "${tmpdir}/svc.data" --stdio -T "${name}" > "${tmpdir}/t" 2>&1 ||

@@ -190,7 +190,8 @@ struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso)
 
 /*
  * A system library's: libc, ld.so and the like, whose layouts are not
- * the user's to change (by where distributions install them)
+ * the user's to change (by where distributions install them).  The C++
+ * standard library's types are its own wherever its code is inlined.
  */
 static bool fa_dso__system(struct dso *dso)
 {
@@ -251,7 +252,7 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	struct debuginfo *di;
 
 	if (te) {
-		te->system = te->system && fa_dso__system(dso);
+		te->system = te->system && (fa_dso__system(dso) || (te->st && te->st->std_lib));
 		return te;
 	}
 	te = zalloc(sizeof(*te));
@@ -267,7 +268,7 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 		te->st = fa_struct__from_members(di->dbg, name, size, die_offset, members);
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
-	te->system = fa_dso__system(dso);
+	te->system = fa_dso__system(dso) || (te->st && te->st->std_lib);
 	if (fa_session__add_type(a->s, te)) {
 		fa_type_entry__delete(te);
 		return NULL;

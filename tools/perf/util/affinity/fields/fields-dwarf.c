@@ -447,23 +447,62 @@ static u8 fa_type__kind(Dwarf_Die *real, int size)
 	}
 }
 
-/* Whether @die is declared in namespace std, or one inside it (std::__1) */
+/*
+ * Whether @die is declared in namespace std (or __gnu_cxx, libstdc++'s
+ * own), in a namespace or class inside it (std::__1, std::thread)
+ */
 static bool fa_die__in_std(Dwarf_Die *die)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes_die(die, &scopes);
-	bool std = false;
+	Dwarf_Die *scopes = NULL, cu;
+	const char *outer = NULL;
+	int n, lang;
 
+	/* C has no namespaces: no walk of its (kernel sized) units */
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	lang = dwarf_srclang(&cu);
+	if (lang != DW_LANG_C_plus_plus && lang != DW_LANG_C_plus_plus_03 &&
+	    lang != DW_LANG_C_plus_plus_11 && lang != DW_LANG_C_plus_plus_14)
+		return false;
+	n = dwarf_getscopes_die(die, &scopes);
 	/* scopes[0] is @die, the last its compilation unit */
 	for (int i = 1; i < n - 1; i++) {
-		const char *name = dwarf_diename(&scopes[i]);
-
-		if (dwarf_tag(&scopes[i]) != DW_TAG_namespace)
-			break;
-		std = name && !strcmp(name, "std");
+		if (dwarf_tag(&scopes[i]) == DW_TAG_namespace)
+			outer = dwarf_diename(&scopes[i]);
 	}
 	free(scopes);
-	return std;
+	return outer && (!strcmp(outer, "std") || !strcmp(outer, "__gnu_cxx"));
+}
+
+/*
+ * Whether a template argument of @record is a user's record (std::vector<Foo>
+ * holds the user's Foo) other than a lambda's closure (a std::thread's state
+ * runs the user's lambda but is the library's)
+ */
+static bool fa_die__user_args(Dwarf_Die *record)
+{
+	Dwarf_Die child, type;
+
+	if (dwarf_child(record, &child))
+		return false;
+	do {
+		const char *name;
+
+		if (dwarf_tag(&child) != DW_TAG_template_type_parameter ||
+		    !fa_die__type(&child, &type) || !die_get_real_type(&child, &type) ||
+		    !fa_die__is_record(dwarf_tag(&type)))
+			continue;
+		name = dwarf_diename(&type);
+		if (name && !strstarts(name, "<lambda") && !fa_die__in_std(&type))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* A type of the C++ standard library that holds none of the user's types */
+static bool fa_die__std_lib(Dwarf_Die *record)
+{
+	return fa_die__in_std(record) && !fa_die__user_args(record);
 }
 
 /*
@@ -812,6 +851,7 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 		return NULL;
 	w.st->packed = w.packed;
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
+	w.st->std_lib = fa_die__std_lib(&die);
 	w.st->die_offset = dwarf_dieoffset(&die);
 	/* the members as data-type profiling has them */
 	INIT_LIST_HEAD(&self.children);

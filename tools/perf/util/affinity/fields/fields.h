@@ -160,6 +160,7 @@ struct fa_struct {
 	u32		 align;
 	bool		 packed;
 	bool		 forced_align;	/* __aligned__ on the struct itself */
+	bool		 std_lib;	/* the C++ standard library's, of none of the user's types */
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;
