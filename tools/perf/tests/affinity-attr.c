@@ -80,6 +80,12 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	T("one instruction, 4 bytes apart", fa_dline__stride(l, 64) == 4);
 	T("pad the stride", fa_dline__advice(l, 64) == FA_DL_ADV_STRIDE);
 	T("surely", dline__sure(l));
+	/* fields of one type: its analysis weighs them; of two, no type's does */
+	l->owners[0].what = (struct fa_dl_what){ .type = "struct a", .field = "x", };
+	l->owners[1].what = (struct fa_dl_what){ .type = "struct a", .field = "y", };
+	T("fields of one type: the type's advice", fa_dline__advice(l, 64) == FA_DL_ADV_TYPE);
+	l->owners[1].what.type = "struct b";
+	T("fields of two types: the line's", fa_dline__advice(l, 64) != FA_DL_ADV_TYPE);
 	fa_dlines__exit(&dl);
 
 	/* three rounds: transfers in too few blocks of time to be sure */

@@ -502,9 +502,13 @@ static bool fa_dline__elements(const struct fa_dline *l)
 static bool fa_dline__fields(const struct fa_dline *l)
 {
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	const char *type = n ? l->owners[0].what.type : NULL;
 
 	for (int i = 0; i < n; i++) {
-		if (!l->owners[i].what.field)
+		const struct fa_dl_what *w = &l->owners[i].what;
+
+		/* two types' fields (an object beside another): no type's analysis has both */
+		if (!w->field || !w->type || strcmp(w->type, type))
 			return false;
 	}
 	return true;
