@@ -373,6 +373,7 @@ struct fa_walk {
 	Dwarf			*dbg;
 	struct fa_struct	*st;
 	bool			 packed;
+	u8			 access;	/* a C++ member's by default */
 };
 
 static int fa_walk__record(struct fa_walk *w, struct annotated_member *record,
@@ -447,22 +448,31 @@ static u8 fa_type__kind(Dwarf_Die *real, int size)
 	}
 }
 
+/* Whether @die is of a C++ compilation unit */
+static bool fa_die__cxx(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	int lang;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
 /*
  * Whether @die is declared in namespace std (or __gnu_cxx, libstdc++'s
  * own), in a namespace or class inside it (std::__1, std::thread)
  */
 static bool fa_die__in_std(Dwarf_Die *die)
 {
-	Dwarf_Die *scopes = NULL, cu;
+	Dwarf_Die *scopes = NULL;
 	const char *outer = NULL;
-	int n, lang;
+	int n;
 
 	/* C has no namespaces: no walk of its (kernel sized) units */
-	if (!dwarf_diecu(die, &cu, NULL, NULL))
-		return false;
-	lang = dwarf_srclang(&cu);
-	if (lang != DW_LANG_C_plus_plus && lang != DW_LANG_C_plus_plus_03 &&
-	    lang != DW_LANG_C_plus_plus_11 && lang != DW_LANG_C_plus_plus_14)
+	if (!fa_die__cxx(die))
 		return false;
 	n = dwarf_getscopes_die(die, &scopes);
 	/* scopes[0] is @die, the last its compilation unit */
@@ -577,6 +587,10 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 	}
 	f.type_padding = fa_pahole__padding(&type);
 
+	if (w->st->cxx && !depth) {
+		f.cxx_decl = fa_die__cxx_decl(member);
+		f.access = fa_die__access(member, w->access);
+	}
 	f.anon = anon;
 	f.name = (char *)sb_str(&path);
 	f.type = (char *)sb_str(&pre);
@@ -605,6 +619,7 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 				      w->st->nr_fields - 1, depth + 1);
 	}
 out:
+	free(f.cxx_decl);
 	strbuf_release(&path);
 	strbuf_release(&pre);
 	strbuf_release(&post);
@@ -852,6 +867,8 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 	w.st->packed = w.packed;
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->std_lib = fa_die__std_lib(&die);
+	w.st->cxx = fa_die__cxx(&die);
+	w.access = dwarf_tag(&die) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;
 	w.st->die_offset = dwarf_dieoffset(&die);
 	/* the members as data-type profiling has them */
 	INIT_LIST_HEAD(&self.children);

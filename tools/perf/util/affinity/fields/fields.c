@@ -47,6 +47,7 @@ void fa_struct__delete(struct fa_struct *st)
 		zfree(&st->fields[i].type);
 		zfree(&st->fields[i].suffix);
 		zfree(&st->fields[i].c_type);
+		zfree(&st->fields[i].cxx_decl);
 	}
 	zfree(&st->fields);
 	zfree(&st->units);
@@ -79,11 +80,14 @@ int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field)
 	f->type = strdup(field->type ?: "");
 	f->suffix = strdup(field->suffix ?: "");
 	f->c_type = field->c_type ? strdup(field->c_type) : NULL;
-	if (!f->name || !f->type || !f->suffix || (field->c_type && !f->c_type)) {
+	f->cxx_decl = field->cxx_decl ? strdup(field->cxx_decl) : NULL;
+	if (!f->name || !f->type || !f->suffix || (field->c_type && !f->c_type) ||
+	    (field->cxx_decl && !f->cxx_decl)) {
 		free(f->name);
 		free(f->type);
 		free(f->suffix);
 		free(f->c_type);
+		free(f->cxx_decl);
 		fa_nest__delete(field->nest, field->nr_nest);
 		return -ENOMEM;
 	}

@@ -78,6 +78,13 @@ struct fa_nest {
 	bool	 in_union;
 };
 
+/* A C++ member's access, as DWARF's DW_ACCESS_* */
+enum fa_member_access {
+	FA_MEMBER_PUBLIC = 1,
+	FA_MEMBER_PROTECTED = 2,
+	FA_MEMBER_PRIVATE = 3,
+};
+
 /**
  * struct fa_field - A member of a struct, or of a struct nested in it
  * @name: Path from the outermost struct: "stats.nr_running"
@@ -103,6 +110,9 @@ struct fa_nest {
  * @funcptr: A function pointer: printed as '(*name)' + @suffix
  * @forced_align: @align was asked for (__aligned__), not natural
  * @anon: An anonymous member: @name is made up ("{a|b}"), C gives none
+ * @cxx_decl: A member of a C++ record: its declaration as its source line
+ *            spells it (without ';'), NULL if not at hand
+ * @access: A member of a C++ record: enum fa_member_access
  */
 struct fa_field {
 	char	*name;
@@ -127,6 +137,8 @@ struct fa_field {
 	bool	 funcptr;
 	bool	 forced_align;
 	bool	 anon;
+	char	*cxx_decl;
+	u8	 access;
 };
 
 /**
@@ -161,6 +173,7 @@ struct fa_struct {
 	bool		 packed;
 	bool		 forced_align;	/* __aligned__ on the struct itself */
 	bool		 std_lib;	/* the C++ standard library's, of none of the user's types */
+	bool		 cxx;		/* a record of a C++ unit: --emit-c prints C++ */
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;

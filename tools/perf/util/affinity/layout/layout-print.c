@@ -553,6 +553,94 @@ static size_t fa_layout__fprintf_line(const struct fa_layout *l, const struct fa
 	return printed;
 }
 
+static const char *fa_member_access__name(u8 access)
+{
+	return access == FA_MEMBER_PRIVATE ? "private" :
+	       access == FA_MEMBER_PROTECTED ? "protected" : "public";
+}
+
+/* @decl without a leading alignas(...), which the layout replaces */
+static const char *fa_cxx_decl__unaligned(const char *decl)
+{
+	int depth = 0;
+
+	if (!strstarts(decl, "alignas("))
+		return decl;
+	for (const char *p = decl + strlen("alignas"); *p; p++) {
+		depth += *p == '(';
+		depth -= *p == ')';
+		if (!depth)
+			return skip_spaces(p + 1);
+	}
+	return decl;
+}
+
+/* Whether the layout aligns a member: the class is then aligned as much */
+static bool fa_layout__aligns_member(const struct fa_layout *l, const struct fa_struct *st)
+{
+	for (int u = 0; u < l->nr_units; u++) {
+		if (l->line_start[u] || st->fields[st->units[u].field].forced_align)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * fa_layout__fprintf_cxx - fa_layout__fprintf_c() of a C++ class: its data
+ * members in the layout's order, each declared as its source does (the
+ * type as the code spells it, its default initializer) where the source is
+ * at hand, with alignas(); an access specifier where the access changes.
+ * Its bases, methods and friends are not in it: the members go in place
+ * of the class's own.
+ */
+static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_struct *st,
+				     const struct fa_classes *c, FILE *fp)
+{
+	const char *head = st->c_open ?: st->name;
+	size_t kw = strcspn(head, " "), printed;
+	bool class_align = l->align >= l->line_size && !fa_layout__aligns_member(l, st);
+	struct fa_layout_walk w;
+	int line = -1, access = 0;
+
+	/* 'class alignas(64) Name {' */
+	printed = class_align ?
+		  fprintf(fp, "%.*s alignas(%u)%s%s\n", (int)kw, head, l->align, head + kw,
+			  st->c_open ? "" : " {") :
+		  fprintf(fp, "%s%s\n", head, st->c_open ? "" : " {");
+	printed += fprintf(fp, "\t/* the data members, in this order, in place of the class's own: its bases, methods and friends stay; new gives an over-aligned class storage so aligned since C++17 */\n");
+	fa_layout_walk__init(&w, l, st);
+	while (fa_layout_walk__next(&w)) {
+		const struct fa_field *f = &st->fields[w.field];
+		int u = w.unit;
+		bool aligned = w.first && (l->line_start[u] || f->forced_align);
+		u32 align = l->line_start[u] && f->align <= l->line_size ? l->line_size : f->align;
+
+		if (w.first && (int)(l->offset[u] / l->line_size) != line) {
+			printed += fa_layout__fprintf_line(l, st, c, line,
+							   l->offset[u] / l->line_size, false, fp);
+			line = l->offset[u] / l->line_size;
+		}
+		if (f->access && f->access != access) {
+			printed += fprintf(fp, "%s:\n", fa_member_access__name(f->access));
+			access = f->access;
+		}
+		/* the source's declaration keeps its own alignas but where a line starts */
+		if (f->cxx_decl && l->line_start[u] && w.first) {
+			printed += fprintf(fp, "\talignas(%u) %s", align,
+					   fa_cxx_decl__unaligned(f->cxx_decl));
+		} else if (f->cxx_decl) {
+			printed += fprintf(fp, "\t%s", f->cxx_decl);
+		} else {
+			printed += aligned ? fprintf(fp, "\talignas(%u)", align) : 0;
+			printed += fa_field__fprintf_c(f, fp);
+		}
+		printed += fprintf(fp, ";\t/* %s%s */\n",
+				   fa_class__name(c ? c->units[u].cls : FA_CLASS_COLD),
+				   f->cxx_decl ? "" : ", as DWARF names its type");
+	}
+	return printed + fprintf(fp, "};\n");
+}
+
 /**
  * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
  * cache line headed by what its fields are
@@ -571,6 +659,8 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	char attr[64] = "";
 	int line = -1;
 
+	if (st->cxx)
+		return fa_layout__fprintf_cxx(l, st, c, fp);
 	if (open && strstarts(open, "typedef "))
 		open += strlen("typedef ");
 	printed = fprintf(fp, "%s%s%s\n", st->c_typedef ? "typedef " : "", open ?: st->name,

@@ -195,7 +195,7 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 	printed += fprintf(fp, "\n");
 	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
 	if (o->emit_c) {
-		printed += fprintf(fp, "\n  As C:\n\n");
+		printed += fprintf(fp, "\n  As %s:\n\n", te->st->cxx ? "C++" : "C");
 		printed += fa_layout__fprintf_c(&an->suggested, te->st, &an->classes, te->kernel,
 						fp);
 	}
