@@ -12,7 +12,10 @@
 # takes the class's name with or without its keyword and namespace; its
 # layout opens as pahole's, 'class Admission {'; the JSON is valid.  The
 # std::atomic<bool> stop flag is the standard library's type: left out
-# of the report as a system library's, unless --system-types.
+# of the report as a system library's, unless --system-types.  --emit-c
+# prints the members as C++, as the source declares them (std::string,
+# '{0}', '= 1000'), which compile in place of the class's own with
+# -Werror, and the rebuilt program's counter is no longer falsely shared.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -38,12 +41,14 @@ public:
 	void admit() { admitted_.fetch_add(1, std::memory_order_relaxed); }
 	bool allowed(int x) const { return x < limit_ && x * ratio_ < burst_ && x != floor_; }
 private:
+	// members
 	std::string name_;
 	std::atomic<int> admitted_{0};
 	int limit_ = 1000;
 	int floor_ = 3;
 	double ratio_ = 1.5;
 	double burst_ = 1e9;
+	// end of members
 };
 }
 
@@ -120,6 +125,28 @@ perf affinity layout "${tmpdir}/svc" svc::Admission > "${tmpdir}/layout" 2>&1 ||
 	fail "layout svc::Admission: exit $?"
 head -1 "${tmpdir}/layout" | grep -q '^class Admission {$' ||
 	fail "layout: not the class as pahole prints it: $(head -1 "${tmpdir}/layout")"
+
+# --emit-c: C++ in place of the class's members, compiled -Werror, recorded again
+perf affinity report -i "${tmpdir}/svc.data" --stdio --emit-c -T Admission > "${tmpdir}/emit" 2>&1 ||
+	fail "--emit-c: exit $?"
+sed -n '/^  As C++:$/,/^};$/p' "${tmpdir}/emit" | sed '1,/^class Admission {$/d; /^};$/d' \
+	> "${tmpdir}/members"
+cat "${tmpdir}/members"
+grep -q 'std::atomic<int> admitted_{0};' "${tmpdir}/members" ||
+	fail "--emit-c: the counter not as its source declares it"
+sed -e '/\/\/ members$/r '"${tmpdir}/members" -e '/\/\/ members$/,/\/\/ end of members$/{/\/\/ members$/!d}' \
+	"${tmpdir}/svc.cc" > "${tmpdir}/svc-emit.cc"
+if ! c++ -std=c++17 -Werror -Wall -g -O2 -pthread -o "${tmpdir}/svc-emit" "${tmpdir}/svc-emit.cc"; then
+	fail "--emit-c does not compile in place"
+elif ! perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/svc-emit" > /dev/null 2>&1; then
+	fail "record of the program with the emitted members"
+else
+	perf affinity report -i "${tmpdir}/emit.data" --stdio > "${tmpdir}/emit.report" 2>&1
+	grep -q '^  Admission: 128 bytes, [0-9]* accesses' "${tmpdir}/emit.report" ||
+		fail "the rebuilt class is not analysed at its new size"
+	grep -q '^    admitted_ (written by thread [0-9]*) -> ' "${tmpdir}/emit.report" &&
+		fail "the emitted layout leaves the counter falsely shared"
+fi
 
 perf affinity report -i "${tmpdir}/svc.data" --json "${tmpdir}/svc.json" > /dev/null 2>&1 ||
 	fail "--json: exit $?"
