@@ -18,6 +18,11 @@ comes from a header named by -DLAYOUT):
   4. time the three builds, ROUNDS rounds whose order rotates, and print
      the medians and the speedups over the original.
 
+For a C++ class (CXX_WORKLOADS): the data members the report's 'As C++:'
+block prints, put in place of the class's own (between '// members' and
+'// end of members' of its source), built with g++ -std=c++17 -Werror,
+against the fix by hand (-DHAND_FIX).
+
 And for the lines threads share outside any struct (STRIDE_WORKLOADS): the
 per-thread stride the report's "Shared Data Cache Lines" advises to pad,
 applied as the program takes it (-DSTRIDE), against the fix by hand; and
@@ -95,6 +100,12 @@ TYPES = {"role_buf": "struct _role_buf,role_buf"}
 # allocate ..."): applied as the program takes it
 ALLOC_ADVICE = "allocate the instances at 64 byte boundaries"
 ALLOC_DEFS = ["-DALIGNED_ALLOC"]
+
+
+# name, source, the class as -T takes it, program arguments to record, to time
+CXX_WORKLOADS = [
+    ("admission", "admission.cc", "svc::Admission", ["30000000"], ["100000000"]),
+]
 
 
 def sh(cmd, **kw):
@@ -242,6 +253,45 @@ def apply_blocks(perf, d, name, src, rec_args, time_args, rounds):
     return True
 
 
+def build_cxx(src, out, defs=()):
+    sh(["g++", "-std=c++17", "-O2", "-g", "-pthread", "-Wall", "-Werror"] + list(defs) +
+       [src, "-o", out])
+
+
+def cxx_members(report):
+    """The member lines of the report's 'As C++:' block, or None"""
+    m = re.search(r"^  As C\+\+:\n\n[^\n]*\{\n(.*?)^\};\n", report, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def apply_cxx(perf, d, name, src, typ, rec_args, time_args, rounds):
+    """Record, put the suggested members in place of the class's, time it against the fix"""
+    src = os.path.join(LAYOUTS, src)
+    builds = [("original", os.path.join(d, "orig")),
+              ("hand fix", os.path.join(d, "fix")),
+              ("suggested", os.path.join(d, "suggested"))]
+    build_cxx(src, builds[0][1])
+    data = os.path.join(d, "perf.data")
+    sh([perf, "affinity", "record", "-o", data, "--", builds[0][1]] + rec_args)
+    report = sh([perf, "affinity", "report", "-i", data, "--stdio", "-T", typ,
+                 "--emit-c"] + PLACEMENT).stdout
+    with open(os.path.join(d, "report.txt"), "w") as f:
+        f.write(report)
+    block = cxx_members(report)
+    text = open(src).read()
+    m = re.search(r"^\t// members\n.*?^\t// end of members\n", text, re.S | re.M)
+    if block is None or m is None:
+        print("%-10s no C++ suggestion for %s" % (name, typ))
+        return False
+    sug = os.path.join(d, "suggested.cc")
+    with open(sug, "w") as f:
+        f.write(text[:m.start()] + block + text[m.end():])
+    print("%-10s the suggested members:\n%s" % (name, block.rstrip()))
+    build_cxx(src, builds[1][1], ["-DHAND_FIX"])
+    build_cxx(sug, builds[2][1])
+    return speedups(name, time_builds(builds, time_args, rounds)) >= 0.95
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("perf")
@@ -301,6 +351,12 @@ def main():
                                ", and an aligned allocation" if alloc else ""))
         reached = speedups(name, time_builds(builds, time_args, args.rounds))
         ok &= reached >= 0.95 or same
+    for name, src, typ, rec_args, time_args in CXX_WORKLOADS:
+        if args.workload and name not in args.workload:
+            continue
+        d = os.path.join(os.path.abspath(args.dir), name)
+        os.makedirs(d, exist_ok=True)
+        ok &= apply_cxx(perf, d, name, src, typ, rec_args, time_args, args.rounds)
     for name, src, func, rec_args, time_args in STRIDE_WORKLOADS:
         if args.workload and name not in args.workload:
             continue
