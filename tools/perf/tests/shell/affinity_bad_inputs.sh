@@ -58,6 +58,21 @@ error() {
 	report "${name}" "$@" && check_error "${name}" "${regex}"
 }
 
+# told NAME REGEX ARGS...: 'report ARGS' says why in one line: the error,
+# or the warning of a report made of the few samples it could attribute
+told() {
+	local name=$1 regex=$2
+
+	shift 2
+	report "${name}" "$@" || return
+	if [ "${rc}" -ne 0 ]; then
+		check_error "${name}" "${regex}"
+		return
+	fi
+	grep -qE -- "only [0-9]+ of [0-9]+ samples attributed to a struct field: .*${regex}" \
+		"${errout}" || fail "${name}: exit 0, no warning matching '${regex}': $(head -3 "${errout}")"
+}
+
 # usage NAME REGEX ARGS...: parse-options' error line, then the usage
 usage() {
 	local name=$1 regex=$2
@@ -164,7 +179,9 @@ error "no registers sampled" "has no memory access samples .*without registers" 
 	-i "${tmpdir}/noregs.data"
 perf record -e cpu-clock -c 250000 -m 1024 --user-regs=ip,sp -o "${tmpdir}/fewregs.data" \
 	-- "${tmpdir}/hot" > /dev/null 2>&1 || fail "perf record --user-regs=ip,sp"
-error "too few registers" "lack the registers the addresses need \(sampled: sp,ip\)" \
+# %rsp alone gives the addresses of locals on the stack (main's struct
+# timespec): a sample there makes a report, with the warning
+told "too few registers" "lack the registers the addresses need \(sampled: sp,ip\)" \
 	-i "${tmpdir}/fewregs.data" -d hot
 record hotnog "${tmpdir}/hotnog"
 error "built without -g" "no debug info for the hot DSOs.*: hotnog" \
