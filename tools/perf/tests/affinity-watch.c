@@ -88,45 +88,63 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
-/* What --watch auto takes a sample at @off of @code (in this process) to access */
+/*
+ * What --watch auto takes a sample at @off of @code (in this process) to
+ * access: the addresses, the first in the low half, the second in the high
+ */
 static u64 learn_addr(const u8 *code, u32 off)
 {
 	/* %rax (bit 0) and %rbx (bit 1), as sampled */
-	u64 vals[2] = { 0x2000, 0x1000 };
+	u64 vals[2] = { 0x2000, 0x1000 }, addrs[2] = { 0, 0 };
 	struct regs_dump regs = {
 		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3, .regs = vals,
 	};
+	int n = fa_watch_learn__addrs(getpid(), (uintptr_t)code + off, &regs, addrs);
 
-	return fa_watch_learn__addr(getpid(), (uintptr_t)code + off, &regs);
+	return n <= 0 ? 0 : n == 1 ? addrs[0] : addrs[0] | addrs[1] << 32;
 }
 
 /*
  * --watch auto learns the line from samples decoded in the running
- * workload: the instruction at the IP, else the one before it whose
- * address registers still hold (a timer interrupt after the access, as
- * on AMD); never a stack slot.
+ * workload: the instruction at the IP and the one before it whose address
+ * registers still hold (a timer interrupt after the access, as on AMD,
+ * lands on the loop's next load); never a stack slot.
  */
 static int test__affinity_learn_addr(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
 	static const u8 code[] = {
+		/* 48 bytes of nops: the decode before the IP reads them */
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
-		0x48, 0x8b, 0x4b, 0x08,		/* 16: mov 0x8(%rbx),%rcx */
-		0x48, 0x01, 0xd9,		/* 20: add %rbx,%rcx */
-		0x48, 0x8b, 0x40, 0x10,		/* 23: mov 0x10(%rax),%rax */
-		0x48, 0x01, 0xd8,		/* 27: add %rbx,%rax */
-		0x48, 0x8b, 0x44, 0x24, 0x08,	/* 30: mov 0x8(%rsp),%rax */
-		0xc3,				/* 35: ret */
+		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
+		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
+		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
+		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
+		0x48, 0x8b, 0x4b, 0x08,		/* 48: mov 0x8(%rbx),%rcx */
+		0x48, 0x8b, 0x50, 0x10,		/* 52: mov 0x10(%rax),%rdx */
+		0x48, 0x01, 0xd9,		/* 56: add %rbx,%rcx */
+		0x48, 0x8b, 0x40, 0x10,		/* 59: mov 0x10(%rax),%rax */
+		0x48, 0x01, 0xd8,		/* 63: add %rbx,%rax */
+		0x48, 0x8b, 0x44, 0x24, 0x08,	/* 66: mov 0x8(%rsp),%rax */
+		0xc3,				/* 71: ret */
+		0xf0, 0x83, 0x40, 0x20, 0x01,	/* 72: lock addl $0x1,0x20(%rax) */
+		0x0f, 0xb6, 0x43, 0x10,		/* 77: movzbl 0x10(%rbx),%eax */
+		0xc3,				/* 81: ret */
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
 	};
 
-	TEST_ASSERT_VAL("the load at the IP", learn_addr(code, 16) == 0x1008);
-	TEST_ASSERT_VAL("the load before, after an interrupt", learn_addr(code, 20) == 0x1008);
-	TEST_ASSERT_VAL("the load before overwrote its base", learn_addr(code, 27) == 0);
-	TEST_ASSERT_VAL("a stack slot", learn_addr(code, 30) == 0);
-	TEST_ASSERT_VAL("no memory, nothing before", learn_addr(code, 35) == 0);
+	TEST_ASSERT_VAL("the load at the IP", learn_addr(code, 48) == 0x1008);
+	TEST_ASSERT_VAL("the load at the IP and the one before",
+			learn_addr(code, 52) == (0x2010 | 0x1008ULL << 32));
+	TEST_ASSERT_VAL("the load before, after an interrupt", learn_addr(code, 56) == 0x2010);
+	TEST_ASSERT_VAL("the load before overwrote its base", learn_addr(code, 63) == 0);
+	TEST_ASSERT_VAL("a stack slot", learn_addr(code, 66) == 0);
+	TEST_ASSERT_VAL("no memory, a stack slot before", learn_addr(code, 71) == 0);
+	/* '20 01' also ends at 77: 'and %al,(%rcx)', no instruction of this code */
+	TEST_ASSERT_VAL("the locked add before the loop's load, not a tail of it",
+			learn_addr(code, 77) == (0x1010 | 0x2020ULL << 32));
 	return TEST_OK;
 }
 
@@ -174,7 +192,7 @@ static int test__affinity_learn_kind(struct test_suite *test __maybe_unused,
 static struct test_case tests__affinity_watch[] = {
 	TEST_CASE("--watch resolves variables and members of perf itself",
 		  affinity_watch_resolve),
-	TEST_CASE("--watch auto decodes the sample, or the access before it", affinity_learn_addr),
+	TEST_CASE("--watch auto decodes the sample and the access before it", affinity_learn_addr),
 	TEST_CASE("--watch auto prefers the program's own lines", affinity_learn_kind),
 	{	.name = NULL, }
 };

@@ -49,37 +49,79 @@ struct fa_learn_line {
 	u32	tid[2];		/* the first two threads seen */
 };
 
+#define FA_LEARN_BEFORE	48	/* bytes decoded before the IP to find the instruction there */
+
 /*
- * The address the instruction at @ip of @pid accesses, from the registers
- * @regs sampled there; or the one before it, if it accesses none and no
- * register of its address was written since (on AMD a timer interrupt
- * lands after the access): 0 if none, or of the stack
+ * Where the instruction before the one at @ip starts in @code (@ip at
+ * @code[@at]), -1 if not known.  x86 code decoded backwards is ambiguous
+ * ('20 01' ends where 'lock addl $0x1,0x20(%rax)' does); decoded forwards
+ * from any byte it falls into step within a few instructions: the start
+ * most of the 16 forward decodes from 48 to 33 bytes back agree on.
  */
-u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs)
+static int fa_learn__prev_insn(const u8 *code, int at, u64 ip)
 {
-	u8 code[32];
+	int votes[FA_LEARN_BEFORE] = { 0 }, best = -1;
+	struct insn_access_insn insn;
+
+	for (int start = 0; start < 16 && start < at; start++) {
+		int off = start, prev = -1;
+
+		while (off < at && !insn_access__decode(&insn, "x86", code + off, at + 16 - off,
+							ip - at + off, true) && insn.length) {
+			prev = off;
+			off += insn.length;
+		}
+		if (off == at && prev >= 0)
+			votes[prev]++;
+	}
+	for (int i = 0; i < at; i++) {
+		if (votes[i] && (best < 0 || votes[i] > votes[best]))
+			best = i;
+	}
+	return best;
+}
+
+/* The address @insn at @ip accesses, none of the stack nor of %fs:/%gs: */
+static bool fa_learn__addr(struct insn_access_insn *insn, u64 ip, struct regs_dump *regs,
+			   u64 *addr)
+{
+	return insn->result == INSN_ACCESS__OK && insn->nr_ops &&
+	       !(insn->ops[0].flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS |
+				       INSN_ACCESS_F_FRAME)) &&
+	       !insn_access__addr(insn, &insn->ops[0], ip, regs, addr);
+}
+
+/*
+ * The addresses the instruction at @ip of @pid accesses and the one before
+ * it (on AMD a timer interrupt lands after the access that held it off,
+ * often on a load of the loop's condition), from the registers @regs
+ * sampled there: at most two, none of the stack.  The one before only if
+ * no register of its address was written since.
+ *
+ * Return: the number of addresses in @addrs.
+ */
+int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs)
+{
+	u8 code[FA_LEARN_BEFORE + 16];
 	struct iovec local = { .iov_base = code, .iov_len = sizeof(code), };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)(ip - 16),
+	struct iovec remote = { .iov_base = (void *)(uintptr_t)(ip - FA_LEARN_BEFORE),
 				.iov_len = sizeof(code), };
 	struct insn_access_insn insn;
-	u64 addr;
+	int n = 0, prev;
 
 	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(code))
 		return 0;
-	/* the instruction at the IP, else the one before it that ends there */
-	for (int back = 0; back <= 15; back++) {
-		if (insn_access__decode(&insn, "x86", code + 16 - back, 16 + back, ip - back,
-					true) ||
-		    insn.result != INSN_ACCESS__OK || !insn.nr_ops ||
-		    (insn.ops[0].flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS |
-					  INSN_ACCESS_F_FRAME)))
-			continue;
-		if (back && (insn.length != back || (insn.written_regs & insn.addr_regs)))
-			continue;
-		if (!insn_access__addr(&insn, &insn.ops[0], ip - back, regs, &addr))
-			return addr;
-	}
-	return 0;
+	if (!insn_access__decode(&insn, "x86", code + FA_LEARN_BEFORE, 16, ip, true) &&
+	    fa_learn__addr(&insn, ip, regs, &addrs[n]))
+		n++;
+	prev = fa_learn__prev_insn(code, FA_LEARN_BEFORE, ip);
+	if (prev >= 0 &&
+	    !insn_access__decode(&insn, "x86", code + prev, FA_LEARN_BEFORE + 16 - prev,
+				 ip - FA_LEARN_BEFORE + prev, true) &&
+	    insn.length == FA_LEARN_BEFORE - prev && !(insn.written_regs & insn.addr_regs) &&
+	    fa_learn__addr(&insn, ip - insn.length, regs, &addrs[n]))
+		n++;
+	return n;
 }
 
 static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *array,
@@ -88,8 +130,9 @@ static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *
 	u64 regs_mask = arch__user_reg_mask();
 	struct regs_dump regs = { .mask = regs_mask, };
 	struct fa_learn_line *ll;
+	u64 addrs[2];
 	u32 tid;
-	u64 addr;
+	int n;
 
 	/* ip, pid/tid, abi, the registers */
 	if (nr < 3 + (size_t)hweight64(regs_mask) || !array[2])
@@ -98,18 +141,18 @@ static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *
 	regs.abi = array[2];
 	regs.regs = (u64 *)&array[3];
 	l->samples++;
-	addr = fa_watch_learn__addr(pid, array[0], &regs);
-	if (!addr)
-		return 0;
-	l->decoded++;
-	ll = fa_u64_map__findnew(l->lines, addr / FA_LEARN_LINE, sizeof(*ll));
-	if (!ll)
-		return -ENOMEM;
-	ll->samples++;
-	if (!ll->tid[0])
-		ll->tid[0] = tid;
-	else if (!ll->tid[1] && ll->tid[0] != tid)
-		ll->tid[1] = tid;
+	n = fa_watch_learn__addrs(pid, array[0], &regs, addrs);
+	l->decoded += n > 0;
+	for (int i = 0; i < n; i++) {
+		ll = fa_u64_map__findnew(l->lines, addrs[i] / FA_LEARN_LINE, sizeof(*ll));
+		if (!ll)
+			return -ENOMEM;
+		ll->samples++;
+		if (!ll->tid[0])
+			ll->tid[0] = tid;
+		else if (!ll->tid[1] && ll->tid[0] != tid)
+			ll->tid[1] = tid;
+	}
 	return 0;
 }
 

@@ -165,7 +165,7 @@ struct fa_watch_resolver {
 };
 
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
-u64 fa_watch_learn__addr(int pid, u64 ip, struct regs_dump *regs);
+int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs);
 int fa_watch_learn__start(struct fa_watch_learn *l, int pid);
 int fa_watch_learn__read(struct fa_watch_learn *l, int pid);
 /* Where a learned line is, in the order --watch auto prefers them */
