@@ -16,6 +16,7 @@
 # prints the members as C++, as the source declares them (std::string,
 # '{0}', '= 1000'), which compile in place of the class's own with
 # -Werror, and the rebuilt program's counter is no longer falsely shared.
+# --watch auto watches the class's line, and its hits give the roles.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -146,6 +147,21 @@ else
 		fail "the rebuilt class is not analysed at its new size"
 	grep -q '^    admitted_ (written by thread [0-9]*) -> ' "${tmpdir}/emit.report" &&
 		fail "the emitted layout leaves the counter falsely shared"
+fi
+
+# --watch auto watches the class's line (the program's heap), not a stack line
+# the lambdas share: its hits give the class's roles
+if perf affinity record --watch auto -o "${tmpdir}/watch.data" -- "${tmpdir}/svc" \
+		> /dev/null 2> "${tmpdir}/watch.err"; then
+	grep 'auto: watching' "${tmpdir}/watch.err"
+	grep -q "auto: watching the cache line at 0x[0-9a-f]* (the program's own data)" \
+		"${tmpdir}/watch.err" || fail "--watch auto: not the program's own line"
+	perf affinity report -i "${tmpdir}/watch.data" --stdio > "${tmpdir}/watch" 2>&1
+	sed -n '/^  Admission: /,/^  Top co-access/p' "${tmpdir}/watch" |
+		grep -q -E '^  admitted_ +32 +4 +0 +0 +[1-9][0-9]* .* write-hot \(exact\)$' ||
+		fail "--watch auto: the counter's role not from the watchpoints"
+else
+	fail "record --watch auto: $(tail -1 "${tmpdir}/watch.err")"
 fi
 
 perf affinity report -i "${tmpdir}/svc.data" --json "${tmpdir}/svc.json" > /dev/null 2>&1 ||
