@@ -51,12 +51,11 @@ static void fa_check_slots__file(struct fa_check_slots *s, const struct fa_dline
 }
 
 static void fa_check_slots__set(struct fa_check_slots *s, const struct fa_dl_group *g,
-				u32 line_size)
+				enum fa_dl_advice adv, u32 line_size)
 {
 	const struct fa_dline *l = g->lines[0];
 	const struct fa_dl_what *w = g->what ?: fa_dline__what(l);
-	u32 stride = fa_dline__advice(l, line_size) == FA_DL_ADV_STRIDE ?
-		     fa_dline__stride(l, line_size) : 0;
+	u32 stride = adv == FA_DL_ADV_STRIDE ? fa_dline__stride(l, line_size) : 0;
 
 	s->var = fa_dline__slots_var(l, w, &s->pointer);
 	fa_check_slots__file(s, l);
@@ -101,8 +100,9 @@ int fa_check_lines__init(struct fa_check_lines *cl, const struct fa_dlines *dl,
 
 		if (adv == FA_DL_ADV_TYPE || adv == FA_DL_ADV_NONE)
 			continue;
-		fa_check_slots__set(s, &groups[k], dl->line_size);
-		if (adv == FA_DL_ADV_BYTES || !s->var) {
+		if (adv != FA_DL_ADV_BYTES)
+			fa_check_slots__set(s, &groups[k], adv, dl->line_size);
+		if (!s->var) {
 			cl->unnamed += groups[k].nr;
 			memset(s, 0, sizeof(*s));
 			continue;
