@@ -2040,9 +2040,9 @@ static int affinity_check__types(struct affinity_check *ck, struct perf_affinity
 /* The types of a report saved with --json */
 static int affinity_check__profile(struct affinity_check *ck, struct perf_affinity *aff)
 {
-	struct strlist *only = aff->types ? strlist__new(aff->types, NULL) : NULL;
+	struct fa_type_filter *only = fa_type_filter__new(aff->types);
 	struct fa_profile p;
-	int err = aff->types && !only ? -ENOMEM : fa_profile__read(&p, aff->input_name);
+	int err = IS_ERR(only) ? PTR_ERR(only) : fa_profile__read(&p, aff->input_name);
 	int wanted = 0;
 
 	if (err)
@@ -2051,7 +2051,7 @@ static int affinity_check__profile(struct affinity_check *ck, struct perf_affini
 	for (int i = 0; !err && i < p.nr_types; i++) {
 		struct fa_profile_type *pt = &p.types[i];
 
-		if (!fa_types__wanted(only, pt->t.st->name) ||
+		if (!fa_type_filter__wants(only, pt->t.st->name) ||
 		    pt->share < aff->ropts.percent_limit)
 			continue;
 		wanted++;
@@ -2064,7 +2064,7 @@ static int affinity_check__profile(struct affinity_check *ck, struct perf_affini
 	err = affinity_check__end(ck, aff, err);
 	fa_profile__exit(&p);
 out:
-	strlist__delete(only);
+	fa_type_filter__delete(only);
 	return err;
 }
 

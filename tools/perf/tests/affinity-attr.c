@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/compiler.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "affinity/accumulate/type.h"
@@ -450,9 +451,9 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 {
 #ifdef HAVE_DWARF_SUPPORT
 	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
-	/* strlist__new() cuts the list where it parses it: not a literal */
-	char types[] = "foo,struct bar";
+	const char *types = "foo,struct bar";
 	struct fa_type_entry *a8, *a16;
+	struct fa_type_filter *f;
 	struct fa_session s;
 
 	T("a session of every type", !fa_session__init(&s, &cfg, NULL) &&
@@ -476,6 +477,19 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	T("not a longer name", !fa_type_name__matches("Queues<int>", "Queue"));
 	T("a template argument's namespace is no scope",
 	  fa_type_name__matches("Queue<a::b>", "ns::Queue<a::b>"));
+	/* -T's list: a comma in template arguments separates nothing; regexes */
+	f = fa_type_filter__new(" lf::Meter<long int, 8>, ^Se.*e$,rq");
+	T("a filter of three", !IS_ERR_OR_NULL(f));
+	T("the template with two arguments", fa_type_filter__wants(f, "Meter<long int, 8>"));
+	T("not the list's pieces", !fa_type_filter__wants(f, "Meter<long int"));
+	T("a regex on the name", fa_type_filter__wants(f, "Service"));
+	T("a regex on the name without its keyword", fa_type_filter__wants(f, "struct Service"));
+	T("a regex not matching", !fa_type_filter__wants(f, "Services"));
+	T("a name after a regex", fa_type_filter__wants(f, "struct rq"));
+	fa_type_filter__delete(f);
+	T("no filter wants all", !fa_type_filter__new(NULL) && fa_type_filter__wants(NULL, "x"));
+	T("a broken regex", IS_ERR(fa_type_filter__new("Meter(")));
+	T("no name", IS_ERR(fa_type_filter__new(" , ")));
 	T("its configuration, not a copy", s.cfg == &cfg);
 	a8 = session__type("struct a", 8);
 	a16 = session__type("struct a", 16);

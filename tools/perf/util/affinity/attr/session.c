@@ -10,7 +10,6 @@
 #include "../accumulate/type.h"
 #include "session.h"
 #include "../../hashmap.h"
-#include "../../strlist.h"
 
 static size_t fa_str__hash(long key, void *ctx __maybe_unused)
 {
@@ -38,31 +37,19 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	    fa_dlines__init(&s->watched, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
 		return -ENOMEM;
 	s->watched.exact = true;
-	if (only_types) {
-		s->only = strlist__new(only_types, NULL);
-		if (!s->only)
-			return -ENOMEM;
+	s->only = fa_type_filter__new(only_types);
+	if (IS_ERR(s->only)) {
+		int err = PTR_ERR(s->only);
+
+		s->only = NULL;
+		return err;
 	}
 	return 0;
 }
 
-/* Whether -T @only asked for type @name (or asked for none): fa_type_name__matches() */
-bool fa_types__wanted(struct strlist *only, const char *name)
-{
-	struct str_node *pos;
-
-	if (!only)
-		return true;
-	strlist__for_each_entry(pos, only) {
-		if (fa_type_name__matches(name, pos->s))
-			return true;
-	}
-	return false;
-}
-
 bool fa_session__wanted(const struct fa_session *s, const char *name)
 {
-	return fa_types__wanted(s->only, name);
+	return fa_type_filter__wants(s->only, name);
 }
 
 /* The type @name registered with @size (any, when either is 0), or NULL */
@@ -99,6 +86,7 @@ void fa_type_entry__delete(struct fa_type_entry *te)
 {
 	fa_type__delete(te->t);
 	fa_struct__delete(te->st);
+	free(te->embeds);
 	free(te->name);
 	free(te);
 }
@@ -115,6 +103,6 @@ void fa_session__exit(struct fa_session *s)
 	for (int i = 0; i < s->nr_types; i++)
 		fa_type_entry__delete(s->types[i]);
 	zfree(&s->types);
-	strlist__delete(s->only);
+	fa_type_filter__delete(s->only);
 	memset(s, 0, sizeof(*s));
 }

@@ -23,7 +23,7 @@ struct fa_struct;
 struct fa_type;
 struct fa_worker;
 struct hashmap;
-struct strlist;
+struct fa_type_filter;
 
 /*
  * A struct type seen in the accesses, merged by name and size across DSOs:
@@ -46,7 +46,7 @@ struct fa_session {
 	struct fa_type_entry	**types;	/* in the order they were seen */
 	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
 	int			  nr_types;
-	struct strlist		 *only;		/* attribute only these types */
+	struct fa_type_filter	 *only;		/* attribute only these types (-T) */
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
 	struct fa_inst_map	  instances;	/* the instances identified, by address */
 	struct fa_pending	  pending;	/* accesses waiting for their instance */
@@ -60,7 +60,6 @@ struct fa_session {
 int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const char *only_types);
 void fa_session__exit(struct fa_session *s);
 void fa_type_entry__delete(struct fa_type_entry *te);
-bool fa_types__wanted(struct strlist *only, const char *name);
 bool fa_session__wanted(const struct fa_session *s, const char *name);
 struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
 					    u32 size);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A struct's fields, leaves and layout units (see fields.h). */
+#include <ctype.h>
 #include <errno.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/err.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "fields.h"
+#include "../../debug.h"
 #include "../../strbuf.h"
 
 struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align)
@@ -415,6 +419,127 @@ bool fa_type_name__matches(const char *name, const char *want)
 		return true;
 	/* a template by its name: every instantiation */
 	return !strchr(w, '<') && !strncmp(n, w, len) && n[len] == '<';
+}
+
+/* A -T entry: a type's name, or a regular expression its name matches */
+struct fa_type_want {
+	char	*name;
+	regex_t	 re;
+	bool	 is_re;
+};
+
+struct fa_type_filter {
+	struct fa_type_want	*wants;
+	int			 nr;
+};
+
+/* Characters no C or C++ type name has outside its template arguments */
+static bool fa_type_want__regex(const char *s)
+{
+	return !strchr(s, '<') && strpbrk(s, "^$*+?[]|\\.(){}");
+}
+
+static int fa_type_filter__add(struct fa_type_filter *f, const char *s, size_t len)
+{
+	struct fa_type_want *w, *wants = realloc(f->wants, (f->nr + 1) * sizeof(*wants));
+	char err[128];
+	int ret;
+
+	if (!wants)
+		return -ENOMEM;
+	f->wants = wants;
+	w = &wants[f->nr];
+	w->name = strndup(s, len);
+	if (!w->name)
+		return -ENOMEM;
+	f->nr++;
+	w->is_re = fa_type_want__regex(w->name);
+	if (!w->is_re)
+		return 0;
+	ret = regcomp(&w->re, w->name, REG_EXTENDED | REG_NOSUB);
+	if (!ret)
+		return 0;
+	w->is_re = false;
+	regerror(ret, &w->re, err, sizeof(err));
+	pr_err("-T '%s': not a type name nor a regular expression: %s\n", w->name, err);
+	return -EINVAL;
+}
+
+/**
+ * fa_type_filter__new - What -T @list asks for: names or regular expressions,
+ * separated by commas outside template arguments ("Queue<int, 8>,rq")
+ *
+ * Return: the filter, NULL for no @list, an ERR_PTR() if one is wrong.
+ */
+struct fa_type_filter *fa_type_filter__new(const char *list)
+{
+	struct fa_type_filter *f;
+	int depth = 0, err = 0;
+	const char *p, *start;
+
+	if (!list)
+		return NULL;
+	f = zalloc(sizeof(*f));
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	for (p = start = list; !err; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth)
+			depth--;
+		if (*p && (*p != ',' || depth))
+			continue;
+		while (start < p && isspace(*start))
+			start++;
+		if (p > start)
+			err = fa_type_filter__add(f, start, p - start);
+		start = p + 1;
+		if (!*p)
+			break;
+	}
+	if (!err && !f->nr) {
+		pr_err("-T '%s': no type named\n", list);
+		err = -EINVAL;
+	}
+	if (err) {
+		fa_type_filter__delete(f);
+		return ERR_PTR(err);
+	}
+	return f;
+}
+
+void fa_type_filter__delete(struct fa_type_filter *f)
+{
+	if (IS_ERR_OR_NULL(f))
+		return;
+	for (int i = 0; i < f->nr; i++) {
+		if (f->wants[i].is_re)
+			regfree(&f->wants[i].re);
+		free(f->wants[i].name);
+	}
+	free(f->wants);
+	free(f);
+}
+
+/*
+ * Whether -T's @f wants type @name: a name as fa_type_name__matches() takes
+ * it, or a regular expression that matches the name with or without its
+ * keyword; no filter wants every type
+ */
+bool fa_type_filter__wants(const struct fa_type_filter *f, const char *name)
+{
+	if (!f)
+		return true;
+	for (int i = 0; i < f->nr; i++) {
+		const struct fa_type_want *w = &f->wants[i];
+
+		if (fa_type_name__matches(name, w->name))
+			return true;
+		if (w->is_re && (!regexec(&w->re, name, 0, NULL, 0) ||
+				 !regexec(&w->re, fa_type_name__bare(name), 0, NULL, 0)))
+			return true;
+	}
+	return false;
 }
 
 /**

@@ -201,6 +201,10 @@ const char *fa_field_kind__name(u8 kind);
 int fa_field_kind__parse(const char *name);
 const char *fa_struct__bare_name(const struct fa_struct *st);
 bool fa_type_name__matches(const char *name, const char *want);
+struct fa_type_filter;
+struct fa_type_filter *fa_type_filter__new(const char *list);
+void fa_type_filter__delete(struct fa_type_filter *f);
+bool fa_type_filter__wants(const struct fa_type_filter *f, const char *name);
 
 /* An array variable of a scalar type (fa_dwarf__var_array()) */
 struct fa_array_info {
