@@ -137,6 +137,48 @@ char *fa_die__cxx_decl(Dwarf_Die *member)
 	return decl;
 }
 
+/**
+ * fa_die__cxx_open - How @record's definition opens in its source, up to its
+ * '{': "template <typename T>\nclass Meter" for an instantiation DWARF names
+ * "Meter<long int>", "struct Derived : public Base" with its bases
+ *
+ * Return: an allocated string, or NULL when the source is not at hand or
+ * its line does not open that class.
+ */
+char *fa_die__cxx_open(Dwarf_Die *record)
+{
+	const char *name = dwarf_diename(record);
+	char *path = name ? fa_die__decl_path(record) : NULL;
+	char *bare = name ? strndup(name, strcspn(name, "<")) : NULL;
+	char *line = NULL, *prev = NULL, *head = NULL, *open = NULL;
+	int lineno;
+
+	if (path && bare && !dwarf_decl_line(record, &lineno) && lineno > 1) {
+		line = fa_file__line(path, lineno);
+		prev = fa_file__line(path, lineno - 1);
+	}
+	if (line && prev) {
+		head = skip_spaces(line);
+		head[strcspn(head, "{")] = '\0';
+		strim(head);
+	}
+	if (head && (strstarts(head, "class ") || strstarts(head, "struct ")) &&
+	    fa_decl__names(head, bare)) {
+		char *tmpl = strim(prev);
+
+		/* a template's header is the line before, whole */
+		if (strstarts(tmpl, "template") && tmpl[strlen(tmpl) - 1] == '>')
+			open = asprintf(&open, "%s\n%s", tmpl, head) < 0 ? NULL : open;
+		else
+			open = strdup(head);
+	}
+	free(line);
+	free(prev);
+	free(bare);
+	free(path);
+	return open;
+}
+
 /* The access of @member in its record (DW_ACCESS_*): DWARF says it when not @def */
 u8 fa_die__access(Dwarf_Die *member, u8 def)
 {

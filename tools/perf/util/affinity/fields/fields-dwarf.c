@@ -868,6 +868,8 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->std_lib = fa_die__std_lib(&die);
 	w.st->cxx = fa_die__cxx(&die);
+	if (w.st->cxx)
+		w.st->cxx_open = fa_die__cxx_open(&die);
 	w.access = dwarf_tag(&die) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;
 	w.st->die_offset = dwarf_dieoffset(&die);
 	/* the members as data-type profiling has them */

@@ -174,6 +174,8 @@ struct fa_struct {
 	bool		 forced_align;	/* __aligned__ on the struct itself */
 	bool		 std_lib;	/* the C++ standard library's, of none of the user's types */
 	bool		 cxx;		/* a record of a C++ unit: --emit-c prints C++ */
+	/* C++: how its source opens it, up to '{' ("template <typename T>\nclass Meter") */
+	char		*cxx_open;
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;

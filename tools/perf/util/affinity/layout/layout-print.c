@@ -596,17 +596,18 @@ static bool fa_layout__aligns_member(const struct fa_layout *l, const struct fa_
 static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_struct *st,
 				     const struct fa_classes *c, FILE *fp)
 {
-	const char *head = st->c_open ?: st->name;
-	size_t kw = strcspn(head, " "), printed;
+	const char *head = st->cxx_open ?: st->c_open ?: st->name;
+	const char *last = strrchr(head, '\n') ? strrchr(head, '\n') + 1 : head;
+	size_t kw = last - head + strcspn(last, " "), printed;
 	bool class_align = l->align >= l->line_size && !fa_layout__aligns_member(l, st);
+	const char *brace = st->c_open && !st->cxx_open ? "" : " {";
 	struct fa_layout_walk w;
 	int line = -1, access = 0;
 
-	/* 'class alignas(64) Name {' */
+	/* 'class alignas(64) Name {', after a template's header */
 	printed = class_align ?
-		  fprintf(fp, "%.*s alignas(%u)%s%s\n", (int)kw, head, l->align, head + kw,
-			  st->c_open ? "" : " {") :
-		  fprintf(fp, "%s%s\n", head, st->c_open ? "" : " {");
+		  fprintf(fp, "%.*s alignas(%u)%s%s\n", (int)kw, head, l->align, head + kw, brace) :
+		  fprintf(fp, "%s%s\n", head, brace);
 	printed += fprintf(fp, "\t/* the data members, in this order, in place of the class's own: its bases, methods and friends stay; new gives an over-aligned class storage so aligned since C++17 */\n");
 	fa_layout_walk__init(&w, l, st);
 	while (fa_layout_walk__next(&w)) {
