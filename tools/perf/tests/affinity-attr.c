@@ -85,6 +85,12 @@ static int test__affinity_data_lines(struct test_suite *test __maybe_unused,
 	l->owners[0].what = (struct fa_dl_what){ .type = "struct a", .field = "x", };
 	l->owners[1].what = (struct fa_dl_what){ .type = "struct a", .field = "y", };
 	T("fields of one type: the type's advice", fa_dline__advice(l, 64) == FA_DL_ADV_TYPE);
+	T("that type's", !strcmp(fa_dline__type(l), "struct a"));
+	/* both in the C++ class the type holds: that class's advice */
+	l->owners[0].what.inner = l->owners[1].what.inner = "Meter<long int>";
+	T("the class held", !strcmp(fa_dline__type(l), "Meter<long int>"));
+	l->owners[1].what.inner = NULL;
+	T("one owner's outside it: the holder's", !strcmp(fa_dline__type(l), "struct a"));
 	l->owners[1].what.type = "struct b";
 	T("fields of two types: the line's", fa_dline__advice(l, 64) != FA_DL_ADV_TYPE);
 	fa_dlines__exit(&dl);

@@ -169,12 +169,14 @@ static int test__affinity_owners(struct test_suite *test __maybe_unused,
  * struct rq of 3456 bytes at 0x1000 in the kernel, its lock (a 4 byte
  * struct) at its start, a lock of its own at 0x2000: an address in the
  * rq's lock is in both instances, the innermost is the lock, the outermost
- * the rq.
+ * the rq.  A C++ class can hold a class of its own size: the outer lookup
+ * skips the inner's type.
  */
 static int test__affinity_enclosing(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
 	static const char rq[] = "struct rq", lock[] = "struct qspinlock";
+	static const char service[] = "Service", meter[] = "Meter<long int>";
 	struct fa_inst_map m;
 	const void *type;
 	u64 base = 0;
@@ -187,11 +189,16 @@ static int test__affinity_enclosing(struct test_suite *test __maybe_unused,
 	T("the largest instance", m.max_size == 3456);
 	type = fa_inst_map__find(&m, 0, 0x1002, &base);
 	T("innermost: the lock", type == lock && base == 0x1000);
-	type = fa_inst_map__find_outer(&m, 0, 0x1002, &base, &size);
+	type = fa_inst_map__find_outer(&m, 0, 0x1002, NULL, &base, &size);
 	T("outermost: the rq", type == rq && base == 0x1000 && size == 3456);
-	type = fa_inst_map__find_outer(&m, 0, 0x2000, &base, &size);
+	type = fa_inst_map__find_outer(&m, 0, 0x2000, NULL, &base, &size);
 	T("a lock of its own", type == lock && size == 4);
-	T("not in another address space", !fa_inst_map__find_outer(&m, 42, 0x1002, &base, &size));
+	T("not in another address space", !fa_inst_map__find_outer(&m, 42, 0x1002, NULL, &base, &size));
+	/* a C++ class holding one member, a class of its size, seen second */
+	fa_inst_map__add(&m, 0, 0x3000, 32, service);
+	fa_inst_map__add(&m, 0, 0x3000, 32, meter);
+	type = fa_inst_map__find_outer(&m, 0, 0x3008, meter, &base, &size);
+	T("the holder of the same size", type == service && base == 0x3000 && size == 32);
 	fa_inst_map__exit(&m);
 	return TEST_OK;
 }

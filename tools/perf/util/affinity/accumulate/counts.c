@@ -107,6 +107,7 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 	struct fa_field_stats *fs = &t->counts.stats[s->field];
 	union perf_mem_data_src dsrc = { .val = s->data_src, };
 	int group = fa_boot__group(s->time, t->cfg.boot_ns);
+	u64 hitm = t->counts.hitm;
 
 	switch (s->op) {
 	case FA_OP_LOAD:
@@ -132,6 +133,13 @@ void fa_type__count(struct fa_type *t, const struct fa_sample *s)
 	if (dsrc.mem_op != PERF_MEM_OP_NA && ((dsrc.mem_snoop & PERF_MEM_SNOOP_HITM) ||
 					      (dsrc.mem_snoopx & PERF_MEM_SNOOPX_PEER)))
 		fa_type__data_src(t, fs, s, group);
+	if (s->held) {
+		bool store = s->op == FA_OP_STORE || s->op == FA_OP_RMW;
+
+		t->counts.held.stores += store;
+		t->counts.held.loads += !store;
+		t->counts.held.hitm += t->counts.hitm - hitm;
+	}
 	t->counts.nr_accesses++;
 	t->counts.weight += s->weight;
 	fa_field_groups__add(&t->counts.field_groups[s->field], group, s);

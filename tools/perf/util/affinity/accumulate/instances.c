@@ -78,8 +78,9 @@ void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, cons
 	}
 }
 
+/* The innermost instance at @addr, or the outermost not of type @skip */
 static const struct fa_inst_ref *fa_inst_map__lookup(struct fa_inst_map *m, u32 space,
-						     u64 addr, bool outermost)
+						     u64 addr, bool outermost, const void *skip)
 {
 	u64 key = fa_inst_line__key(space, addr >> FA_LINE_SHIFT);
 	const struct fa_inst_ref *best = NULL;
@@ -91,7 +92,8 @@ static const struct fa_inst_ref *fa_inst_map__lookup(struct fa_inst_map *m, u32 
 	for (int i = 0; i < FA_LINE_WAYS; i++) {
 		const struct fa_inst_ref *r = &l->refs[i];
 
-		if (r->type && r->space == space && addr >= r->base && addr - r->base < r->size &&
+		if (r->type && r->type != skip && r->space == space && addr >= r->base &&
+		    addr - r->base < r->size &&
 		    (!best || (outermost ? r->size > best->size : r->size < best->size)))
 			best = r;
 	}
@@ -109,7 +111,7 @@ static const struct fa_inst_ref *fa_inst_map__lookup(struct fa_inst_map *m, u32 
  */
 const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base)
 {
-	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, false);
+	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, false, NULL);
 
 	if (!r)
 		return NULL;
@@ -119,14 +121,16 @@ const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *b
 
 /**
  * fa_inst_map__find_outer - The instance @addr is in, the outermost if several
+ * @skip: A type not to give back: the embedded struct's own (a C++ class
+ *        can hold one of its size)
  * @size: Set to the instance's size
  *
  * As fa_inst_map__find(), for the instance a struct embedded at @addr is in.
  */
-const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr, u64 *base,
-				    u32 *size)
+const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr,
+				    const void *skip, u64 *base, u32 *size)
 {
-	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, true);
+	const struct fa_inst_ref *r = fa_inst_map__lookup(m, space, addr, true, skip);
 
 	if (!r)
 		return NULL;

@@ -30,7 +30,7 @@ int fa_inst_map__init(struct fa_inst_map *m);
 void fa_inst_map__exit(struct fa_inst_map *m);
 void fa_inst_map__add(struct fa_inst_map *m, u32 space, u64 base, u32 size, const void *type);
 const void *fa_inst_map__find(struct fa_inst_map *m, u32 space, u64 addr, u64 *base);
-const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr, u64 *base,
-				    u32 *size);
+const void *fa_inst_map__find_outer(struct fa_inst_map *m, u32 space, u64 addr,
+				    const void *skip, u64 *base, u32 *size);
 
 #endif /* __PERF_AFFINITY_INSTANCES_H */

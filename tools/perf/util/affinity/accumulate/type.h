@@ -139,6 +139,7 @@ struct fa_sample {
 	int	field;		/* leaf field index */
 	u8	op;		/* enum fa_op */
 	bool	watched;	/* a watchpoint's hit: exact.h, not a sample */
+	bool	held;		/* accounted to the class holding it too */
 	u16	siblings;	/* other accesses decoded from the same sample */
 };
 
@@ -209,6 +210,12 @@ struct fa_counts {
 	u64			 nr_accesses;
 	double			 weight;
 	u64			 hitm;
+	/* of the accesses, those counted by the class holding it too (fa_sample::held) */
+	struct {
+		u64		 loads;		/* and of unknown direction */
+		u64		 stores;	/* and read-modify-writes */
+		u64		 hitm;
+	} held;
 	struct mem_info		*mi;		/* c2c_decode_stats()'s view of a sample */
 	u32			 tid;		/* the first thread seen accessing it */
 	u32			 nr_threads;	/* 0, 1 or 2: several */

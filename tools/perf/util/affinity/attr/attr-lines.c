@@ -21,6 +21,7 @@ static void fa_attr__line_what(const struct fa_attr *a, const struct fa_access *
 	if (last->te) {
 		w->type = last->te->name;
 		w->field = last->te->st ? last->te->st->fields[last->field].name : NULL;
+		w->inner = last->inner ? last->inner->name : NULL;
 		w->base = last->base;
 	} else if (last->arr) {
 		w->var = last->arr->name;

@@ -14,7 +14,9 @@
 #include "../../annotate-data.h"
 #include "../../debug.h"
 #include "../../dso.h"
+#include "../../dwarf-aux.h"
 #include "../../map.h"
+#include "../../strbuf.h"
 #include "../../symbol.h"
 #include "../../thread.h"
 
@@ -240,6 +242,40 @@ bool fa_attr__left_out(const struct fa_attr *a, const char *name)
 }
 
 /*
+ * The classes of the user's that @te holds by value, each an entry of its
+ * own: a queue class inside a benchmark's is laid out in its own definition
+ */
+static int fa_attr__embeds(struct fa_attr *a, struct dso *dso, struct fa_type_entry *te)
+{
+	struct debuginfo *di = fa_attr__debuginfo(a, dso);
+	const struct fa_struct *st = te->st;
+	struct strbuf sb;
+	Dwarf_Die die;
+
+	for (int i = 0; di && i < st->nr_fields; i++) {
+		struct fa_type_entry *inner = NULL;
+
+		if (!st->fields[i].type_die || !dwarf_offdie(di->dbg, st->fields[i].type_die, &die))
+			continue;
+		if (!te->embeds)
+			te->embeds = calloc(st->nr_fields, sizeof(*te->embeds));
+		if (!te->embeds)
+			return -ENOMEM;
+		strbuf_init(&sb, 64);
+		if (!die_get_typename_from_type(&die, &sb))
+			inner = fa_attr__type(a, dso, sb.buf, st->fields[i].size,
+					      st->fields[i].type_die, NULL);
+		strbuf_release(&sb);
+		if (!inner || !inner->st)
+			continue;
+		te->embeds[i] = inner;
+		inner->held = true;
+		te->holds_wanted |= inner->wanted || inner->holds_wanted;
+	}
+	return 0;
+}
+
+/*
  * The entry of a type, with its fields from @dso's DWARF when it is new:
  * from its DIE at @die_offset when known (0: search it by name), and from
  * the @members data-type profiling built, if any.  Types of the same name
@@ -269,10 +305,14 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso) || (te->st && te->st->std_lib);
+	te->wanted = fa_session__wanted(a->s, name);
 	if (fa_session__add_type(a->s, te)) {
 		fa_type_entry__delete(te);
 		return NULL;
 	}
+	/* added first: a class holds no class that holds it */
+	if (te->st && te->st->cxx && fa_attr__embeds(a, dso, te))
+		return NULL;
 	return te;
 }
 

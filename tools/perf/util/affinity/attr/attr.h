@@ -121,6 +121,7 @@ struct fa_attr_last {
 	const struct fa_array		*arr;	/* or element @index of an array */
 	u32				 index;
 	const struct fa_type_entry	*scalar;	/* or the type the code gave, no struct */
+	const struct fa_type_entry	*inner;	/* the C++ class @te holds @field in */
 };
 
 /*

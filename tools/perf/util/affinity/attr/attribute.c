@@ -39,7 +39,7 @@ static u64 fa_instance__key(u64 base, u32 space)
 /* One access of @parts that an access to @parts fields is */
 static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 				 const struct fa_access *acc, u64 base, u64 instance, int field,
-				 int parts)
+				 int parts, bool held)
 {
 	const struct fa_origin *o = acc->origin;
 	u32 nr = (o->nr_accesses ?: 1) * parts;
@@ -49,7 +49,7 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 		.weight = (double)o->period / nr,
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
-		.watched = o->watch, .siblings = min(nr - 1, (u32)USHRT_MAX),
+		.watched = o->watch, .siblings = min(nr - 1, (u32)USHRT_MAX), .held = held,
 	};
 	int owner;
 
@@ -75,8 +75,6 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 		return -ERANGE;
 	}
 	s.owner = owner;
-	a->stats.resolved++;
-	a->stats.watched += o->watch;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
 	return fa_worker__add(a->s->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
@@ -84,10 +82,11 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 
 /*
  * Account @acc to @field of the instance at @base, and to the fields after
- * it that it covers too, each a part of it
+ * it that it covers too, each a part of it: the parts accounted
  */
-static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
-			    const struct fa_access *acc, u64 base, u64 instance, int field)
+static int fa_attr__account_type(struct fa_attr *a, struct fa_type_entry *te,
+				 const struct fa_access *acc, u64 base, u64 instance, int field,
+				 bool held)
 {
 	int more[FA_WIDE_FIELDS], n = 0, err;
 
@@ -95,13 +94,85 @@ static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
 	if (base && acc->addr >= base && acc->size > 1 && acc->addr + acc->size - base <= UINT_MAX)
 		n = fa_struct__next_leaves(te->st, field, acc->addr + acc->size - base, more,
 					   FA_WIDE_FIELDS);
-	err = fa_attr__account_part(a, te, acc, base, instance, field, n + 1);
+	err = fa_attr__account_part(a, te, acc, base, instance, field, n + 1, held);
 
 	for (int i = 0; i < n && !err; i++)
-		err = fa_attr__account_part(a, te, acc, base, instance, more[i], n + 1);
+		err = fa_attr__account_part(a, te, acc, base, instance, more[i], n + 1, held);
 	if (n)
 		a->last.field = field;
-	return err;
+	return err ?: n + 1;
+}
+
+/*
+ * @acc to @te as its own type where -T wants it, and to the class @field is
+ * in when @te holds one by value, as that class's own (recursively): the
+ * parts accounted to the first type wanted.  The outer type's account is
+ * the line's: it stays the last one.
+ */
+static int fa_attr__account_as(struct fa_attr *a, struct fa_type_entry *te,
+			       const struct fa_access *acc, u64 base, u64 instance, int field,
+			       bool held)
+{
+	struct fa_attr_last last;
+	struct fa_type_entry *inner;
+	int top, parts = 0, in;
+
+	if (te->wanted)
+		parts = fa_attr__account_type(a, te, acc, base, instance, field, held);
+	if (parts < 0 || !te->embeds)
+		return parts;
+	top = fa_field__top(te->st, field);
+	inner = te->embeds[top];
+	if (!inner || !(inner->wanted || inner->holds_wanted))
+		return parts;
+	base += te->st->fields[top].offset;
+	in = fa_struct__find_leaf(inner->st, te->st->fields[field].offset - te->st->fields[top].offset);
+	if (in < 0)
+		return parts;
+	last = a->last;
+	in = fa_attr__account_as(a, inner, acc, base,
+				 fa_instance__key(base, fa_access__space(acc)), in, held || parts);
+	if (parts) {
+		/* the innermost class: its advice is the line's */
+		inner = (struct fa_type_entry *)(a->last.inner ?: a->last.te);
+		a->last = last;
+		a->last.inner = inner;
+	}
+	return in < 0 ? in : parts ?: in;
+}
+
+/* Account @acc to @field of the instance at @base, as attr.h counts it */
+static int fa_attr__account(struct fa_attr *a, struct fa_type_entry *te,
+			    const struct fa_access *acc, u64 base, u64 instance, int field)
+{
+	int parts = fa_attr__account_as(a, te, acc, base, instance, field, false);
+
+	if (parts < 0)
+		return parts;
+	if (!parts) {
+		fa_attr__fail(a, FA_ATTR_FILTERED);
+		return 0;
+	}
+	a->stats.resolved += parts;
+	a->stats.watched += acc->origin->watch * parts;
+	return 0;
+}
+
+/* Whether @outer holds a @te by value at @offset, a C++ class as its member */
+static bool fa_type_entry__holds(const struct fa_type_entry *outer,
+				 const struct fa_type_entry *te, u32 offset)
+{
+	for (int i = 0; outer->embeds && i < outer->st->nr_fields; i++) {
+		if (outer->embeds[i] == te && outer->st->fields[i].offset == offset)
+			return true;
+	}
+	return false;
+}
+
+/* -T asks for the type, or for a class it holds */
+static bool fa_type_entry__wanted(const struct fa_type_entry *te)
+{
+	return te->wanted || te->holds_wanted;
 }
 
 /* Failures an instance's address can make up for: the address is a real one */
@@ -151,7 +222,7 @@ static int fa_attr__by_instance(struct fa_attr *a, const struct fa_access *acc, 
 						       acc->addr, &base);
 	if (te)
 		field = fa_struct__find_leaf(te->st, acc->addr - base);
-	if (field >= 0 && !fa_session__wanted(a->s, te->name)) {
+	if (field >= 0 && !fa_type_entry__wanted(te)) {
 		fa_attr__fail(a, FA_ATTR_FILTERED);
 		return 0;
 	}
@@ -193,7 +264,7 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 			fa_attr__fail_pending(a, &pa);
 			continue;
 		}
-		if (!fa_session__wanted(a->s, te->name)) {
+		if (!fa_type_entry__wanted(te)) {
 			fa_attr__fail(a, FA_ATTR_FILTERED);
 			fa_pending_access__exit(&pa);
 			continue;
@@ -223,17 +294,23 @@ static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te, u32 
  * all the same, so that the accesses attributed by their address go where
  * they would go without -T (to a type left out too)
  */
-static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
-			     const struct fa_access *acc, u64 base)
+static int fa_attr__identify_left_out(struct fa_attr *a, struct fa_type_entry *te,
+				      const struct fa_access *acc, u64 base)
 {
 	u32 space = fa_access__space(acc);
 	u64 found;
 
-	fa_attr__fail(a, FA_ATTR_FILTERED);
 	if (!fa_access__has_addr(acc) || !te->st ||
 	    (fa_inst_map__find(&a->s->instances, space, acc->addr, &found) == te && found == base))
 		return 0;
 	return fa_attr__identified(a, te, space, base);
+}
+
+static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
+			     const struct fa_access *acc, u64 base)
+{
+	fa_attr__fail(a, FA_ATTR_FILTERED);
+	return fa_attr__identify_left_out(a, te, acc, base);
 }
 
 /**
@@ -362,14 +439,19 @@ static struct fa_type_entry *fa_attr__enclosing(struct fa_attr *a, const struct 
 	struct fa_type_entry *outer;
 	u32 size, delta;
 
-	if (te->size >= a->s->instances.max_size || !fa_access__has_addr(acc))
+	/* none larger: only a C++ class holding it can be of its size */
+	if (te->size > a->s->instances.max_size || !fa_access__has_addr(acc) ||
+	    (te->size == a->s->instances.max_size && !te->held))
 		return NULL;
 	outer = (struct fa_type_entry *)fa_inst_map__find_outer(&a->s->instances,
-								fa_access__space(acc), base,
+								fa_access__space(acc), base, te,
 								outer_base, &size);
-	if (!outer || outer == te || size <= te->size || base + te->size > *outer_base + size)
+	if (!outer || size < te->size || base + te->size > *outer_base + size)
 		return NULL;
 	delta = base - *outer_base;
+	/* of one size: only a C++ class holding @te as its member */
+	if (size == te->size && !fa_type_entry__holds(outer, te, delta))
+		return NULL;
 	if (insn->outer == outer && insn->outer_delta == delta)
 		return outer;
 	if (!fa_struct__embeds(outer->st, delta, te->size))
@@ -454,7 +536,7 @@ static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 		return fa_attr__by_instance(a, acc, fa_access__fail_reason(acc, insn ? insn->reason :
 										FA_ATTR_NO_SYM));
 	}
-	if (!fa_session__wanted(a->s, te->name))
+	if (!fa_type_entry__wanted(te))
 		return fa_attr__filtered(a, te, acc, acc->addr - offset -
 					 (by_address ? 0 : acc->index_off));
 	/* the instruction's field is memoized with it */
@@ -478,8 +560,13 @@ static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 	/* in a variable its type's alignment aligns, unlike memory malloc() returns */
 	if (by_address && !enclosed)
 		te->nr_in_vars++;
+	if (err)
+		return err;
+	/* -T wants a class it holds only */
+	if (!te->t)
+		return fa_attr__identify_left_out(a, te, acc, base);
 	/* an instance the type had not seen (or not lately): where it is */
-	if (!err && te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
+	if (te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
 		err = fa_attr__identified(a, te, fa_access__space(acc), base);
 	return err;
 }

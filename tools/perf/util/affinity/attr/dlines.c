@@ -841,6 +841,22 @@ bool fa_dline__saving(const struct fa_dline *l, struct fa_interval *ci, int *nr_
 }
 
 /**
+ * fa_dline__type - The type whose advice is a line's (FA_DL_ADV_TYPE): the
+ * class of the user's that holds the fields of every owner, else their type
+ */
+const char *fa_dline__type(const struct fa_dline *l)
+{
+	int n = min_t(int, l->nr_owners, FA_DL_OWNERS);
+	const char *inner = n ? l->owners[0].what.inner : NULL;
+
+	for (int i = 1; inner && i < n; i++) {
+		if (!l->owners[i].what.inner || strcmp(l->owners[i].what.inner, inner))
+			inner = NULL;
+	}
+	return inner ?: (n ? l->owners[0].what.type : NULL);
+}
+
+/**
  * fa_dline__advice - What would take the transfers of a contended line away
  */
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size)

@@ -39,6 +39,7 @@
 struct fa_dl_what {
 	const char	*type;		/* NULL: not known */
 	const char	*field;		/* of a struct */
+	const char	*inner;		/* the C++ class @type holds @field in, or NULL */
 	const char	*var;		/* an array variable */
 	u64		 base;		/* 0: no index known */
 	s64		 index;
@@ -259,6 +260,7 @@ int fa_dlines__contended_all(const struct fa_dlines *dl, const struct fa_dlines 
 const struct fa_dl_first *fa_dlines__find(const struct fa_dlines *dl, u64 addr, u32 space);
 void fa_dl_owner__bytes(const struct fa_dl_owner *o, u32 line_size, u32 *lo, u32 *hi);
 enum fa_dl_advice fa_dline__advice(const struct fa_dline *l, u32 line_size);
+const char *fa_dline__type(const struct fa_dline *l);
 int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf, size_t size);
 u32 fa_dline__stride(const struct fa_dline *l, u32 line_size);
 u32 fa_dline__width(const struct fa_dline *l, u32 line_size);

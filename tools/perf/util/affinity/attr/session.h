@@ -39,6 +39,11 @@ struct fa_type_entry {
 	struct fa_type_entry	*same_name;	/* another size of the name */
 	u64			 nr_accounted;	/* accesses attributed to it */
 	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
+	/* by field: a C++ class held by value, accounted to as itself too */
+	struct fa_type_entry	**embeds;
+	bool			 wanted;	/* -T asks for it (or there is no -T) */
+	bool			 holds_wanted;	/* a class it holds by value is wanted */
+	bool			 held;		/* a C++ class holds it by value */
 };
 
 struct fa_session {

@@ -162,7 +162,8 @@ static int fa_check__shared(struct fa_check *c)
 
 /*
  * The lines the units of a cluster (recorded units) are on in @l, of @st:
- * the recorded struct, or with @map the new one
+ * the recorded struct, or with @map the new one.  A C++ class held by value
+ * counts by its first line: its own check judges its lines.
  */
 static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout *l,
 			     const struct fa_struct *st, const int *map, bool *seen,
@@ -179,6 +180,11 @@ static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout 
 		if (u < 0)
 			continue;
 		*first_line = min(*first_line, l->offset[u] / l->line_size);
+		if (st->fields[st->units[u].field].type_die) {
+			n += !seen[l->offset[u] / l->line_size];
+			seen[l->offset[u] / l->line_size] = true;
+			continue;
+		}
 		n += fa_unit__mark_lines(l, st, u, seen, nr_lines);
 	}
 	return n;

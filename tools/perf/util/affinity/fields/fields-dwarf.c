@@ -485,6 +485,17 @@ static bool fa_die__in_std(Dwarf_Die *die)
 }
 
 /*
+ * A named class of the user's (not the library's, not a lambda's closure):
+ * held by value in another, it is analysed as itself too
+ */
+static bool fa_die__user_class(Dwarf_Die *real)
+{
+	const char *name = dwarf_diename(real);
+
+	return name && !strstarts(name, "<lambda") && !fa_die__in_std(real);
+}
+
+/*
  * Whether a template argument of @record is a user's record (std::vector<Foo>
  * holds the user's Foo) other than a lambda's closure (a std::thread's state
  * runs the user's lambda but is the library's)
@@ -496,14 +507,9 @@ static bool fa_die__user_args(Dwarf_Die *record)
 	if (dwarf_child(record, &child))
 		return false;
 	do {
-		const char *name;
-
-		if (dwarf_tag(&child) != DW_TAG_template_type_parameter ||
-		    !fa_die__type(&child, &type) || !die_get_real_type(&child, &type) ||
-		    !fa_die__is_record(dwarf_tag(&type)))
-			continue;
-		name = dwarf_diename(&type);
-		if (name && !strstarts(name, "<lambda") && !fa_die__in_std(&type))
+		if (dwarf_tag(&child) == DW_TAG_template_type_parameter &&
+		    fa_die__type(&child, &type) && die_get_real_type(&child, &type) &&
+		    fa_die__is_record(dwarf_tag(&type)) && fa_die__user_class(&type))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
@@ -610,6 +616,8 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 		f.offset = base;
 		fa_member__bits(member, size, &f);
 	}
+	if (w->st->cxx && !depth && f.kind == FA_FIELD_STRUCT && fa_die__user_class(&real))
+		f.type_die = dwarf_dieoffset(&real);
 	err = fa_struct__add_field(w->st, &f);
 	if (!err && f.kind == FA_FIELD_STRUCT && depth < FA_MAX_DEPTH) {
 		/* members of an anonymous struct are named as the enclosing ones */

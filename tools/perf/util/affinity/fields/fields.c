@@ -161,7 +161,8 @@ static int fa_struct__bitgroups(struct fa_struct *st)
 	return 0;
 }
 
-static int fa_field__top(const struct fa_struct *st, int i)
+/* The top-level member field @i is, or is in */
+int fa_field__top(const struct fa_struct *st, int i)
 {
 	while (st->fields[i].parent >= 0)
 		i = st->fields[i].parent;

@@ -113,6 +113,8 @@ enum fa_member_access {
  * @cxx_decl: A member of a C++ record: its declaration as its source line
  *            spells it (without ';'), NULL if not at hand
  * @access: A member of a C++ record: enum fa_member_access
+ * @type_die: A member of a C++ record that is a user's class held by value:
+ *            the DIE of the class, analysed as itself too; else 0
  */
 struct fa_field {
 	char	*name;
@@ -139,6 +141,7 @@ struct fa_field {
 	bool	 anon;
 	char	*cxx_decl;
 	u8	 access;
+	u64	 type_die;
 };
 
 /**
@@ -193,6 +196,7 @@ int fa_struct__finish(struct fa_struct *st);
 int fa_struct__find_leaf(const struct fa_struct *st, u32 offset);
 int fa_struct__next_leaves(const struct fa_struct *st, int field, u32 end, int *more, int max);
 bool fa_struct__embeds(const struct fa_struct *st, u32 offset, u32 size);
+int fa_field__top(const struct fa_struct *st, int i);
 int fa_struct__unit_leaves(const struct fa_struct *st, int unit, int *leaves, int max);
 /* Wider names (a bitfield unit's members, deep paths) are cut in tables */
 #define FA_FIELD_NAME_MAX	40

@@ -506,11 +506,37 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 	return printed;
 }
 
+/*
+ * False sharing between members of a class @te holds by value: that
+ * class's own advice is where it is fixed (a queue inside a benchmark)
+ */
+static size_t fa_report__held(FILE *fp, const struct fa_type_entry *te,
+			      const struct fa_analysis *an)
+{
+	const struct fa_struct *st = te->st;
+	size_t printed = 0;
+
+	for (int m = 0; te->embeds && m < st->nr_fields; m++) {
+		const struct fa_type_entry *inner = te->embeds[m];
+
+		for (int i = 0; inner && inner->t && i < an->nr_fs_pairs; i++) {
+			if (fa_field__top(st, an->fs_pairs[i].writer) != m ||
+			    fa_field__top(st, an->fs_pairs[i].reader) != m)
+				continue;
+			printed += fprintf(fp, "  note: the false sharing inside %s is of %s's members: its advice is where to fix it\n",
+					   st->fields[m].name, inner->name);
+			break;
+		}
+	}
+	return printed;
+}
+
 /* What to do, what it is predicted to save, and what was not advised */
 static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an)
 {
 	size_t printed = fa_report__advice_head(fp, te, an);
 
+	printed += fa_report__held(fp, te, an);
 	if (an->changed && an->spread) {
 		printed += fprintf(fp, "  predicted: ");
 		printed += fa_report__saving(fp, &an->replay_gain_ci);

@@ -240,11 +240,11 @@ static size_t fa_report__dl_advice(FILE *fp, const struct fa_attr *a, const stru
 
 	switch (adv) {
 	case FA_DL_ADV_TYPE:
-		if (fa_attr__left_out(a, l->owners[0].what.type))
+		if (fa_attr__left_out(a, fa_dline__type(l)))
 			return fprintf(fp, "    Advice: none: %s is a system library's, left out (--system-types reports it)\n",
-				       l->owners[0].what.type);
+				       fa_dline__type(l));
 		return fprintf(fp, "    Advice: see %s above: its fields share the line\n",
-			       l->owners[0].what.type);
+			       fa_dline__type(l));
 	case FA_DL_ADV_ELEMENTS:
 	case FA_DL_ADV_STRIDE:
 	case FA_DL_ADV_BYTES:

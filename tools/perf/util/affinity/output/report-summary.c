@@ -26,9 +26,10 @@ static void fa_attr__op_totals(struct fa_attr *a, u64 *loads, u64 *stores, u64 *
 
 		if (!t)
 			continue;
-		*loads += fa_type__loads(t);
-		*stores += fa_type__stores(t);
-		*hitm += t->counts.hitm;
+		/* a class held by value: its holder's counts have them */
+		*loads += fa_type__loads(t) - t->counts.held.loads;
+		*stores += fa_type__stores(t) - t->counts.held.stores;
+		*hitm += t->counts.hitm - t->counts.held.hitm;
 	}
 }
 
