@@ -1,0 +1,173 @@
+#!/bin/bash
+# perf affinity report of a C++ class template held by value in another
+# SPDX-License-Identifier: GPL-2.0
+#
+# lf::Meter<long>, a class template with a std::atomic counter beside
+# read-mostly limits, is a member of class Service, one instance from new:
+# one thread counts hits, another reads the limits.  Meter is analysed as
+# itself (as well as in Service), and the advice that parts the counter
+# from the limits is Meter's: Service's report and the shared line point
+# to it.  -T takes the template's name, its qualified name, with the comma
+# of its arguments, or a regular expression.  The summary counts each
+# access once.  --emit-c opens with the template's header and its members
+# compile in place with -Werror; the rebuilt program's counter is no longer
+# falsely shared, check passes it and fails the original; the JSON is valid.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/affinity.sh
+. "${shelldir}/lib/affinity.sh"
+
+if [ "$(uname -m)" != x86_64 ]; then
+	affinity__skip "needs software address sampling (x86-64)"
+fi
+if ! command -v c++ > /dev/null; then
+	affinity__skip "no C++ compiler"
+fi
+
+cat > "${tmpdir}/meter.cc" <<'PROG'
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace lf {
+template <typename T>
+class Meter {
+public:
+	void hit() { count_.fetch_add(1, std::memory_order_relaxed); }
+	bool over(T x) const { return x * scale_ > cap_ || x < floor_; }
+private:
+	// members
+	std::atomic<T> count_{0};
+	T scale_ = 3;
+	T cap_ = 1000000;
+	T floor_ = -1;
+	// end of members
+};
+}
+
+static std::atomic<bool> stop{false};
+
+class Service {
+public:
+	void serve()
+	{
+		while (!stop.load(std::memory_order_relaxed))
+			meter_.hit();
+	}
+	long police()
+	{
+		long n = 0;
+
+		while (!stop.load(std::memory_order_relaxed))
+			for (long i = 0; i < 100; i++)
+				n += !meter_.over(i);
+		return n;
+	}
+private:
+	lf::Meter<long> meter_;
+};
+
+int main()
+{
+	Service *s = new Service;
+	long n = 0;
+	std::thread t1([s] { s->serve(); });
+	std::thread t2([s, &n] { n = s->police(); });
+
+	std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+	stop = true;
+	t1.join();
+	t2.join();
+	delete s;
+	return n == 42;
+}
+PROG
+if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/meter" "${tmpdir}/meter.cc"; then
+	fail "c++ of meter.cc"
+	cleanup
+	exit ${err}
+fi
+if ! perf affinity record -o "${tmpdir}/meter.data" -- "${tmpdir}/meter" > /dev/null 2>&1; then
+	fail "perf affinity record"
+	cleanup
+	exit ${err}
+fi
+perf affinity report -i "${tmpdir}/meter.data" --stdio > "${tmpdir}/report" 2>&1 ||
+	fail "report: exit $?"
+sed -n '/^# Struct /,/^$/p' "${tmpdir}/report"
+grep -E '^  (Meter|Service).*bytes|Advice|note: the false sharing inside' "${tmpdir}/report"
+
+meter='Meter<long int>'
+grep -q "^  ${meter}: 32 bytes, [0-9]* accesses, 1 instance$" "${tmpdir}/report" ||
+	fail "the class template is not analysed as itself"
+grep -q '^  Service: 32 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
+	fail "the class holding it is not analysed"
+sed -n "/^  ${meter}: /,/^  Top co-access/p" "${tmpdir}/report" |
+	grep -q -E '^  count_ +0 +8 +0 +0 +[1-9][0-9]* .* write-hot' ||
+	fail "the counter's stores, as Meter's"
+grep -q '^    count_ (written by thread [0-9]*) -> \(scale_\|cap_\|floor_\) (read by' \
+	"${tmpdir}/report" || fail "no false sharing of the counter with the limits in Meter"
+advice=$(awk -v m="  ${meter}: " 'index($0, m) == 1 { f = 1 } f && /^  Advice:/ { n = 3 } n-- > 0' \
+	"${tmpdir}/report")
+echo "${advice}" | grep -q 'start a cache line at \(scale_\|cap_\|floor_\|count_\)\|move count_' ||
+	fail "Meter's advice does not part the counter from the limits: ${advice}"
+grep -q "^  note: the false sharing inside meter_ is of ${meter}'s members" "${tmpdir}/report" ||
+	fail "Service's report does not point to Meter's advice"
+grep -q "^    Advice: see ${meter} above: its fields share the line" "${tmpdir}/report" ||
+	fail "the shared line's advice is not Meter's"
+
+# the summary counts an access once, not once per class it is in
+stores=$(awk '/stores and read-modify-writes/ { print $NF; exit }' "${tmpdir}/report")
+mstores=$(awk -v m="  ${meter} " 'index($0, m) == 1 { split(substr($0, length(m)), f); print f[3]; exit }' \
+	"${tmpdir}/report")
+[ "${stores}" = "${mstores}" ] ||
+	fail "the summary's stores (${stores}) are not Meter's (${mstores}) once"
+
+for name in Meter lf::Meter "lf::${meter}" "${meter},Service" 'Met.*r'; do
+	perf affinity report -i "${tmpdir}/meter.data" --stdio -T "${name}" > "${tmpdir}/t" 2>&1 ||
+		fail "-T ${name}: exit $?"
+	grep -q "^  ${meter}: " "${tmpdir}/t" || fail "-T ${name} does not report Meter"
+done
+grep -q '^  Service: ' "${tmpdir}/t" && fail "-T Met.*r reports Service"
+if perf affinity report -i "${tmpdir}/meter.data" --stdio -T 'Meter(' > "${tmpdir}/t" 2>&1; then
+	fail "-T with a broken regular expression: exit 0"
+fi
+grep -q "^-T 'Meter(': not a type name nor a regular expression" "${tmpdir}/t" ||
+	fail "-T with a broken regular expression: $(head -1 "${tmpdir}/t")"
+
+# --emit-c: the template's members in place, compiled -Werror, recorded again
+perf affinity report -i "${tmpdir}/meter.data" --stdio --emit-c -T Meter > "${tmpdir}/emit" 2>&1 ||
+	fail "--emit-c: exit $?"
+sed -n '/^  As C++:$/,/^};$/p' "${tmpdir}/emit" > "${tmpdir}/class"
+head -3 "${tmpdir}/class" | grep -q '^template <typename T>$' ||
+	fail "--emit-c: no template header: $(head -3 "${tmpdir}/class")"
+sed '1,/^class \(alignas([0-9]*) \)\?Meter {$/d; /^};$/d' "${tmpdir}/class" > "${tmpdir}/members"
+cat "${tmpdir}/members"
+sed -e '/\/\/ members$/r '"${tmpdir}/members" -e '/\/\/ members$/,/\/\/ end of members$/{/\/\/ members$/!d}' \
+	"${tmpdir}/meter.cc" > "${tmpdir}/meter-emit.cc"
+if ! c++ -std=c++17 -Werror -Wall -g -O2 -pthread -o "${tmpdir}/meter-emit" "${tmpdir}/meter-emit.cc"; then
+	fail "--emit-c does not compile in place"
+elif ! perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/meter-emit" > /dev/null 2>&1; then
+	fail "record of the program with the emitted members"
+else
+	perf affinity report -i "${tmpdir}/emit.data" --stdio > "${tmpdir}/emit.report" 2>&1
+	grep -q "^  ${meter}: 128 bytes, [0-9]* accesses" "${tmpdir}/emit.report" ||
+		fail "the rebuilt class is not analysed at its new size"
+	grep -q '^    count_ (written by thread [0-9]*) -> ' "${tmpdir}/emit.report" &&
+		fail "the emitted layout leaves the counter falsely shared"
+	perf affinity check -i "${tmpdir}/meter.data" "${tmpdir}/meter-emit" > "${tmpdir}/check" 2>&1 ||
+		fail "check fails the advised layout: $(grep 'NOT hold' "${tmpdir}/check")"
+	grep -q "^${meter} in .*: the layout holds" "${tmpdir}/check" ||
+		fail "check does not judge Meter"
+fi
+perf affinity check -i "${tmpdir}/meter.data" "${tmpdir}/meter" > "${tmpdir}/check" 2>&1 &&
+	fail "check passes the recorded layout"
+grep -q "^${meter} in .*: the layout does NOT hold" "${tmpdir}/check" ||
+	fail "check does not fail Meter as recorded"
+
+perf affinity report -i "${tmpdir}/meter.data" --json "${tmpdir}/meter.json" > /dev/null 2>&1 ||
+	fail "--json: exit $?"
+affinity__valid report "${tmpdir}/meter.json" || fail "the JSON is not valid"
+
+cleanup
+exit ${err}
