@@ -105,6 +105,7 @@ ALLOC_DEFS = ["-DALIGNED_ALLOC"]
 # name, source, the class as -T takes it, program arguments to record, to time
 CXX_WORKLOADS = [
     ("admission", "admission.cc", "svc::Admission", ["30000000"], ["100000000"]),
+    ("meter", "meter.cc", "lf::Meter<long int>", ["30000000"], ["100000000"]),
 ]
 
 
@@ -260,7 +261,8 @@ def build_cxx(src, out, defs=()):
 
 def cxx_members(report):
     """The member lines of the report's 'As C++:' block, or None"""
-    m = re.search(r"^  As C\+\+:\n\n[^\n]*\{\n(.*?)^\};\n", report, re.S | re.M)
+    m = re.search(r"^  As C\+\+:\n\n(?:template[^\n]*\n)?[^\n]*\{\n(.*?)^\};\n", report,
+                  re.S | re.M)
     return m.group(1) if m else None
 
 
