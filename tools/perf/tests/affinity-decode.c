@@ -281,7 +281,7 @@ static int test__affinity_skid(struct test_suite *test __maybe_unused,
 }
 
 /* The accesses a walk back from @off of @code finds: how many, and how far back */
-static int walk(const u8 *code, u32 len, u32 off, u16 *back, u8 *nr, u8 *lost)
+static int walk(const u8 *code, u32 len, u32 off, int *back, u8 *nr, u8 *lost)
 {
 	struct fa_block_insn found[FA_BLOCK_MAX_ACC];
 	unsigned long starts[1] = { 0 }, targets[1] = { 0 }, rotated[1] = { 0 };
@@ -295,6 +295,7 @@ static int walk(const u8 *code, u32 len, u32 off, u16 *back, u8 *nr, u8 *lost)
 	stop = fa_code__walk(&fn, off, "x86", /*is64=*/true, found, nr, lost);
 	for (int i = 0; i < *nr; i++)
 		back[i] = found[i].back;
+	free(fn.back_edges);
 	return stop;
 }
 
@@ -321,7 +322,7 @@ static int test__affinity_block(struct test_suite *test __maybe_unused,
 		0x90,				/* 2f nop */
 	};
 	struct insn_access_insn probe;
-	u16 back[FA_BLOCK_MAX_ACC];
+	int back[FA_BLOCK_MAX_ACC];
 	u8 nr, lost;
 	int stop;
 
@@ -352,6 +353,7 @@ static int test__affinity_block(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("stops at the jmp", nr == 0 && stop == FA_WALK_BRANCH);
 	/* a jump target inside the range: what is before it may not have run */
 	stop = walk(code, sizeof(code), 0x22, back, &nr, &lost);
+	pr_debug("walk from 0x22: %d accesses, %d lost, stop %d\n", nr, lost, stop);
 	TEST_ASSERT_VAL("only from the jump target", nr == 1 && back[0] == 3 && !lost);
 	TEST_ASSERT_VAL("stops at the jump target", stop == FA_WALK_ENTRY);
 	/* right after a call: the callee ran in between */
@@ -388,7 +390,7 @@ static int test__affinity_block_rotated(struct test_suite *test __maybe_unused,
 		0xc3,				/* 20 ret */
 	};
 	struct insn_access_insn probe;
-	u16 back[FA_BLOCK_MAX_ACC];
+	int back[FA_BLOCK_MAX_ACC];
 	u8 nr, lost;
 	int stop;
 
@@ -401,6 +403,45 @@ static int test__affinity_block_rotated(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("stops at the body's start", stop == FA_WALK_ENTRY);
 	stop = walk(code, sizeof(code), 0x1d, back, &nr, &lost);
 	TEST_ASSERT_VAL("nothing before an if/else's join", nr == 0 && stop == FA_WALK_ENTRY);
+	return TEST_OK;
+}
+
+/*
+ * A loop gcc enters by falling through to its head after a guard, and
+ * tests at the bottom: a sample at the head (AMD takes the timer after the
+ * body's loads) follows the body's end on every turn but the first, so the
+ * walk goes on once through the jump back, up to the sampled instruction.
+ */
+static int test__affinity_block_loop_head(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0x48, 0x85, 0xc9,		/* 00 test %rcx,%rcx */
+		0x7e, 0x0d,			/* 03 jle out */
+		0x48, 0x8b, 0x06,		/* 05 head: mov (%rsi),%rax */
+		0x48, 0x89, 0x47, 0x08,		/* 08 mov %rax,0x8(%rdi) */
+		0x48, 0x83, 0xe9, 0x01,		/* 0c sub $0x1,%rcx */
+		0x75, 0xf3,			/* 10 jne head */
+		0xc3,				/* 12 out: ret */
+	};
+	struct insn_access_insn probe;
+	int back[FA_BLOCK_MAX_ACC];
+	u8 nr, lost;
+	int stop;
+
+	insn_access__decode(&probe, "x86", code + 8, 4, 8, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	stop = walk(code, sizeof(code), 0x05, back, &nr, &lost);
+	pr_debug("walk from the head: %d accesses, %d lost, stop %d\n", nr, lost, stop);
+	TEST_ASSERT_VAL("the store of the turn before", nr == 1 && back[0] == -3 && !lost);
+	TEST_ASSERT_VAL("stops where it started", stop == FA_WALK_ENTRY);
+	stop = walk(code, sizeof(code), 0x08, back, &nr, &lost);
+	TEST_ASSERT_VAL("in the body: its load only, not the turn before's store",
+			nr == 1 && back[0] == 3 && stop == FA_WALK_ENTRY);
+	stop = walk(code, sizeof(code), 0x12, back, &nr, &lost);
+	TEST_ASSERT_VAL("after the loop: no jump back to the guard's target",
+			nr == 0 && stop == FA_WALK_ENTRY);
 	return TEST_OK;
 }
 
@@ -422,7 +463,7 @@ static int test__affinity_block_evex(struct test_suite *test __maybe_unused,
 		0xc3,						/* 14 ret */
 	};
 	struct insn_access_insn probe;
-	u16 back[FA_BLOCK_MAX_ACC];
+	int back[FA_BLOCK_MAX_ACC];
 	u8 nr, lost;
 	int stop;
 
@@ -467,12 +508,14 @@ static int watch_hit(const u8 *code, u32 len, u32 off, bool with_regs, u64 bp_ad
 	struct regs_dump regs = {
 		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3, .regs = vals,
 	};
-	int drop;
+	int drop, ret;
 
 	memset(acc, 0, sizeof(*acc));
 	fa_code__sweep(&fn, "x86", /*is64=*/true);
-	return fa_code__watch(&fn, off, 0x400000 + off, "x86", /*is64=*/true,
-			      with_regs ? &regs : NULL, bp_addr, 8, acc, &drop);
+	ret = fa_code__watch(&fn, off, 0x400000 + off, "x86", /*is64=*/true,
+			     with_regs ? &regs : NULL, bp_addr, 8, acc, &drop);
+	free(fn.back_edges);
+	return ret;
 }
 
 /*
@@ -558,6 +601,7 @@ static struct test_case tests__affinity_decode[] = {
 		  affinity_block),
 	TEST_CASE("The sweep goes past an operand it cannot address", affinity_block_evex),
 	TEST_CASE("A rotated loop's condition follows its body", affinity_block_rotated),
+	TEST_CASE("A loop's head follows its body's end, once", affinity_block_loop_head),
 	TEST_CASE("A watchpoint's hit is the access before the IP", affinity_watch_hit),
 	{	.name = NULL, }
 };

@@ -77,6 +77,7 @@ static void fa_code__delete(struct fa_code *fn)
 	zfree(&fn->starts);
 	zfree(&fn->targets);
 	zfree(&fn->rotated);
+	zfree(&fn->back_edges);
 	zfree(&fn->code);
 	free(fn);
 }
@@ -212,6 +213,56 @@ static void fa_code__rotated(struct fa_code *fn, const struct fa_jump *jumps, in
 	}
 }
 
+static int fa_back_edge__cmp(const void *a, const void *b)
+{
+	const struct fa_back_edge *x = a, *y = b;
+
+	return x->head < y->head ? -1 : x->head > y->head;
+}
+
+/*
+ * The loops' heads with one jump back to them, and that jump: a sample at
+ * the head follows the body's end (gcc enters a 'for' by falling through
+ * to its head after a guard, and tests at the bottom).  A head two jumps go
+ * back to has no one body's end before it.
+ */
+static void fa_code__back_edges(struct fa_code *fn, const struct fa_jump *jumps, int nr)
+{
+	struct fa_back_edge *be = calloc(nr ?: 1, sizeof(*be));
+	int n = 0;
+
+	if (!be)
+		return;
+	for (int i = 0; i < nr; i++) {
+		int back = 0;
+
+		if (jumps[i].from < jumps[i].to)
+			continue;
+		for (int j = 0; j < nr; j++)
+			back += jumps[j].to == jumps[i].to && jumps[j].from >= jumps[j].to;
+		if (back == 1)
+			be[n++] = (struct fa_back_edge){ .head = jumps[i].to, .jump = jumps[i].from, };
+	}
+	qsort(be, n, sizeof(*be), fa_back_edge__cmp);
+	fn->back_edges = be;
+	fn->nr_back_edges = n;
+}
+
+/**
+ * fa_code__back_edge - The one jump back to loop head @head of @fn
+ *
+ * Return: its offset, or -1 when @head is no such head.
+ */
+int fa_code__back_edge(const struct fa_code *fn, u32 head)
+{
+	struct fa_back_edge key = { .head = head, }, *be;
+
+	if (!fn->nr_back_edges)
+		return -1;
+	be = bsearch(&key, fn->back_edges, fn->nr_back_edges, sizeof(key), fa_back_edge__cmp);
+	return be ? (int)be->jump : -1;
+}
+
 /* Note a jump of @fn, for fa_code__rotated(); none when there is no room */
 static void fa_jumps__add(struct fa_jump **jumps, int *nr, int *alloc, u32 from, u32 to,
 			  bool cond)
@@ -259,6 +310,7 @@ void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64)
 		off += insn.length;
 	}
 	fa_code__rotated(fn, jumps, nr);
+	fa_code__back_edges(fn, jumps, nr);
 	free(jumps);
 }
 

@@ -24,7 +24,7 @@ struct regs_dump;
  * memory at an address the sampled registers still give
  */
 struct fa_block_insn {
-	u16			 back;		/* its distance to the sampled IP */
+	s32			 back;		/* its distance to the sampled IP, < 0: a turn before, after it */
 	bool			 adjacent;	/* the instruction right before */
 	struct insn_access_insn	 insn;
 };
@@ -52,6 +52,7 @@ struct fa_insn {
 };
 
 void fa_code__sweep(struct fa_code *fn, const char *arch, bool is64);
+int fa_code__back_edge(const struct fa_code *fn, u32 head);
 int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64,
 		  struct fa_block_insn *found, u8 *nr, u8 *lost);
 int fa_decoder__cache_init(struct fa_decoder *dec);

@@ -59,13 +59,26 @@ static int fa_code__prev_insn(const struct fa_code *fn, u32 off)
  * its basic block, or why there is none
  */
 static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arch, bool is64,
-			      struct insn_access_insn *insn, u32 *prev_off)
+			      struct insn_access_insn *insn, u32 *prev_off, bool *looped)
 {
 	int prev;
 
 	/* a rotated loop's condition: on through the body's end */
-	if (test_bit(off, fn->targets) && !(fn->rotated && test_bit(off, fn->rotated)))
-		return FA_WALK_ENTRY;
+	if (test_bit(off, fn->targets) && !(fn->rotated && test_bit(off, fn->rotated))) {
+		/* a loop's head: once back through the jump that turns it */
+		prev = *looped ? -1 : fa_code__back_edge(fn, off);
+		if (prev < 0)
+			return FA_WALK_ENTRY;
+		*looped = true;
+		insn_access__decode(insn, arch, fn->code + prev, fn->len - prev,
+				    fn->key.offset + prev, is64);
+		if (insn->branch != INSN_ACCESS_BR_JUMP || insn->indirect)
+			return FA_WALK_UNKNOWN;
+		/* a direct jump writes no register */
+		insn->written_regs = 0;
+		*prev_off = prev;
+		return FA_WALK_MAX;
+	}
 	prev = fa_code__prev_insn(fn, off);
 	if (prev < 0)
 		return off ? FA_WALK_UNKNOWN : FA_WALK_START;
@@ -102,8 +115,11 @@ static int fa_code__step_back(const struct fa_code *fn, u32 off, const char *arc
  * unconditional branch, at an instruction whose effect on the registers is
  * not known, and in functions with indirect jumps, whose targets are not
  * known.  It goes on through a conditional jump that the instruction after
- * it, no jump target, shows was not taken, and back from the condition of
- * a rotated loop into the body that falls through to it on every turn.
+ * it, no jump target, shows was not taken, back from the condition of a
+ * rotated loop into the body that falls through to it on every turn, and
+ * once from a loop's head through the one jump back to it, up to the
+ * sampled instruction: on every turn but the first, the body's end ran
+ * just before its head.
  *
  * Return: enum fa_walk_stop, why it stopped.
  */
@@ -114,6 +130,7 @@ int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64
 	u32 at = off, prev;
 	u64 written = 0;
 	int stop, steps = 0;
+	bool looped = false;
 
 	*nr = *lost = 0;
 	if (off >= fn->len || !test_bit(off, fn->starts))
@@ -123,9 +140,12 @@ int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64
 	for (;;) {
 		if (*nr == FA_BLOCK_MAX_ACC || steps++ == FA_BLOCK_MAX_INSNS)
 			return FA_WALK_LIMIT;
-		stop = fa_code__step_back(fn, at, arch, is64, &insn, &prev);
+		stop = fa_code__step_back(fn, at, arch, is64, &insn, &prev, &looped);
 		if (stop != FA_WALK_MAX)
 			return stop;
+		/* the turn before: what the walk had not seen of it */
+		if (looped && prev <= off)
+			return FA_WALK_ENTRY;
 		written |= insn.written_regs;
 		at = prev;
 		if (insn.result != INSN_ACCESS__OK)
@@ -135,7 +155,7 @@ int fa_code__walk(const struct fa_code *fn, u32 off, const char *arch, bool is64
 			continue;
 		}
 		found[(*nr)++] = (struct fa_block_insn){
-			.back = off - at, .adjacent = steps == 1, .insn = insn,
+			.back = (s32)off - (s32)at, .adjacent = steps == 1, .insn = insn,
 		};
 	}
 }

@@ -142,6 +142,12 @@ static inline bool fa_x86__tcb(u64 off)
 	return off == FA_X86_CANARY || off == FA_X86_TCB_SELF;
 }
 
+/* A loop's head and the one jump back to it, offsets in their function */
+struct fa_back_edge {
+	u32	head;
+	u32	jump;
+};
+
 /**
  * struct fa_code - A function's code, swept from its start
  * @key: Its DSO and start
@@ -151,6 +157,9 @@ static inline bool fa_x86__tcb(u64 off)
  * @targets: Bit per byte: a jump goes there
  * @rotated: Bit per byte: of those, the condition of a rotated loop (its
  *           body falls through to it each turn, a jump enters it once)
+ * @back_edges: Of those, the heads of loops with one jump back to them, by
+ *              head: what ran before the head on every turn but the first
+ * @nr_back_edges: Their number
  * @code: The bytes
  * @loads_tp: It loads the thread pointer (tls-reg.h)
  */
@@ -162,6 +171,8 @@ struct fa_code {
 	unsigned long		*starts;
 	unsigned long		*targets;
 	unsigned long		*rotated;
+	struct fa_back_edge	*back_edges;
+	int			 nr_back_edges;
 	u8			*code;
 };
 
