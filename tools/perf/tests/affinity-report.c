@@ -30,7 +30,8 @@ static int instance_access(struct fa_type *t, u64 time, u32 cpu, u64 base)
 /*
  * The per-CPU copies of a kernel variable, each at one offset into its
  * page, are aligned by their type (struct rq in runqueues): not by an
- * allocation, which a kmem_cache would be
+ * allocation, which a kmem_cache would be.  Nor are a C++ class's heap
+ * instances: new gives an over-aligned class storage so aligned.
  */
 static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 				  int subtest __maybe_unused)
@@ -52,6 +53,12 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	T("allocated aligned", fa_type_entry__align_by(&heap, &a) == FA_ALIGN_BY_ALLOC);
 	te.kernel = false;
 	T("not in user space", !fa_type_entry__per_cpu(&te));
+	/* a C++ class: new and std::allocator align it as its type (C++17) */
+	heap.kernel = false;
+	heap.st = t2->st;
+	t2->st->cxx = true;
+	T("a C++ class on the heap: alignas on the class",
+	  fa_type_entry__align_by(&heap, &a) == FA_ALIGN_BY_TYPE);
 	/* and their structs: longs_type__new() made them */
 	planted_type__delete(t);
 	planted_type__delete(t2);

@@ -99,10 +99,12 @@ static bool fa_type_entry__in_vars(const struct fa_type_entry *te)
  * them), not the memory malloc() returns: instances most of whose
  * accesses were not to a variable of the type need an aligned allocation,
  * and a type whose size is not a multiple of the line its alignment too.
+ * A C++ class's alignment aligns what new and std::allocator give it too
+ * (since C++17), and its stack and member instances.
  */
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	if (fa_type_entry__in_vars(te) || fa_type_entry__per_cpu(te))
+	if (fa_type_entry__in_vars(te) || fa_type_entry__per_cpu(te) || (te->st && te->st->cxx))
 		return FA_ALIGN_BY_TYPE;
 	if (an->current.size % an->current.line_size == 0)
 		return FA_ALIGN_BY_ALLOC;
@@ -135,6 +137,9 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 
 	switch (fa_type_entry__align_by(te, an)) {
 	case FA_ALIGN_BY_TYPE:
+		if (te->st && te->st->cxx)
+			return fprintf(fp, "alignas(%u) on the class: variables, new and std::allocator (-std=c++17) align its instances, malloc() does not",
+				       line);
 		if (!fa_type_entry__in_vars(te))
 			return fprintf(fp, "align the struct to the %u byte cache line: its %" PRIu64 " instances, at one offset into their pages, are the per-CPU copies of a variable, which the type's alignment aligns",
 				       line, nr);
@@ -558,9 +563,12 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 	if (an->edits.cut)
 		printed += fprintf(fp, "  note: the search for edits was cut short, the struct is too wide for its budget\n");
 	if (an->needs_line_start)
-		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): align the struct to %u bytes, or allocate it so\n",
+		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): %s %u bytes%s\n",
 				   te->t->xfer.nr_instances - te->t->xfer.misaligned,
-				   te->t->xfer.nr_instances, an->suggested.line_size);
+				   te->t->xfer.nr_instances,
+				   te->st->cxx ? "alignas() on the class, to" : "align the struct to",
+				   an->suggested.line_size,
+				   te->st->cxx ? " (new aligns it since C++17)" : ", or allocate it so");
 	if (an->advised.every_call_lines > an->now.every_call_lines)
 		printed += fprintf(fp, "  note: the fields nearly every visit touches (%.0f%%) take %d cache lines instead of %d\n",
 				   100 * FA_EVERY_CALL, an->advised.every_call_lines,
