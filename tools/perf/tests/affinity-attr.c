@@ -483,6 +483,12 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	T("not a longer name", !fa_type_name__matches("Queues<int>", "Queue"));
 	T("a template argument's namespace is no scope",
 	  fa_type_name__matches("Queue<a::b>", "ns::Queue<a::b>"));
+	/* a C++ record named with its scopes */
+	T("a qualified class by its name", fa_type_name__matches("svc::Admission", "Admission"));
+	T("not in another namespace", !fa_type_name__matches("svc::Admission", "x::Admission"));
+	T("a qualified template by its name", fa_type_name__matches("lf::Meter<long int>", "Meter"));
+	T("and by its qualified name", fa_type_name__matches("lf::Meter<long int>", "lf::Meter"));
+	T("not in another namespace either", !fa_type_name__matches("lf::Meter<long int>", "x::Meter"));
 	/* -T's list: a comma in template arguments separates nothing; regexes */
 	f = fa_type_filter__new(" lf::Meter<long int, 8>, ^Se.*e$,rq");
 	T("a filter of three", !IS_ERR_OR_NULL(f));

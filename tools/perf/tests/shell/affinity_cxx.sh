@@ -91,15 +91,15 @@ if ! perf affinity record -o "${tmpdir}/svc.data" -- "${tmpdir}/svc" > /dev/null
 fi
 perf affinity report -i "${tmpdir}/svc.data" --stdio > "${tmpdir}/report" 2>&1 ||
 	fail "report: exit $?"
-sed -n '/^  Admission: /,/^  Advice/p' "${tmpdir}/report" | grep -E '^  (Admission|[a-z_]+ +[0-9]+ +[0-9]+ +0 )|Advice'
+sed -n '/^  svc::Admission: /,/^  Advice/p' "${tmpdir}/report" | grep -E '^  (svc::Admission|[a-z_]+ +[0-9]+ +[0-9]+ +0 )|Advice'
 
 # field LINE-PATTERN WHAT: the class's field table has a line like it
 field() {
-	sed -n '/^  Admission: /,/^  Top co-access/p' "${tmpdir}/report" | grep -q -E "$1" ||
+	sed -n '/^  svc::Admission: /,/^  Top co-access/p' "${tmpdir}/report" | grep -q -E "$1" ||
 		fail "$2"
 }
 
-grep -q '^  Admission: 64 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
+grep -q '^  svc::Admission: 64 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
 	fail "the class is not analysed, with its one instance"
 field '^  admitted_ +32 +4 +0 +0 +[1-9][0-9]* .* write-hot' "the counter's stores"
 field '^  burst_ +56 +8 +0 +[1-9][0-9]* +0 .* read-mostly' "the policy read"
@@ -107,20 +107,20 @@ grep -q '_M_i\|_M_dataplus' "${tmpdir}/report" && fail "members of the std:: typ
 grep -q '^    admitted_ (written by thread [0-9]*) -> \(burst_\|ratio_\|floor_\|limit_\) (read by' \
 	"${tmpdir}/report" || fail "no false sharing of the counter with the policy"
 # the counter and the policy apart: whichever the advice moves
-advice=$(awk '/^  Admission: / { f = 1 } f && /^  Advice:/ { n = 4 } n-- > 0' "${tmpdir}/report")
+advice=$(awk '/^  svc::Admission: / { f = 1 } f && /^  Advice:/ { n = 4 } n-- > 0' "${tmpdir}/report")
 echo "${advice}" | grep -q 'start a cache line at \(limit_\|admitted_\)\|move admitted_' ||
 	fail "the advice does not part the counter from the policy: ${advice}"
 
 # std::atomic<bool> stop: the standard library's, left out unless asked for
-grep -q '^  struct atomic<bool> ' "${tmpdir}/report" && fail "std:: types in the default report"
+grep -q '^  std::atomic<bool> ' "${tmpdir}/report" && fail "std:: types in the default report"
 perf affinity report -i "${tmpdir}/svc.data" --stdio --system-types > "${tmpdir}/system" 2>&1 ||
 	fail "--system-types: exit $?"
-grep -q '^  struct atomic<bool> ' "${tmpdir}/system" || fail "--system-types: no std::atomic<bool>"
+grep -q '^  std::atomic<bool> ' "${tmpdir}/system" || fail "--system-types: no std::atomic<bool>"
 
 for name in Admission svc::Admission 'class Admission'; do
 	perf affinity report -i "${tmpdir}/svc.data" --stdio -T "${name}" > "${tmpdir}/t" 2>&1 ||
 		fail "-T ${name}: exit $?"
-	grep -q '^  Admission: ' "${tmpdir}/t" || fail "-T ${name} does not report the class"
+	grep -q '^  svc::Admission: ' "${tmpdir}/t" || fail "-T ${name} does not report the class"
 done
 perf affinity layout "${tmpdir}/svc" svc::Admission > "${tmpdir}/layout" 2>&1 ||
 	fail "layout svc::Admission: exit $?"
@@ -143,7 +143,7 @@ elif ! perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/svc-emit" > /
 	fail "record of the program with the emitted members"
 else
 	perf affinity report -i "${tmpdir}/emit.data" --stdio > "${tmpdir}/emit.report" 2>&1
-	grep -q '^  Admission: 128 bytes, [0-9]* accesses' "${tmpdir}/emit.report" ||
+	grep -q '^  svc::Admission: 128 bytes, [0-9]* accesses' "${tmpdir}/emit.report" ||
 		fail "the rebuilt class is not analysed at its new size"
 	grep -q '^    admitted_ (written by thread [0-9]*) -> ' "${tmpdir}/emit.report" &&
 		fail "the emitted layout leaves the counter falsely shared"
@@ -157,7 +157,7 @@ if perf affinity record --watch auto -o "${tmpdir}/watch.data" -- "${tmpdir}/svc
 	grep -q "auto: watching the cache line at 0x[0-9a-f]* (the program's own data)" \
 		"${tmpdir}/watch.err" || fail "--watch auto: not the program's own line"
 	perf affinity report -i "${tmpdir}/watch.data" --stdio > "${tmpdir}/watch" 2>&1
-	sed -n '/^  Admission: /,/^  Top co-access/p' "${tmpdir}/watch" |
+	sed -n '/^  svc::Admission: /,/^  Top co-access/p' "${tmpdir}/watch" |
 		grep -q -E '^  admitted_ +32 +4 +0 +0 +[1-9][0-9]* .* write-hot \(exact\)$' ||
 		fail "--watch auto: the counter's role not from the watchpoints"
 else

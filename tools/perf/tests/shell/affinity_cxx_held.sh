@@ -97,7 +97,7 @@ perf affinity report -i "${tmpdir}/meter.data" --stdio > "${tmpdir}/report" 2>&1
 sed -n '/^# Struct /,/^$/p' "${tmpdir}/report"
 grep -E '^  (Meter|Service).*bytes|Advice|note: the false sharing inside' "${tmpdir}/report"
 
-meter='Meter<long int>'
+meter='lf::Meter<long int>'
 grep -q "^  ${meter}: 32 bytes, [0-9]* accesses, 1 instance$" "${tmpdir}/report" ||
 	fail "the class template is not analysed as itself"
 grep -q '^  Service: 32 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
@@ -123,7 +123,7 @@ mstores=$(awk -v m="  ${meter} " 'index($0, m) == 1 { split(substr($0, length(m)
 [ "${stores}" = "${mstores}" ] ||
 	fail "the summary's stores (${stores}) are not Meter's (${mstores}) once"
 
-for name in Meter lf::Meter "lf::${meter}" "${meter},Service" 'Met.*r'; do
+for name in Meter lf::Meter "${meter}" "Meter<long int>,Service" 'Met.*r'; do
 	perf affinity report -i "${tmpdir}/meter.data" --stdio -T "${name}" > "${tmpdir}/t" 2>&1 ||
 		fail "-T ${name}: exit $?"
 	grep -q "^  ${meter}: " "${tmpdir}/t" || fail "-T ${name} does not report Meter"

@@ -294,18 +294,24 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 	te = zalloc(sizeof(*te));
 	if (!te)
 		return NULL;
-	te->name = strdup(name);
+	di = fa_attr__debuginfo(a, dso);
+	if (di)
+		te->st = fa_struct__from_members(di->dbg, name, size, die_offset, members);
+	/* a C++ record by its name with its scopes; found by perf's */
+	if (te->st && te->st->cxx_name && strcmp(te->st->cxx_name, name)) {
+		te->key = strdup(name);
+		te->name = te->key ? strdup(te->st->cxx_name) : NULL;
+	} else {
+		te->name = strdup(name);
+	}
 	if (!te->name) {
 		fa_type_entry__delete(te);
 		return NULL;
 	}
-	di = fa_attr__debuginfo(a, dso);
-	if (di)
-		te->st = fa_struct__from_members(di->dbg, name, size, die_offset, members);
 	te->size = te->st ? te->st->size : size;
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso) || (te->st && te->st->std_lib);
-	te->wanted = fa_session__wanted(a->s, name);
+	te->wanted = fa_session__wanted(a->s, name) || fa_session__wanted(a->s, te->name);
 	if (fa_session__add_type(a->s, te)) {
 		fa_type_entry__delete(te);
 		return NULL;

@@ -74,8 +74,8 @@ int fa_session__add_type(struct fa_session *s, struct fa_type_entry *te)
 	if (!types)
 		return -ENOMEM;
 	s->types = types;
-	hashmap__find(s->type_names, te->name, &te->same_name);
-	if (hashmap__set(s->type_names, te->name, te, NULL, NULL))
+	hashmap__find(s->type_names, te->key ?: te->name, &te->same_name);
+	if (hashmap__set(s->type_names, te->key ?: te->name, te, NULL, NULL))
 		return -ENOMEM;
 	s->types[s->nr_types++] = te;
 	return 0;
@@ -87,6 +87,7 @@ void fa_type_entry__delete(struct fa_type_entry *te)
 	fa_type__delete(te->t);
 	fa_struct__delete(te->st);
 	free(te->embeds);
+	free(te->key);
 	free(te->name);
 	free(te);
 }

@@ -30,7 +30,8 @@ struct fa_type_filter;
  * its layout from DWARF (@st) and what its accesses showed (@t)
  */
 struct fa_type_entry {
-	char			*name;
+	char			*name;		/* as C++ spells it (lf::Meter<long int>), C as perf */
+	char			*key;		/* perf's name when not @name (Meter<long int>) */
 	u32			 size;
 	struct fa_struct	*st;	/* NULL: no struct, or no fields found */
 	bool			 kernel;	/* of vmlinux or a module: C in its macros */

@@ -485,6 +485,36 @@ static bool fa_die__in_std(Dwarf_Die *die)
 }
 
 /*
+ * @record's name as C++ spells it: with the namespaces and classes it is
+ * declared in ("lf::Meter<long int>"), without a keyword; NULL if unnamed
+ */
+static char *fa_die__cxx_name(Dwarf_Die *record)
+{
+	const char *name = dwarf_diename(record);
+	Dwarf_Die *scopes = NULL;
+	struct strbuf sb;
+	int n;
+
+	if (!name)
+		return NULL;
+	strbuf_init(&sb, 64);
+	n = dwarf_getscopes_die(record, &scopes);
+	/* scopes[0] is @record, the last its compilation unit */
+	for (int i = n - 2; i >= 1; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *scope = dwarf_diename(&scopes[i]);
+
+		if (tag == DW_TAG_namespace)
+			strbuf_addf(&sb, "%s::", scope ?: "(anonymous namespace)");
+		else if (fa_die__is_record(tag) && scope)
+			strbuf_addf(&sb, "%s::", scope);
+	}
+	free(scopes);
+	strbuf_addstr(&sb, name);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
  * A named class of the user's (not the library's, not a lambda's closure):
  * held by value in another, it is analysed as itself too
  */
@@ -695,8 +725,6 @@ bool fa_die__packed(Dwarf_Die *type)
 static bool fa_struct__find_dwarf(Dwarf *dbg, struct fa_type_query *q, Dwarf_Die *die)
 {
 	static const int tags[] = { DW_TAG_structure_type, DW_TAG_union_type, };
-	const char *ns = strstr(q->name, "::");
-
 	/* an anonymous struct: only its DIE tells which, not a walk of them all */
 	if (!*q->name)
 		return false;
@@ -704,10 +732,7 @@ static bool fa_struct__find_dwarf(Dwarf *dbg, struct fa_type_query *q, Dwarf_Die
 		return true;
 	if (q->tag)
 		return false;
-	while (ns && !strchr(q->name, '<')) {
-		q->name = ns + 2;
-		ns = strstr(q->name, "::");
-	}
+	q->name = fa_type_name__last(q->name);
 	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
 		q->tag = tags[i];
 		if (fa_dwarf__find_type(dbg, q, die))
@@ -876,8 +901,10 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->std_lib = fa_die__std_lib(&die);
 	w.st->cxx = fa_die__cxx(&die);
-	if (w.st->cxx)
+	if (w.st->cxx) {
 		w.st->cxx_open = fa_die__cxx_open(&die);
+		w.st->cxx_name = fa_die__cxx_name(&die);
+	}
 	w.access = dwarf_tag(&die) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;
 	w.st->die_offset = dwarf_dieoffset(&die);
 	/* the members as data-type profiling has them */

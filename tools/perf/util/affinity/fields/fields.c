@@ -60,6 +60,7 @@ void fa_struct__delete(struct fa_struct *st)
 	zfree(&st->c_open);
 	zfree(&st->c_typedef);
 	zfree(&st->cxx_open);
+	zfree(&st->cxx_name);
 	free(st);
 }
 
@@ -387,7 +388,7 @@ static const char *fa_type_name__bare(const char *name)
 }
 
 /* The last component of a C++ qualified name: "ns::Queue<a::b>" -> "Queue<a::b>" */
-static const char *fa_type_name__last(const char *name)
+const char *fa_type_name__last(const char *name)
 {
 	const char *last = name;
 	int depth = 0;
@@ -405,20 +406,28 @@ static const char *fa_type_name__last(const char *name)
 
 /**
  * fa_type_name__matches - Whether type @name (as data-type profiling names
- * it: "struct rq", "Admission", "atomic<bool>") is what a user asked for
- * with @want: the name with or without its keyword ("rq", "class Admission"),
- * a C++ qualified name ("svc::Admission": C++ types are named without their
- * namespaces), or a template's name without its arguments ("Queue": all
- * its instantiations)
+ * it: "struct rq", "Admission", "atomic<bool>", or C++ qualified:
+ * "svc::Admission") is what a user asked for with @want: the name with or
+ * without its keyword ("rq", "class Admission"), with or without its
+ * namespaces (both qualified: the same ones), or a template's name
+ * without its arguments ("Queue": all its instantiations)
  */
 bool fa_type_name__matches(const char *name, const char *want)
 {
 	const char *n = fa_type_name__bare(name);
-	const char *w = fa_type_name__last(fa_type_name__bare(want));
-	size_t len = strlen(w);
+	const char *w = fa_type_name__bare(want);
+	size_t len;
 
 	if (!strcmp(name, want) || !strcmp(n, w))
 		return true;
+	/* one without its scopes: the names without them */
+	if (fa_type_name__last(n) == n || fa_type_name__last(w) == w) {
+		n = fa_type_name__last(n);
+		w = fa_type_name__last(w);
+		if (!strcmp(n, w))
+			return true;
+	}
+	len = strlen(w);
 	/* a template by its name: every instantiation */
 	return !strchr(w, '<') && !strncmp(n, w, len) && n[len] == '<';
 }

@@ -179,6 +179,8 @@ struct fa_struct {
 	bool		 cxx;		/* a record of a C++ unit: --emit-c prints C++ */
 	/* C++: how its source opens it, up to '{' ("template <typename T>\nclass Meter") */
 	char		*cxx_open;
+	/* C++: its name as C++ spells it, with its scopes ("lf::Meter<long int>") */
+	char		*cxx_name;
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;
@@ -207,6 +209,7 @@ const char *fa_field_kind__name(u8 kind);
 int fa_field_kind__parse(const char *name);
 const char *fa_struct__bare_name(const struct fa_struct *st);
 bool fa_type_name__matches(const char *name, const char *want);
+const char *fa_type_name__last(const char *name);
 struct fa_type_filter;
 struct fa_type_filter *fa_type_filter__new(const char *list);
 void fa_type_filter__delete(struct fa_type_filter *f);
