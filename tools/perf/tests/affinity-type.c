@@ -198,6 +198,42 @@ static int test__affinity_transfers(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * One instance, field 0 written by CPU 0 then, once CPU 0 is done with the
+ * instance, by CPU 1 (a queue's consumer thread ends, another starts on
+ * the same stack address); CPU 2 reads it all along: shared, but not
+ * written by several at once.  Then CPU 0 writes it again while CPU 1
+ * still does: written by several.
+ */
+static int test__affinity_handover(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(16);
+	const struct fa_field_stats *f0;
+
+	T("type", t);
+	for (u64 i = 0; i < 10; i++) {
+		T("the first writer", !planted_access(t, 10 + i, 0, 0, FA_OP_STORE));
+		T("the reader", !planted_access(t, 11 + i, 2, 0, FA_OP_LOAD));
+	}
+	for (u64 i = 0; i < 10; i++) {
+		T("the second writer", !planted_access(t, 100 + i, 1, 0, FA_OP_STORE));
+		T("the reader", !planted_access(t, 101 + i, 2, 0, FA_OP_LOAD));
+	}
+	fa_type__flush(t);
+	f0 = &t->counts.stats[0];
+	pr_debug("handed over: seen %" PRIu64 ", shared %" PRIu64 ", writers %" PRIu64 "\n",
+		 f0->inst_seen, f0->inst_shared, f0->inst_writers);
+	T("shared with the reader", f0->inst_seen == 1 && f0->inst_shared == 1);
+	T("not written by two at once", !f0->inst_writers);
+	T("the first writer again", !planted_access(t, 120, 0, 0, FA_OP_STORE));
+	T("the second", !planted_access(t, 121, 1, 0, FA_OP_STORE));
+	fa_type__flush(t);
+	T("written by two at once", f0->inst_writers == 1);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 /* An access of the stream both types get: instances come and go */
 static struct fa_sample worker__sample(u32 k)
 {
@@ -499,6 +535,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("HITMs are counted as perf c2c counts them", affinity_hitm),
 	TEST_CASE("Writes are transfers to other owners, false sharing on one line",
 		  affinity_transfers),
+	TEST_CASE("A field handed over between writers is not written by several",
+		  affinity_handover),
 	TEST_CASE("Windows and moves record the sets of units they touched",
 		  affinity_cost_sets),
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),

@@ -51,8 +51,11 @@ struct fa_write {
  * Who accessed one field of one instance, to tell a field that owners share
  * from one that each owner has in its own instance (per-thread slots): the
  * first FA_IF_OWNERS owners, each with the first two functions it accessed
- * the field in.  Whether a function stores to the field is known from the
- * code context only after the last sample (fa_type__inst_fields_flush()).
+ * the field in, and when it accessed the instance (any field).  Whether a
+ * function stores to the field is known from the code context only after
+ * the last sample (fa_type__inst_fields_flush()).  Two owners share the
+ * field only while both access the instance: a queue whose consumer
+ * thread ends, and another's starts, on one stack address, hands it over.
  */
 #define FA_IF_OWNERS		3
 #define FA_IF_MAX		(1 << 18)	/* (instance, field) pairs per type */
@@ -61,6 +64,15 @@ struct fa_if_owner {
 	u32	owner;
 	u32	func[2];
 	bool	stored;		/* a sampled store */
+	u64	first;		/* its first access to the instance */
+	u64	last;		/* and its last */
+};
+
+/* When an owner accessed an instance: its first and last access */
+struct fa_inst_owner {
+	u32	owner;
+	u64	first;
+	u64	last;
 };
 
 struct fa_inst_field {
@@ -80,6 +92,8 @@ struct fa_inst {
 	u64			since[FA_INST_CPUS];	/* and the touch before that */
 	struct fa_inst_field	*fields;	/* of the fields accessed */
 	int			nr_fields;
+	int			nr_owners;
+	struct fa_inst_owner	owners[FA_INST_CPUS];	/* the first ones */
 };
 
 /*

@@ -7,6 +7,7 @@
  * fields owners share from per-owner slots.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -98,11 +99,31 @@ static bool fa_type__same_line(const struct fa_type *t, u64 base, int fi, int fj
 	return a / t->cfg.line_size == b / t->cfg.line_size;
 }
 
+/* The owners of @inst's fields get when they accessed the instance */
+static void fa_inst__stamp_fields(struct fa_inst *inst)
+{
+	for (int i = 0; i < inst->nr_fields; i++) {
+		struct fa_inst_field *ifd = &inst->fields[i];
+
+		for (int k = 0; k < ifd->nr; k++) {
+			struct fa_if_owner *o = &ifd->owners[k];
+
+			for (int j = 0; j < inst->nr_owners; j++) {
+				if (inst->owners[j].owner != o->owner)
+					continue;
+				o->first = inst->owners[j].first;
+				o->last = inst->owners[j].last;
+			}
+		}
+	}
+}
+
 /* An instance goes: keep who accessed its fields for fa_type__flush() */
 static void fa_type__retire_fields(struct fa_type *t, struct fa_inst *inst)
 {
 	size_t n = t->xfer.nr_retired + inst->nr_fields;
 
+	fa_inst__stamp_fields(inst);
 	if (n > t->xfer.alloc_retired) {
 		size_t alloc = max(2 * t->xfer.alloc_retired, n);
 		struct fa_inst_field *r = realloc(t->xfer.retired, alloc * sizeof(*r));
@@ -122,12 +143,31 @@ static void fa_type__retire_fields(struct fa_type *t, struct fa_inst *inst)
 }
 
 /* Who accessed field @s->field of @inst (see struct fa_inst_field) */
+/* When @s's owner accessed @inst: past the first FA_INST_CPUS owners, always */
+static void fa_inst__track_owner(struct fa_inst *inst, const struct fa_sample *s)
+{
+	int i;
+
+	for (i = 0; i < inst->nr_owners && inst->owners[i].owner != s->owner; i++)
+		;
+	if (i == inst->nr_owners) {
+		if (i == FA_INST_CPUS)
+			return;
+		inst->owners[inst->nr_owners++] = (struct fa_inst_owner){
+			.owner = s->owner, .first = s->time, .last = s->time,
+		};
+	}
+	inst->owners[i].first = min(inst->owners[i].first, s->time);
+	inst->owners[i].last = max(inst->owners[i].last, s->time);
+}
+
 static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
 {
 	struct fa_inst_field *ifd;
 	struct fa_if_owner *o;
 	int i;
 
+	fa_inst__track_owner(inst, s);
 	for (i = 0; i < inst->nr_fields && inst->fields[i].field != s->field; i++)
 		;
 	if (i == inst->nr_fields) {
@@ -152,8 +192,10 @@ static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const s
 	if (i == ifd->nr) {
 		if (ifd->nr == FA_IF_OWNERS)
 			return 0;
+		/* an owner past the instance's first ones: always there */
 		ifd->owners[ifd->nr++] = (struct fa_if_owner){ .owner = s->owner,
-							       .func = { s->func, s->func }, };
+							       .func = { s->func, s->func },
+							       .last = ULLONG_MAX, };
 	}
 	o = &ifd->owners[i];
 	if (o->func[1] == o->func[0] && s->func != o->func[0])
@@ -383,21 +425,37 @@ int fa_type__transfers(struct fa_type *t, struct fa_inst *inst, const struct fa_
 	return fa_inst__track_field(t, inst, s);
 }
 
-/* Count the instances that share @ifd's field, now that the code is known */
+static bool fa_if_owner__overlap(const struct fa_if_owner *a, const struct fa_if_owner *b)
+{
+	return a->first <= b->last && b->first <= a->last;
+}
+
+/*
+ * Count the instances that share @ifd's field, now that the code is known:
+ * a writer and another owner accessing the instance at the same time
+ */
 static void fa_type__count_inst_field(struct fa_type *t, const struct fa_inst_field *ifd)
 {
 	struct fa_field_stats *fs = &t->counts.stats[ifd->field];
-	int writers = 0;
+	bool writer[FA_IF_OWNERS], shared = false, writers = false;
 
 	for (int i = 0; i < ifd->nr; i++) {
 		const struct fa_if_owner *o = &ifd->owners[i];
 
-		writers += o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
-			   fa_type__code_stores(t, o->func[1], ifd->field);
+		writer[i] = o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
+			    fa_type__code_stores(t, o->func[1], ifd->field);
+	}
+	for (int i = 0; i < ifd->nr; i++) {
+		for (int j = 0; writer[i] && j < ifd->nr; j++) {
+			if (j == i || !fa_if_owner__overlap(&ifd->owners[i], &ifd->owners[j]))
+				continue;
+			shared = true;
+			writers |= writer[j];
+		}
 	}
 	fs->inst_seen++;
-	fs->inst_shared += writers && ifd->nr > 1;
-	fs->inst_writers += writers > 1;
+	fs->inst_shared += shared;
+	fs->inst_writers += writers;
 }
 
 /* Count who shared each field of the instances, now that the code is known */
@@ -411,8 +469,9 @@ void fa_type__inst_fields_flush(struct fa_type *t)
 		t->counts.stats[f].inst_writers = 0;
 	}
 	fa_keymap__for_each(&t->xfer.insts, slot) {
-		const struct fa_inst *inst = &((struct fa_inst_id *)slot->value)->inst;
+		struct fa_inst *inst = &((struct fa_inst_id *)slot->value)->inst;
 
+		fa_inst__stamp_fields(inst);
 		for (int i = 0; i < inst->nr_fields; i++)
 			fa_type__count_inst_field(t, &inst->fields[i]);
 	}
