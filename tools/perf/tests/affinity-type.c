@@ -234,6 +234,47 @@ static int test__affinity_handover(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+static int coded_access(struct fa_type *t, u64 time, u32 owner, u32 func, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = owner,
+		.owner = owner, .tid = 100 + owner, .field = 0, .op = op, .func = func,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * Function 5 stores field 0 (of another instance: one function producer
+ * of one queue and consumer of another).  Here CPU 0 stores it, CPU 1 only
+ * loads it in function 5.  With few sampled stores the code says CPU 1
+ * writes it too; with FA_STORES_SAMPLED of them, the samples say who does.
+ */
+static int test__affinity_sampled_writers(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	for (int nr = 4; nr <= 64; nr += 60) {
+		struct fa_type *t = longs_type__new(16);
+		const struct fa_field_stats *f0;
+
+		T("type", t);
+		T("function 5 stores field 0", !fa_type__add_code_store(t, 5, 0));
+		for (int i = 0; i < nr; i++) {
+			T("the writer", !coded_access(t, 10 + 2 * i, 0, 4, FA_OP_STORE));
+			T("the reader", !coded_access(t, 11 + 2 * i, 1, 5, FA_OP_LOAD));
+		}
+		fa_type__flush(t);
+		f0 = &t->counts.stats[0];
+		pr_debug("%d stores: shared %" PRIu64 ", writers %" PRIu64 "\n", nr,
+			 f0->inst_shared, f0->inst_writers);
+		T("shared", f0->inst_shared == 1);
+		T("few stores: the code's writers; many: the samples'",
+		  f0->inst_writers == (nr < 64));
+		planted_type__delete(t);
+	}
+	return TEST_OK;
+}
+
 /* An access of the stream both types get: instances come and go */
 static struct fa_sample worker__sample(u32 k)
 {
@@ -537,6 +578,8 @@ static struct test_case tests__affinity_type[] = {
 		  affinity_transfers),
 	TEST_CASE("A field handed over between writers is not written by several",
 		  affinity_handover),
+	TEST_CASE("Sampled stores, when there are enough, say who writes an instance",
+		  affinity_sampled_writers),
 	TEST_CASE("Windows and moves record the sets of units they touched",
 		  affinity_cost_sets),
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),

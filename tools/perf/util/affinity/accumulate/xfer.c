@@ -425,6 +425,14 @@ int fa_type__transfers(struct fa_type *t, struct fa_inst *inst, const struct fa_
 	return fa_inst__track_field(t, inst, s);
 }
 
+/*
+ * Stores of a field sampled this often show who writes each instance: the
+ * code of a function that stores to one instance and only loads another
+ * (inlined producer and consumer of two queues) no longer makes it a
+ * writer of both
+ */
+#define FA_STORES_SAMPLED	64
+
 static bool fa_if_owner__overlap(const struct fa_if_owner *a, const struct fa_if_owner *b)
 {
 	return a->first <= b->last && b->first <= a->last;
@@ -438,12 +446,14 @@ static void fa_type__count_inst_field(struct fa_type *t, const struct fa_inst_fi
 {
 	struct fa_field_stats *fs = &t->counts.stats[ifd->field];
 	bool writer[FA_IF_OWNERS], shared = false, writers = false;
+	bool by_code = fs->stores + fs->rmws < FA_STORES_SAMPLED;
 
 	for (int i = 0; i < ifd->nr; i++) {
 		const struct fa_if_owner *o = &ifd->owners[i];
 
-		writer[i] = o->stored || fa_type__code_stores(t, o->func[0], ifd->field) ||
-			    fa_type__code_stores(t, o->func[1], ifd->field);
+		writer[i] = o->stored || (by_code &&
+					  (fa_type__code_stores(t, o->func[0], ifd->field) ||
+					   fa_type__code_stores(t, o->func[1], ifd->field)));
 	}
 	for (int i = 0; i < ifd->nr; i++) {
 		for (int j = 0; writer[i] && j < ifd->nr; j++) {
