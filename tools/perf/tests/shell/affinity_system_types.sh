@@ -5,7 +5,9 @@
 # A program that reads a memory stream with fgetc(): the struct types the
 # samples give are libc's own (FILE and its lock), accessed by libc's code
 # only, whose layouts the user cannot change.  The report leaves them out
-# and counts their accesses; --system-types and -T report them.
+# and counts their accesses; --system-types and -T report them.  A type a
+# system header declares is the library's even when the program's own
+# code reads it: main's struct timespec on its stack.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -70,6 +72,32 @@ first=$(echo "${system}" | awk '{ print $1 }')
 perf affinity report -i "${perfdata}" --stdio -T "${first}" > "${result}" 2>&1 ||
 	fail "report -T ${first}"
 types | grep -q -x -F "${first}" || fail "-T ${first}: not reported"
+
+# libc's struct timespec, read by main's own loop
+cat > "${tmpdir}/clock.c" << 'PROG'
+#include <time.h>
+
+int main(void)
+{
+	struct timespec t0, t;
+	long n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (long i = 0; i < 100000; i++)
+			n += __atomic_load_n(&t0.tv_nsec, __ATOMIC_RELAXED) ^ i;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 300000000L);
+	return n == 42;
+}
+PROG
+gcc -O2 -g -o "${tmpdir}/clock" "${tmpdir}/clock.c" || fail "gcc clock.c"
+perf affinity record -o "${tmpdir}/clock.data" -- "${tmpdir}/clock" > /dev/null 2>&1 ||
+	fail "perf affinity record of clock"
+perf affinity report -i "${tmpdir}/clock.data" --stdio > "${result}" 2>&1
+types | grep -q -x 'struct timespec' && fail "libc's struct timespec reported by default"
+perf affinity report -i "${tmpdir}/clock.data" --stdio --system-types > "${result}" 2>&1
+types | grep -q -x 'struct timespec' || fail "--system-types: no struct timespec"
 
 perf affinity report -i "${perfdata}" --json - > "${result}" 2>&1 || fail "--json -"
 affinity__valid report "${result}" || fail "--json: not as its schema says"

@@ -545,10 +545,19 @@ static bool fa_die__user_args(Dwarf_Die *record)
 	return false;
 }
 
-/* A type of the C++ standard library that holds none of the user's types */
+/*
+ * A type of the C++ standard library that holds none of the user's types,
+ * or one a system header declares (libc's struct timespec on main's
+ * stack): its layout is not the user's to change
+ */
 static bool fa_die__std_lib(Dwarf_Die *record)
 {
-	return fa_die__in_std(record) && !fa_die__user_args(record);
+	const char *file;
+
+	if (fa_die__in_std(record))
+		return !fa_die__user_args(record);
+	file = dwarf_decl_file(record);
+	return file && strstarts(file, "/usr/include/");
 }
 
 /*

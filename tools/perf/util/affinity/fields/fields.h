@@ -175,7 +175,8 @@ struct fa_struct {
 	u32		 align;
 	bool		 packed;
 	bool		 forced_align;	/* __aligned__ on the struct itself */
-	bool		 std_lib;	/* the C++ standard library's, of none of the user's types */
+	/* the C++ standard library's, of none of the user's types, or a system header's */
+	bool		 std_lib;
 	bool		 cxx;		/* a record of a C++ unit: --emit-c prints C++ */
 	/* C++: how its source opens it, up to '{' ("template <typename T>\nclass Meter") */
 	char		*cxx_open;
