@@ -135,19 +135,18 @@ sed -n '/^  As C++:$/,/^};$/p' "${tmpdir}/emit" | sed '1,/^class Admission {$/d;
 cat "${tmpdir}/members"
 grep -q 'std::atomic<int> admitted_{0};' "${tmpdir}/members" ||
 	fail "--emit-c: the counter not as its source declares it"
-sed -e '/\/\/ members$/r '"${tmpdir}/members" -e '/\/\/ members$/,/\/\/ end of members$/{/\/\/ members$/!d}' \
-	"${tmpdir}/svc.cc" > "${tmpdir}/svc-emit.cc"
-if ! c++ -std=c++17 -Werror -Wall -g -O2 -pthread -o "${tmpdir}/svc-emit" "${tmpdir}/svc-emit.cc"; then
-	fail "--emit-c does not compile in place"
-elif ! perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/svc-emit" > /dev/null 2>&1; then
-	fail "record of the program with the emitted members"
-else
+affinity__cxx_in_place svc "${tmpdir}/members"
+case $? in
+1)	fail "--emit-c does not compile in place" ;;
+2)	fail "record of the program with the emitted members" ;;
+*)
 	perf affinity report -i "${tmpdir}/emit.data" --stdio > "${tmpdir}/emit.report" 2>&1
 	grep -q '^  svc::Admission: 128 bytes, [0-9]* accesses' "${tmpdir}/emit.report" ||
 		fail "the rebuilt class is not analysed at its new size"
 	grep -q '^    admitted_ (written by thread [0-9]*) -> ' "${tmpdir}/emit.report" &&
 		fail "the emitted layout leaves the counter falsely shared"
-fi
+	;;
+esac
 
 # --watch auto watches the class's line (the program's heap), not a stack line
 # the lambdas share: its hits give the class's roles

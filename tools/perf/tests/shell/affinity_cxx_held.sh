@@ -143,13 +143,11 @@ head -3 "${tmpdir}/class" | grep -q '^template <typename T>$' ||
 	fail "--emit-c: no template header: $(head -3 "${tmpdir}/class")"
 sed '1,/^class \(alignas([0-9]*) \)\?Meter {$/d; /^};$/d' "${tmpdir}/class" > "${tmpdir}/members"
 cat "${tmpdir}/members"
-sed -e '/\/\/ members$/r '"${tmpdir}/members" -e '/\/\/ members$/,/\/\/ end of members$/{/\/\/ members$/!d}' \
-	"${tmpdir}/meter.cc" > "${tmpdir}/meter-emit.cc"
-if ! c++ -std=c++17 -Werror -Wall -g -O2 -pthread -o "${tmpdir}/meter-emit" "${tmpdir}/meter-emit.cc"; then
-	fail "--emit-c does not compile in place"
-elif ! perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/meter-emit" > /dev/null 2>&1; then
-	fail "record of the program with the emitted members"
-else
+affinity__cxx_in_place meter "${tmpdir}/members"
+case $? in
+1)	fail "--emit-c does not compile in place" ;;
+2)	fail "record of the program with the emitted members" ;;
+*)
 	perf affinity report -i "${tmpdir}/emit.data" --stdio > "${tmpdir}/emit.report" 2>&1
 	grep -q "^  ${meter}: 128 bytes, [0-9]* accesses" "${tmpdir}/emit.report" ||
 		fail "the rebuilt class is not analysed at its new size"
@@ -159,7 +157,8 @@ else
 		fail "check fails the advised layout: $(grep 'NOT hold' "${tmpdir}/check")"
 	grep -q "^${meter} in .*: the layout holds" "${tmpdir}/check" ||
 		fail "check does not judge Meter"
-fi
+	;;
+esac
 perf affinity check -i "${tmpdir}/meter.data" "${tmpdir}/meter" > "${tmpdir}/check" 2>&1 &&
 	fail "check passes the recorded layout"
 grep -q "^${meter} in .*: the layout does NOT hold" "${tmpdir}/check" ||

@@ -51,6 +51,19 @@ except (ValueError, jsonschema.ValidationError) as e:
 PY
 }
 
+# affinity__cxx_in_place NAME MEMBERS: ${tmpdir}/NAME.cc with the lines of
+# MEMBERS in place of those between its '// members' and '// end of members',
+# built -Werror as ${tmpdir}/NAME-emit and recorded to ${tmpdir}/emit.data;
+# 1 if it does not compile, 2 if the record fails
+affinity__cxx_in_place() {
+	sed -e '/\/\/ members$/r '"$2" -e '/\/\/ members$/,/\/\/ end of members$/{/\/\/ members$/!d}' \
+		"${tmpdir}/$1.cc" > "${tmpdir}/$1-emit.cc"
+	c++ -std=c++17 -Werror -Wall -g -O2 -pthread -o "${tmpdir}/$1-emit" "${tmpdir}/$1-emit.cc" ||
+		return 1
+	perf affinity record -o "${tmpdir}/emit.data" -- "${tmpdir}/$1-emit" > /dev/null 2>&1 ||
+		return 2
+}
+
 # affinity__same_as_pahole BINARY TYPE LABEL: perf affinity layout of TYPE
 # against ${tmpdir}/pahole (pahole -C's): member by member, then byte for byte
 affinity__same_as_pahole() {
