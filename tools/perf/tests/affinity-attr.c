@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "affinity/accumulate/type.h"
+#include "affinity/attr/attr.h"
 #include "affinity/attr/dlines.h"
 #include "affinity/attr/pending.h"
 #include "affinity/fields/fields.h"
@@ -522,6 +523,25 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 #endif
 }
 
+/*
+ * Accesses not attributed are those that failed, not the decoded less the
+ * attributed: a 16-byte load of two members is two parts of one access
+ */
+static int test__affinity_unattributed(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_attr_stats st = { .accesses = 4, .resolved = 3, };
+
+	/* a 16-byte load of two members, one of a member, a stack slot, another type */
+	st.failed[FA_ATTR_STACK] = 1;
+	st.failed[FA_ATTR_FILTERED] = 1;
+	T("one not attributed", fa_attr_stats__unattributed(&st) == 1);
+	/* two 16-byte loads of two members each */
+	st = (struct fa_attr_stats){ .accesses = 2, .resolved = 4, };
+	T("none, not a negative count", fa_attr_stats__unattributed(&st) == 0);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("Per-thread slots: a byte is its writer's, the smaller edit", affinity_data_lines_sum),
@@ -529,6 +549,7 @@ static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
 	TEST_CASE("A session wants the types -T asks for, and finds them", affinity_session),
+	TEST_CASE("Accesses not attributed: those that failed", affinity_unattributed),
 	{	.name = NULL, }
 };
 

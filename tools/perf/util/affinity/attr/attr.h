@@ -83,7 +83,7 @@ enum fa_attr_fail {
  */
 struct fa_attr_stats {
 	u64	accesses;
-	u64	resolved;
+	u64	resolved;	/* field parts: see fa_attr_stats__unattributed() */
 	u64	by_address;
 	u64	watched;
 	u64	by_instance;
@@ -101,6 +101,21 @@ struct fa_attr_stats {
 	u32	system_types;
 	u64	failed[FA_ATTR_MAX];
 };
+
+/*
+ * The accesses not attributed, but to other types than -T's: counted by
+ * their reasons, as @resolved counts parts (a 16-byte load of two members,
+ * an access to a class held by value and to its holder) and can be more
+ * than @accesses
+ */
+static inline u64 fa_attr_stats__unattributed(const struct fa_attr_stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < FA_ATTR_MAX; i++)
+		n += i == FA_ATTR_FILTERED ? 0 : st->failed[i];
+	return n;
+}
 
 /* Where accesses could not be attributed: a function and the reason */
 struct fa_fail_site {

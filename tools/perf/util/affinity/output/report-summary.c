@@ -81,8 +81,7 @@ size_t fa_report__summary(FILE *fp, const struct fa_decode_stats *ds, struct fa_
 	}
 	if (st->failed[FA_ATTR_FILTERED])
 		printed += fa_stat_line(fp, "Of other types than -T's", st->failed[FA_ATTR_FILTERED]);
-	printed += fa_stat_line(fp, "Not attributed (see --stats)",
-				st->accesses - st->resolved - st->failed[FA_ATTR_FILTERED]);
+	printed += fa_stat_line(fp, "Not attributed (see --stats)", fa_attr_stats__unattributed(st));
 	printed += fa_stat_line(fp, "Struct types", types);
 	return printed;
 }
