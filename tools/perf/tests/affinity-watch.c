@@ -90,25 +90,33 @@ static int test__affinity_watch_resolve(struct test_suite *test __maybe_unused,
 
 /*
  * What --watch auto takes a sample at @off of @code (in this process) to
- * access: the addresses, the first in the low half, the second in the high
+ * access: the addresses, the first in the low half, the second in the high;
+ * which are of the stack in @frame
  */
-static u64 learn_addr(const u8 *code, u32 off)
+static u64 learn_addr_frame(const u8 *code, u32 off, u8 *frame)
 {
-	/* %rax (bit 0) and %rbx (bit 1), as sampled */
-	u64 vals[2] = { 0x2000, 0x1000 }, addrs[2] = { 0, 0 };
+	/* %rax (bit 0), %rbx (bit 1) and %rsp (bit 7), as sampled */
+	u64 vals[3] = { 0x2000, 0x1000, 0x3000 }, addrs[2] = { 0, 0 };
 	struct regs_dump regs = {
-		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3, .regs = vals,
+		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 3 | 1 << 7, .regs = vals,
 	};
-	int n = fa_watch_learn__addrs(getpid(), (uintptr_t)code + off, &regs, addrs);
+	int n = fa_watch_learn__addrs(getpid(), (uintptr_t)code + off, &regs, addrs, frame);
 
 	return n <= 0 ? 0 : n == 1 ? addrs[0] : addrs[0] | addrs[1] << 32;
+}
+
+static u64 learn_addr(const u8 *code, u32 off)
+{
+	u8 frame;
+
+	return learn_addr_frame(code, off, &frame);
 }
 
 /*
  * --watch auto learns the line from samples decoded in the running
  * workload: the instruction at the IP and the one before it whose address
  * registers still hold (a timer interrupt after the access, as on AMD,
- * lands on the loop's next load); never a stack slot.
+ * lands on the loop's next load); a stack slot said to be one.
  */
 static int test__affinity_learn_addr(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -134,14 +142,19 @@ static int test__affinity_learn_addr(struct test_suite *test __maybe_unused,
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
 		0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
 	};
+	u8 frame;
 
 	TEST_ASSERT_VAL("the load at the IP", learn_addr(code, 48) == 0x1008);
 	TEST_ASSERT_VAL("the load at the IP and the one before",
 			learn_addr(code, 52) == (0x2010 | 0x1008ULL << 32));
 	TEST_ASSERT_VAL("the load before, after an interrupt", learn_addr(code, 56) == 0x2010);
 	TEST_ASSERT_VAL("the load before overwrote its base", learn_addr(code, 63) == 0);
-	TEST_ASSERT_VAL("a stack slot", learn_addr(code, 66) == 0);
-	TEST_ASSERT_VAL("no memory, a stack slot before", learn_addr(code, 71) == 0);
+	TEST_ASSERT_VAL("a stack slot", learn_addr_frame(code, 66, &frame) == 0x3008 &&
+			frame == 1);
+	TEST_ASSERT_VAL("no memory, a stack slot before",
+			learn_addr_frame(code, 71, &frame) == 0x3008 && frame == 1);
+	TEST_ASSERT_VAL("not of the stack", learn_addr_frame(code, 48, &frame) == 0x1008 &&
+			frame == 0);
 	/* '20 01' also ends at 77: 'and %al,(%rcx)', no instruction of this code */
 	TEST_ASSERT_VAL("the locked add before the loop's load, not a tail of it",
 			learn_addr(code, 77) == (0x1010 | 0x2020ULL << 32));
@@ -178,14 +191,19 @@ static int test__affinity_learn_kind(struct test_suite *test __maybe_unused,
 	}
 	TEST_ASSERT_VAL("not a line of maps", fa_learn__map_kind("garbage", NULL, &start, &end) < 0);
 	TEST_ASSERT_VAL("the program's line over libc's, more sampled",
-			fa_learn_line__better(10, 2, FA_LEARN_OWN, 500, 1, FA_LEARN_SYSTEM));
-	TEST_ASSERT_VAL("the heap over the main thread's stack, more sampled",
-			fa_learn_line__better(192, 2, FA_LEARN_OWN, 504, 1, FA_LEARN_STACK));
+			fa_learn_line__better(10, 2, FA_LEARN_OWN, 500, 1, FA_LEARN_SYSTEM, 10));
+	TEST_ASSERT_VAL("the heap over a thread's stack, more sampled",
+			fa_learn_line__better(192, 2, FA_LEARN_OWN, 504, 1, FA_LEARN_STACK, 504));
+	TEST_ASSERT_VAL("not a stray heap line over the stack line the threads share",
+			!fa_learn_line__better(2, 2, FA_LEARN_OWN, 6043, 1, FA_LEARN_STACK, 6043) &&
+			fa_learn_line__better(6043, 1, FA_LEARN_STACK, 2, 2, FA_LEARN_OWN, 6043));
+	TEST_ASSERT_VAL("nor a library's line over a stray line of the program",
+			fa_learn_line__better(2, 2, FA_LEARN_OWN, 500, 1, FA_LEARN_SYSTEM, 6043));
 	TEST_ASSERT_VAL("of one kind, the most sampled",
-			fa_learn_line__better(20, 2, FA_LEARN_OWN, 10, 1, FA_LEARN_OWN) &&
-			!fa_learn_line__better(10, 1, FA_LEARN_OWN, 20, 2, FA_LEARN_OWN));
+			fa_learn_line__better(20, 2, FA_LEARN_OWN, 10, 1, FA_LEARN_OWN, 20) &&
+			!fa_learn_line__better(10, 1, FA_LEARN_OWN, 20, 2, FA_LEARN_OWN, 20));
 	TEST_ASSERT_VAL("a tie: the lower line",
-			fa_learn_line__better(10, 1, FA_LEARN_OWN, 10, 2, FA_LEARN_OWN));
+			fa_learn_line__better(10, 1, FA_LEARN_OWN, 10, 2, FA_LEARN_OWN, 10));
 	return TEST_OK;
 }
 

@@ -24,7 +24,8 @@
 # the workers access are exact.  '--watch auto' learns the line to watch
 # by sampling the first half second of the same run (roleshare's global,
 # lockshare's heap instance): the same roles and hand fixes, and the hits
-# replayed with the advice no longer move the line.  Bad --watch
+# replayed with the advice no longer move the line; a struct on main's
+# stack a thread reaches by pointer is what it watches too.  Bad --watch
 # arguments fail with one line.
 
 shelldir=$(dirname "$0")
@@ -264,6 +265,89 @@ sys.exit(0 if r["layout"] == "advice" and lines["false_sharing"] > 0 and
 		fail "--watch auto, heap instance: the advice leaves transfers of the watched line"
 }
 
+# --watch auto on a struct on main's stack: main reaches it by the stack
+# pointer, the consumer thread by a pointer; the line two threads share,
+# not one line of another, and the summary's counts add up
+check_auto_stack() {
+	local line
+
+	if ! command -v cc > /dev/null; then
+		echo "no C compiler: --watch auto of a struct on the stack not tried"
+		return
+	fi
+	cat > "${tmpdir}/ring.c" <<'PROG'
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+struct ring {
+	unsigned long cap;
+	_Atomic unsigned long head;
+	_Atomic unsigned long tail;
+	unsigned long drops;
+};
+
+static _Atomic int stop;
+
+static void *consume(void *arg)
+{
+	struct ring *r = arg;
+	unsigned long t;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+		if (t != atomic_load_explicit(&r->head, memory_order_acquire))
+			atomic_store_explicit(&r->tail, t + 1, memory_order_release);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct ring r = { .cap = 1024, };
+	unsigned long n = strtoul(argv[argc - 1], NULL, 0);
+	pthread_t th;
+
+	pthread_create(&th, NULL, consume, &r);
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long h = atomic_load_explicit(&r.head, memory_order_relaxed);
+
+		if (h - atomic_load_explicit(&r.tail, memory_order_acquire) < r.cap)
+			atomic_store_explicit(&r.head, h + 1, memory_order_release);
+		else
+			r.drops++;
+	}
+	atomic_store(&stop, 1);
+	pthread_join(th, NULL);
+	return r.drops == 42;
+}
+PROG
+	if ! cc -O2 -g -pthread -o "${tmpdir}/ring" "${tmpdir}/ring.c"; then
+		fail "cc of ring.c"
+		return
+	fi
+	if ! record_watch auto "${tmpdir}/ring" 500000000; then
+		fail "record --watch auto: $(grep -m1 -v '^\[' "${result}.record")"
+		return
+	fi
+	grep 'auto: watching' "${result}.record"
+	line=$(sed -n "s/.*watch auto: watching the cache line at 0x\([0-9a-f]*\) (a thread's stack), [0-9]* of [0-9]* samples.*/\1/p" \
+		"${result}.record")
+	if [ -z "${line}" ]; then
+		fail "--watch auto does not watch the ring on main's stack"
+		return
+	fi
+	perf affinity report -i "${perfdata}" --stdio > "${result}" 2>&1 ||
+		fail "report of the ring watched by --watch auto"
+	grep -E -q "^  (head|tail) .*shared-written \(exact\)" "${result}" ||
+		fail "--watch auto, ring on the stack: its roles are not the watchpoints'"
+	grep -q "^  line 0x${line} .*(watchpoint hits, exact)" "${result}" ||
+		fail "--watch auto, ring on the stack: its line has no hits"
+	awk '/^  Memory accesses decoded/ { d = $NF } /^  Not attributed/ { n = $NF }
+	     END { exit !(d > 0 && n <= d) }' "${result}" ||
+		fail "the summary: more accesses not attributed than decoded"
+}
+
 check_errors() {
 	local args
 
@@ -294,6 +378,7 @@ check_lockshare
 check_heap
 check_rotation
 check_auto
+check_auto_stack
 check_errors
 
 cleanup

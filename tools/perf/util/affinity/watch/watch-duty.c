@@ -136,7 +136,7 @@ static void fa_watch_duty__learned(struct fa_watch_duty *d, u64 line,
 		line, fa_learn_kind__name(pick->kind), pick->samples, d->learn.samples,
 		fa_now_ms() - d->learn_ms);
 	if (pick->other)
-		pr_info("perf affinity: --watch auto: rather than the line at %#" PRIx64 " (%s), %" PRIu64 " samples: the program's own data first, then the main thread's stack, then a system library's\n",
+		pr_info("perf affinity: --watch auto: rather than the line at %#" PRIx64 " (%s), %" PRIu64 " samples: the program's own data first, then a thread's stack, then a system library's\n",
 			pick->other, fa_learn_kind__name(pick->other_kind), pick->other_samples);
 }
 

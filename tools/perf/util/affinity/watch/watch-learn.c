@@ -39,14 +39,20 @@
 #include "../decode/key.h"
 #include "watch.h"
 
+#define FA_LEARN_ARCH		"x86"	/* of the code decoded, the registers read */
 #define FA_LEARN_PERIOD_NS	250000	/* 4 kHz per thread, for FA_LEARN_MS */
 #define FA_LEARN_PAGES		16	/* the ring buffer of a CPU's events */
 
-/* What the samples saw of a cache line */
+/*
+ * What the samples saw of a cache line; @pointer: an access not based on
+ * the stack pointer, as another thread reaches a thread's locals (a
+ * thread's stack reused by the next has its slots accessed by two)
+ */
 struct fa_learn_line {
 	u64	line;
 	u64	samples;
 	u32	tid[2];		/* the first two threads seen */
+	bool	pointer;
 };
 
 #define FA_LEARN_BEFORE	48	/* bytes decoded before the IP to find the instruction there */
@@ -66,7 +72,7 @@ static int fa_learn__prev_insn(const u8 *code, int at, u64 ip)
 	for (int start = 0; start < 16 && start < at; start++) {
 		int off = start, prev = -1;
 
-		while (off < at && !insn_access__decode(&insn, "x86", code + off, at + 16 - off,
+		while (off < at && !insn_access__decode(&insn, FA_LEARN_ARCH, code + off, at + 16 - off,
 							ip - at + off, true) && insn.length) {
 			prev = off;
 			off += insn.length;
@@ -81,26 +87,33 @@ static int fa_learn__prev_insn(const u8 *code, int at, u64 ip)
 	return best;
 }
 
-/* The address @insn at @ip accesses, none of the stack nor of %fs:/%gs: */
+/* The address @insn at @ip accesses, none of %fs:/%gs: (thread-local) */
 static bool fa_learn__addr(struct insn_access_insn *insn, u64 ip, struct regs_dump *regs,
 			   u64 *addr)
 {
 	return insn->result == INSN_ACCESS__OK && insn->nr_ops &&
-	       !(insn->ops[0].flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS |
-				       INSN_ACCESS_F_FRAME)) &&
+	       !(insn->ops[0].flags & (INSN_ACCESS_F_SEG_FS | INSN_ACCESS_F_SEG_GS)) &&
 	       !insn_access__addr(insn, &insn->ops[0], ip, regs, addr);
+}
+
+/* Whether the access of @insn is based on the stack or frame pointer */
+static bool fa_learn__frame(const struct insn_access_insn *insn)
+{
+	return insn->ops[0].flags & INSN_ACCESS_F_FRAME;
 }
 
 /*
  * The addresses the instruction at @ip of @pid accesses and the one before
  * it (on AMD a timer interrupt lands after the access that held it off,
  * often on a load of the loop's condition), from the registers @regs
- * sampled there: at most two, none of the stack.  The one before only if
- * no register of its address was written since.
+ * sampled there: at most two.  The one before only if no register of its
+ * address was written since.
+ * @frame: Result: bit i set if @addrs[i] is based on the stack or frame
+ *         pointer: a thread's own local, unless another reaches it by pointer
  *
  * Return: the number of addresses in @addrs.
  */
-int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs)
+int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs, u8 *frame)
 {
 	u8 code[FA_LEARN_BEFORE + 16];
 	struct iovec local = { .iov_base = code, .iov_len = sizeof(code), };
@@ -109,19 +122,37 @@ int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs)
 	struct insn_access_insn insn;
 	int n = 0, prev;
 
+	*frame = 0;
 	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(code))
 		return 0;
-	if (!insn_access__decode(&insn, "x86", code + FA_LEARN_BEFORE, 16, ip, true) &&
+	if (!insn_access__decode(&insn, FA_LEARN_ARCH, code + FA_LEARN_BEFORE, 16, ip, true) &&
 	    fa_learn__addr(&insn, ip, regs, &addrs[n]))
-		n++;
+		*frame |= fa_learn__frame(&insn) << n++;
 	prev = fa_learn__prev_insn(code, FA_LEARN_BEFORE, ip);
 	if (prev >= 0 &&
-	    !insn_access__decode(&insn, "x86", code + prev, FA_LEARN_BEFORE + 16 - prev,
+	    !insn_access__decode(&insn, FA_LEARN_ARCH, code + prev, FA_LEARN_BEFORE + 16 - prev,
 				 ip - FA_LEARN_BEFORE + prev, true) &&
 	    insn.length == FA_LEARN_BEFORE - prev && !(insn.written_regs & insn.addr_regs) &&
 	    fa_learn__addr(&insn, ip - insn.length, regs, &addrs[n]))
-		n++;
+		*frame |= fa_learn__frame(&insn) << n++;
 	return n;
+}
+
+/* Keep where thread @tid's stack is: its stack pointer, sampled in @regs */
+static void fa_watch_learn__stack(struct fa_watch_learn *l, u32 tid, struct regs_dump *regs)
+{
+	u64 sp;
+	int i;
+
+	if (perf_reg_value(&sp, regs, perf_arch_reg_sp(FA_LEARN_ARCH)))
+		return;
+	for (i = 0; i < l->nr_sp && l->sp_tid[i] != tid; i++)
+		;
+	if (i == FA_LEARN_STACKS)
+		return;
+	l->nr_sp += i == l->nr_sp;
+	l->sp_tid[i] = tid;
+	l->sp[i] = sp;
 }
 
 static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *array,
@@ -131,6 +162,7 @@ static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *
 	struct regs_dump regs = { .mask = regs_mask, };
 	struct fa_learn_line *ll;
 	u64 addrs[2];
+	u8 frame;
 	u32 tid;
 	int n;
 
@@ -141,13 +173,20 @@ static int fa_watch_learn__sample(struct fa_watch_learn *l, int pid, const u64 *
 	regs.abi = array[2];
 	regs.regs = (u64 *)&array[3];
 	l->samples++;
-	n = fa_watch_learn__addrs(pid, array[0], &regs, addrs);
+	fa_watch_learn__stack(l, tid, &regs);
+	n = fa_watch_learn__addrs(pid, array[0], &regs, addrs, &frame);
 	l->decoded += n > 0;
+	/* a sample counts once for a line, its two accesses in it or not */
+	if (n == 2 && addrs[1] / FA_LEARN_LINE == addrs[0] / FA_LEARN_LINE) {
+		frame &= frame >> 1;
+		n = 1;
+	}
 	for (int i = 0; i < n; i++) {
 		ll = fa_u64_map__findnew(l->lines, addrs[i] / FA_LEARN_LINE, sizeof(*ll));
 		if (!ll)
 			return -ENOMEM;
 		ll->samples++;
+		ll->pointer |= !(frame & (1 << i));
 		if (!ll->tid[0])
 			ll->tid[0] = tid;
 		else if (!ll->tid[1] && ll->tid[0] != tid)
@@ -264,7 +303,7 @@ int fa_watch_learn__read(struct fa_watch_learn *l, int pid)
 
 static const char * const fa_learn_kind_names[FA_LEARN_KIND_MAX] = {
 	[FA_LEARN_OWN]		= "the program's own data",
-	[FA_LEARN_STACK]	= "the main thread's stack",
+	[FA_LEARN_STACK]	= "a thread's stack",
 	[FA_LEARN_SYSTEM]	= "a system library's data",
 };
 
@@ -294,7 +333,7 @@ int fa_learn__map_kind(const char *line, const char *exe, u64 *start, u64 *end)
 	*end = e;
 	line += path;
 	len = strcspn(line, "\n");
-	/* anonymous: malloc()'s arenas, the threads' stacks */
+	/* anonymous: malloc()'s arenas (and threads' stacks, told by their SP) */
 	if (!len || !strncmp(line, "[heap]", len))
 		return FA_LEARN_OWN;
 	if (!strncmp(line, "[stack]", len))
@@ -304,8 +343,11 @@ int fa_learn__map_kind(const char *line, const char *exe, u64 *start, u64 *end)
 	return FA_LEARN_SYSTEM;
 }
 
-/* Of the mappings of @pid, the kind of the one @addr is in */
-static int fa_learn__kind(FILE *maps, const char *exe, u64 addr)
+/*
+ * Of the mappings of @pid, the kind of the one @addr is in: an anonymous
+ * one a sampled thread's stack pointer is in is that thread's stack
+ */
+static int fa_learn__kind(const struct fa_watch_learn *l, FILE *maps, const char *exe, u64 addr)
 {
 	char buf[PATH_MAX + 128];
 	u64 start, end;
@@ -314,16 +356,33 @@ static int fa_learn__kind(FILE *maps, const char *exe, u64 addr)
 	rewind(maps);
 	while (fgets(buf, sizeof(buf), maps)) {
 		kind = fa_learn__map_kind(buf, exe, &start, &end);
-		if (kind >= 0 && addr >= start && addr < end)
-			return kind;
+		if (kind < 0 || addr < start || addr >= end)
+			continue;
+		for (int i = 0; kind == FA_LEARN_OWN && i < l->nr_sp; i++) {
+			if (l->sp[i] >= start && l->sp[i] < end)
+				kind = FA_LEARN_STACK;
+		}
+		return kind;
 	}
 	return FA_LEARN_SYSTEM;
 }
 
-/* Whether @a of @kind_a is to be watched rather than @b of @kind_b */
+/*
+ * Whether @a of @kind_a is to be watched rather than @b of @kind_b, when
+ * the most sampled line of the program (not of a system library) had @most
+ * samples: a line of a kind preferred but with less than 1/FA_LEARN_RIVAL
+ * of those is a stray access, not what the threads share
+ */
 bool fa_learn_line__better(u64 samples_a, u64 line_a, int kind_a, u64 samples_b, u64 line_b,
-			   int kind_b)
+			   int kind_b, u64 most)
 {
+	bool stray_a = samples_a * FA_LEARN_RIVAL < most;
+	bool stray_b = samples_b * FA_LEARN_RIVAL < most;
+
+	if ((kind_a == FA_LEARN_SYSTEM) != (kind_b == FA_LEARN_SYSTEM))
+		return kind_b == FA_LEARN_SYSTEM;
+	if (stray_a != stray_b)
+		return stray_b;
 	if (kind_a != kind_b)
 		return kind_a < kind_b;
 	if (samples_a != samples_b)
@@ -331,11 +390,36 @@ bool fa_learn_line__better(u64 samples_a, u64 line_a, int kind_a, u64 samples_b,
 	return line_a < line_b;
 }
 
+/* Whether two threads were seen on @ll, one not on its own stack */
+static bool fa_learn_line__shared(const struct fa_learn_line *ll)
+{
+	return ll->tid[1] && ll->pointer;
+}
+
+/* The most samples of a line two threads share, of the program's (@pid's) */
+static u64 fa_watch_learn__most(const struct fa_watch_learn *l, FILE *maps, const char *exe)
+{
+	struct hashmap_entry *cur;
+	u64 most = 0;
+	size_t bkt;
+
+	hashmap__for_each_entry(l->lines, cur, bkt) {
+		const struct fa_learn_line *ll = cur->pvalue;
+
+		if (fa_learn_line__shared(ll) && ll->samples > most &&
+		    (!maps || fa_learn__kind(l, maps, exe, ll->line * FA_LEARN_LINE) !=
+			      FA_LEARN_SYSTEM))
+			most = ll->samples;
+	}
+	return most;
+}
+
 /**
  * fa_watch_learn__line - The line to watch: of those two threads or more
- * sampled, one of the program's own data before one of the main thread's
- * stack before one of a system library (libc's lock), the most sampled (the
- * lowest of a tie) of its kind, or 0
+ * sampled, one of the program's own data before one of a thread's stack
+ * before one of a system library (libc's lock), the most sampled (the
+ * lowest of a tie) of its kind, or 0; but not one of the program's with
+ * less than 1/FA_LEARN_RIVAL the samples of its most sampled
  * @pid: The workload, whose mappings tell the kinds
  * @pick: Result: what was picked, and the most sampled line if it differs
  */
@@ -345,6 +429,7 @@ u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_lear
 	char path[64], exe[PATH_MAX];
 	int best_kind = FA_LEARN_SYSTEM, most_kind = FA_LEARN_SYSTEM;
 	struct hashmap_entry *cur;
+	u64 most_own;
 	ssize_t n;
 	FILE *maps;
 	size_t bkt;
@@ -357,15 +442,16 @@ u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_lear
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = fopen(path, "r");
+	most_own = fa_watch_learn__most(l, maps, exe);
 	hashmap__for_each_entry(l->lines, cur, bkt) {
 		const struct fa_learn_line *ll = cur->pvalue;
 		int kind;
 
-		if (!ll->tid[1])
+		if (!fa_learn_line__shared(ll))
 			continue;
-		kind = maps ? fa_learn__kind(maps, exe, ll->line * FA_LEARN_LINE) : FA_LEARN_OWN;
+		kind = maps ? fa_learn__kind(l, maps, exe, ll->line * FA_LEARN_LINE) : FA_LEARN_OWN;
 		if (!best || fa_learn_line__better(ll->samples, ll->line, kind, best->samples,
-						   best->line, best_kind)) {
+						   best->line, best_kind, most_own)) {
 			best = ll;
 			best_kind = kind;
 		}

@@ -32,6 +32,8 @@ struct regs_dump;
 #define FA_LEARN_CPUS		64	/* their rings: one per CPU */
 #define FA_LEARN_LINE		64	/* bytes of the line watched */
 #define FA_LEARN_UNITS		(FA_LEARN_LINE / 8)	/* watchpoints over it */
+#define FA_LEARN_STACKS		16	/* threads whose stack pointer is kept */
+#define FA_LEARN_RIVAL		8	/* a line preferred for its kind: 1/8 the samples */
 
 /**
  * struct fa_watch_learn - The workload sampled to learn what to watch
@@ -44,6 +46,9 @@ struct regs_dump;
  * @lines: By cache line (its index): struct fa_learn_line
  * @samples: Samples taken
  * @decoded: Of those, with the address they accessed
+ * @sp: The stack pointer a thread (@sp_tid) was last sampled with: the
+ *      anonymous mappings that are threads' stacks
+ * @nr_sp: How many threads
  */
 struct fa_watch_learn {
 	int		 fd[FA_LEARN_EVENTS];
@@ -53,6 +58,9 @@ struct fa_watch_learn {
 	struct hashmap	*lines;
 	u64		 samples;
 	u64		 decoded;
+	u64		 sp[FA_LEARN_STACKS];
+	u32		 sp_tid[FA_LEARN_STACKS];
+	int		 nr_sp;
 };
 
 /**
@@ -165,13 +173,13 @@ struct fa_watch_resolver {
 };
 
 int fa_watch__from(const char *path, char **arg, char *errbuf, size_t size);
-int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs);
+int fa_watch_learn__addrs(int pid, u64 ip, struct regs_dump *regs, u64 *addrs, u8 *frame);
 int fa_watch_learn__start(struct fa_watch_learn *l, int pid);
 int fa_watch_learn__read(struct fa_watch_learn *l, int pid);
 /* Where a learned line is, in the order --watch auto prefers them */
 enum fa_learn_kind {
 	FA_LEARN_OWN,		/* the program's globals, its heap, anonymous memory */
-	FA_LEARN_STACK,		/* the main thread's stack: locals lambdas share */
+	FA_LEARN_STACK,		/* a thread's stack: locals lambdas share */
 	FA_LEARN_SYSTEM,	/* a library's data (libc's locks), or not known */
 	FA_LEARN_KIND_MAX,
 };
@@ -191,7 +199,7 @@ struct fa_learn_pick {
 u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_learn_pick *pick);
 int fa_learn__map_kind(const char *line, const char *exe, u64 *start, u64 *end);
 bool fa_learn_line__better(u64 samples_a, u64 line_a, int kind_a, u64 samples_b, u64 line_b,
-			   int kind_b);
+			   int kind_b, u64 most);
 const char *fa_learn_kind__name(enum fa_learn_kind kind);
 void fa_watch_learn__stop(struct fa_watch_learn *l);
 int fa_watch__auto(struct fa_watch *w, int room, char *errbuf, size_t size);
