@@ -12,6 +12,9 @@
 # access once.  --emit-c opens with the template's header and its members
 # compile in place with -Werror; the rebuilt program's counter is no longer
 # falsely shared, check passes it and fails the original; the JSON is valid.
+# The same class as Service's base is analysed as itself, printed as
+# pahole prints an ancestor, named '(base lf::Meter<long int>)', kept in
+# place, and its JSON valid (an empty member name was not).
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -167,6 +170,33 @@ grep -q "^${meter} in .*: the layout does NOT hold" "${tmpdir}/check" ||
 perf affinity report -i "${tmpdir}/meter.data" --json "${tmpdir}/meter.json" > /dev/null 2>&1 ||
 	fail "--json: exit $?"
 affinity__valid report "${tmpdir}/meter.json" || fail "the JSON is not valid"
+
+# the same class as a base: analysed as itself, the base printed as a base
+# (pahole's '<ancestor>'), named, kept in place; the JSON still valid
+sed -e 's/^class Service {$/class Service : public lf::Meter<long> {/' \
+    -e 's/meter_\.//' -e '/lf::Meter<long> meter_;/d' "${tmpdir}/meter.cc" > "${tmpdir}/base.cc"
+if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/base" "${tmpdir}/base.cc" ||
+   ! perf affinity record -o "${tmpdir}/base.data" -- "${tmpdir}/base" > /dev/null 2>&1; then
+	fail "c++ or record of base.cc"
+	cleanup
+	exit ${err}
+fi
+perf affinity report -i "${tmpdir}/base.data" --stdio > "${tmpdir}/base.report" 2>&1 ||
+	fail "report of the base: exit $?"
+grep -E '^class Service|<ancestor>|^  (kept in place|note):' "${tmpdir}/base.report"
+grep -q "^  ${meter}: 32 bytes, [0-9]* accesses, 1 instance$" "${tmpdir}/base.report" ||
+	fail "the base class is not analysed as itself"
+grep -q '^class Service : public Meter<long int> {$' "${tmpdir}/base.report" ||
+	fail "the layout does not open with the class's base"
+grep -q '^	/\* class Meter<long int> *<ancestor>; \*/ *\/\*     0    32 \*/$' \
+	"${tmpdir}/base.report" || fail "the base is not printed as pahole prints an ancestor"
+grep -q "^  kept in place: (base ${meter}) (a base class: the compiler places it)$" \
+	"${tmpdir}/base.report" || fail "the base is not named and kept in place"
+grep -q "^  note: the false sharing is of the members of its base ${meter}: " \
+	"${tmpdir}/base.report" || fail "Service's report does not point to its base's advice"
+perf affinity report -i "${tmpdir}/base.data" --json "${tmpdir}/base.json" > /dev/null 2>&1 ||
+	fail "--json of the base: exit $?"
+affinity__valid report "${tmpdir}/base.json" || fail "the JSON of a class with a base is not valid"
 
 cleanup
 exit ${err}

@@ -514,6 +514,44 @@ static char *fa_die__cxx_name(Dwarf_Die *record)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* A base class's member name, "(base lf::Stats)": C++ gives it none */
+static void fa_die__base_name(Dwarf_Die *real, struct strbuf *sb)
+{
+	char *name = fa_die__cxx_name(real);
+
+	strbuf_addf(sb, "(base %s)", name ?: "?");
+	free(name);
+}
+
+/*
+ * The bases of a C++ record as its head declares them, " : public Stats",
+ * with the names DWARF gives them, as pahole prints them
+ */
+static int fa_die__bases(Dwarf_Die *record, struct strbuf *sb)
+{
+	u8 def = dwarf_tag(record) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;
+	static const char * const access[] = {
+		[DW_ACCESS_public] = "public", [DW_ACCESS_protected] = "protected",
+		[DW_ACCESS_private] = "private",
+	};
+	Dwarf_Die child, type;
+	int n = 0;
+	u8 a;
+
+	if (dwarf_child(record, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !fa_die__type(&child, &type))
+			continue;
+		a = fa_die__access(&child, def);
+		strbuf_addf(sb, "%s %s%s %s", n++ ? "," : " :",
+			    dwarf_hasattr(&child, DW_AT_virtuality) ? "virtual " : "",
+			    a < ARRAY_SIZE(access) && access[a] ? access[a] : "public",
+			    dwarf_diename(&type) ?: "?");
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
 /*
  * A named class of the user's (not the library's, not a lambda's closure):
  * held by value in another, it is analysed as itself too
@@ -600,7 +638,8 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 	struct strbuf path, pre, post, c_pre, c_type;
 	Dwarf_Word size = 0;
 	Dwarf_Die type, real;
-	bool anon = !name, c_funcptr = false;
+	bool is_base = dwarf_tag(member) == DW_TAG_inheritance;
+	bool anon = !name && !is_base, c_funcptr = false;
 	int err;
 
 	if (!fa_die__type(member, &type) || !die_get_real_type(member, &real))
@@ -615,6 +654,8 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 	strbuf_addstr(&path, prefix);
 	if (name)
 		strbuf_addstr(&path, name);
+	else if (is_base)
+		fa_die__base_name(&real, &path);
 	else if (dwarf_tag(&real) == DW_TAG_union_type)
 		fa_die__member_names(&real, &path, 0);
 	fa_pahole__member_type(&type, &pre, &post, &f.funcptr, &f.type_prefix);
@@ -637,6 +678,7 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 		f.access = fa_die__access(member, w->access);
 	}
 	f.anon = anon;
+	f.base = is_base;
 	f.name = (char *)sb_str(&path);
 	f.type = (char *)sb_str(&pre);
 	f.suffix = (char *)sb_str(&post);
@@ -659,10 +701,10 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 		f.type_die = dwarf_dieoffset(&real);
 	err = fa_struct__add_field(w->st, &f);
 	if (!err && f.kind == FA_FIELD_STRUCT && depth < FA_MAX_DEPTH) {
-		/* members of an anonymous struct are named as the enclosing ones */
-		if (!anon)
+		/* members of an anonymous struct or a base are named as the enclosing ones */
+		if (!anon && !is_base)
 			strbuf_addch(&path, '.');
-		err = fa_walk__record(w, m, anon ? prefix : sb_str(&path),
+		err = fa_walk__record(w, m, anon || is_base ? prefix : sb_str(&path),
 				      w->st->nr_fields - 1, depth + 1);
 	}
 out:
@@ -823,13 +865,18 @@ static int fa_struct__c_open(struct fa_struct *st, Dwarf_Die *record, const char
 
 	if (!td && name && dwarf_tag(record) != DW_TAG_class_type)
 		td = fa_die__typedef_of(record);
-	/* a C++ class is named without its keyword, which pahole prints */
-	if (!by_typedef && name && dwarf_tag(record) == DW_TAG_class_type) {
-		if (asprintf(&st->c_open, "class %s {", name) < 0) {
-			st->c_open = NULL;
-			return -ENOMEM;
+	/* a C++ class is named without its keyword, which pahole prints, and its bases */
+	if (!by_typedef && name && st->cxx) {
+		struct strbuf sb;
+
+		strbuf_init(&sb, 64);
+		strbuf_addf(&sb, "%s %s", kw, name);
+		if (fa_die__bases(record, &sb) || dwarf_tag(record) == DW_TAG_class_type) {
+			strbuf_addstr(&sb, " {");
+			st->c_open = strbuf_detach(&sb, NULL);
+			return st->c_open ? 0 : -ENOMEM;
 		}
-		return 0;
+		strbuf_release(&sb);
 	}
 	if (td) {
 		st->c_typedef = strdup(td);

@@ -110,6 +110,8 @@ enum fa_member_access {
  * @funcptr: A function pointer: printed as '(*name)' + @suffix
  * @forced_align: @align was asked for (__aligned__), not natural
  * @anon: An anonymous member: @name is made up ("{a|b}"), C gives none
+ * @base: A C++ base class: named "(base ns::B)", its members as the class's,
+ *        placed by the compiler (pahole prints it as "<ancestor>")
  * @cxx_decl: A member of a C++ record: its declaration as its source line
  *            spells it (without ';'), NULL if not at hand
  * @access: A member of a C++ record: enum fa_member_access
@@ -139,6 +141,7 @@ struct fa_field {
 	bool	 funcptr;
 	bool	 forced_align;
 	bool	 anon;
+	bool	 base;
 	char	*cxx_decl;
 	u8	 access;
 	u64	 type_die;

@@ -147,6 +147,12 @@ int fa_keep__init(struct fa_keep *k, const struct fa_struct *st, const struct fa
 		k->pin[first] = FA_PIN_BASE;
 		k->nr_pins++;
 	}
+	for (int u = 0; u < st->nr_units; u++) {
+		if (!st->fields[st->units[u].field].base)
+			continue;
+		k->nr_pins += !k->pin[u];
+		k->pin[u] = FA_PIN_CLASS_BASE;
+	}
 	pins = fa_keep__pins(k, st, o ? o->keep : NULL);
 	ranges = fa_keep__ranges(k, st, cur, o ? o->keep_order : NULL);
 	if (ranges < 0) {

@@ -23,6 +23,7 @@ enum fa_pin {
 	FA_PIN_NONE,
 	FA_PIN_ASKED,		/* --keep */
 	FA_PIN_BASE,		/* first member, a struct */
+	FA_PIN_CLASS_BASE,	/* a C++ base class: the compiler places it */
 };
 
 /* Units from @from to @to of the recorded layout, in offset order */

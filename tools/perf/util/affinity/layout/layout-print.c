@@ -76,6 +76,13 @@ static size_t fa_member__fprintf_decl(const struct fa_member *m, FILE *fp)
 
 	if (m->aligned)
 		scnprintf(aligned, sizeof(aligned), " __attribute__((__aligned__(%u)))", m->aligned);
+	if (f->base) {
+		char type[256];
+
+		/* pahole: '\t/\* class Stats <ancestor>; *\/' */
+		scnprintf(type, sizeof(type), "/* %s", f->type);
+		return pahole__decl(fp, 1, type, 0, "<ancestor>; */");
+	}
 	if (f->kind == FA_FIELD_BITFIELD)
 		scnprintf(name, sizeof(name), "%s:%u%s;", f->name, f->bit_size, aligned);
 	else
@@ -395,8 +402,8 @@ size_t fa_layout__fprintf_lines(const struct fa_layout *l, const struct fa_struc
 	struct fa_print_state ps = { .line = 0, .line_size = l->line_size, };
 	/* a typedef of an anonymous struct opens and closes as its C does, a class as C++ */
 	bool typedef_anon = st->c_open && strstarts(st->c_open, "typedef ");
-	bool is_class = st->c_open && strstarts(st->c_open, "class ");
-	size_t printed = typedef_anon || is_class ? fprintf(fp, "%s\n", st->c_open) :
+	bool is_cxx = st->c_open && st->cxx;
+	size_t printed = typedef_anon || is_cxx ? fprintf(fp, "%s\n", st->c_open) :
 						 fprintf(fp, "%s {\n", st->name);
 	struct fa_layout_walk w;
 	bool skipped = false;
@@ -616,6 +623,10 @@ static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_
 		bool aligned = w.first && (l->line_start[u] || f->forced_align);
 		u32 align = l->line_start[u] && f->align <= l->line_size ? l->line_size : f->align;
 
+		/* a base is the head's, where the compiler puts it */
+		if (f->base)
+			continue;
+
 		if (w.first && (int)(l->offset[u] / l->line_size) != line) {
 			printed += fa_layout__fprintf_line(l, st, c, line,
 							   l->offset[u] / l->line_size, false, fp);
@@ -671,6 +682,10 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 		const struct fa_field *f = &st->fields[w.field];
 		int u = w.unit;
 		bool aligned = w.first && (l->line_start[u] || f->forced_align);
+
+		/* a base is the head's, where the compiler puts it */
+		if (f->base)
+			continue;
 
 		if (w.first && (int)(l->offset[u] / l->line_size) != line) {
 			printed += fa_layout__fprintf_line(l, st, c, line,

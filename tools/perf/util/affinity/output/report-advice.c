@@ -253,7 +253,9 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 			continue;
 		printed += fprintf(fp, "  kept in place: %s (%s)\n", fa_unit__name(st, u),
 				   an->keep.pin[u] == FA_PIN_BASE ?
-				   "first member, a struct: code may cast to it" : "--keep");
+				   "first member, a struct: code may cast to it" :
+				   an->keep.pin[u] == FA_PIN_CLASS_BASE ?
+				   "a base class: the compiler places it" : "--keep");
 	}
 	for (int i = 0; i < an->keep.nr_ranges; i++) {
 		const struct fa_keep_range *r = &an->keep.ranges[i];
@@ -528,8 +530,12 @@ static size_t fa_report__held(FILE *fp, const struct fa_type_entry *te,
 			if (fa_field__top(st, an->fs_pairs[i].writer) != m ||
 			    fa_field__top(st, an->fs_pairs[i].reader) != m)
 				continue;
-			printed += fprintf(fp, "  note: the false sharing inside %s is of %s's members: its advice is where to fix it\n",
-					   st->fields[m].name, inner->name);
+			if (st->fields[m].base)
+				printed += fprintf(fp, "  note: the false sharing is of the members of its base %s: its advice is where to fix it\n",
+						   inner->name);
+			else
+				printed += fprintf(fp, "  note: the false sharing inside %s is of %s's members: its advice is where to fix it\n",
+						   st->fields[m].name, inner->name);
 			break;
 		}
 	}
