@@ -43,6 +43,9 @@ struct fa_test_layout {
 			int	lo, hi;
 		};
 	};
+	struct {
+		short	sa, sb;
+	};
 	int			(*fn)(void *arg, int n);
 	char			name[16];
 	const char		*cname;
@@ -194,6 +197,8 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("expanded as pahole prints it", st->fields[i].nr_nest > 0 &&
 	  st->fields[i].nest[0].kind == FA_NEST_START &&
 	  st->fields[i].nest[st->fields[i].nr_nest - 1].kind == FA_NEST_END);
+	i = check_field(st, "{sa,sb}", offsetof(struct fa_test_layout, sa), 2 * sizeof(short));
+	T("anonymous struct, named after its members", i >= 0 && st->fields[i].anon);
 	i = F("fn", fn);
 	T("fn", i >= 0);
 	fn = &st->fields[i];
@@ -222,7 +227,7 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	  st->fields[i].kind == FA_FIELD_BITGROUP);
 	T("y is 5 bits after x", st->fields[field_index(st, "y")].bit_offset == 3 &&
 	  st->fields[field_index(st, "y")].bit_size == 5);
-	T("units", st->nr_units == 11);
+	T("units", st->nr_units == 12);
 	T("leaf of the middle of l", fa_struct__find_leaf(st,
 		offsetof(struct fa_test_layout, l) + 3) == field_index(st, "l"));
 	T("padding after c", fa_struct__find_leaf(st, 1) == -1);

@@ -412,6 +412,19 @@ static void fa_die__member_names(Dwarf_Die *record, struct strbuf *sb, int depth
 		strbuf_addch(sb, '}');
 }
 
+/*
+ * An anonymous member's name: a union's "{node|rcu}", a struct's "{a,b}"
+ * (not "": a name the JSON and the advice can give)
+ */
+static void fa_die__anon_name(Dwarf_Die *record, struct strbuf *sb)
+{
+	bool is_union = dwarf_tag(record) == DW_TAG_union_type;
+
+	strbuf_addstr(sb, is_union ? "" : "{");
+	fa_die__member_names(record, sb, 0);
+	strbuf_addstr(sb, is_union ? "" : "}");
+}
+
 /* Where a member's bits are: storage unit offset and bit offset in it. */
 void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f)
 {
@@ -656,8 +669,8 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 		strbuf_addstr(&path, name);
 	else if (is_base)
 		fa_die__base_name(&real, &path);
-	else if (dwarf_tag(&real) == DW_TAG_union_type)
-		fa_die__member_names(&real, &path, 0);
+	else if (dwarf_tag(&real) == DW_TAG_union_type || fa_die__anon_record(&real))
+		fa_die__anon_name(&real, &path);
 	fa_pahole__member_type(&type, &pre, &post, &f.funcptr, &f.type_prefix);
 	/* C spells qualified pointers otherwise: "const struct cred *" */
 	fa_die__decl(&type, &c_pre, &c_type, &c_funcptr, 0);

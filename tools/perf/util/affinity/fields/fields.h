@@ -109,7 +109,7 @@ enum fa_member_access {
  * @type_prefix: Bytes of @type pahole pads apart ("const ", "struct ")
  * @funcptr: A function pointer: printed as '(*name)' + @suffix
  * @forced_align: @align was asked for (__aligned__), not natural
- * @anon: An anonymous member: @name is made up ("{a|b}"), C gives none
+ * @anon: An anonymous member: @name is made up ("{a|b}", "{a,b}"), C gives none
  * @base: A C++ base class: named "(base ns::B)", its members as the class's,
  *        placed by the compiler (pahole prints it as "<ancestor>")
  * @cxx_decl: A member of a C++ record: its declaration as its source line
