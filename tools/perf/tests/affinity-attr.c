@@ -459,7 +459,7 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 #ifdef HAVE_DWARF_SUPPORT
 	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
 	const char *types = "foo,struct bar";
-	struct fa_type_entry *a8, *a16;
+	struct fa_type_entry *a8, *a16, *q, *alias;
 	struct fa_type_filter *f;
 	struct fa_session s;
 
@@ -515,6 +515,23 @@ static int test__affinity_session(struct test_suite *test __maybe_unused,
 	  fa_session__find_type(&s, "struct a", 0) == s.types[1]);
 	T("not another size or name", !fa_session__find_type(&s, "struct a", 4) &&
 	  !fa_session__find_type(&s, "struct b", 8));
+	/* a C++ class by an alias ('MPMCQueue<int>' for 'rigtorp::mpmc::Queue<int, ...>') */
+	q = session__type("Queue<int>", 32);
+	alias = session__type("MPMCQueue<int>", 32);
+	T("entries", q && alias);
+	q->st = fa_struct__new("Queue<int>", 32, 8);
+	alias->st = fa_struct__new("MPMCQueue<int>", 32, 8);
+	T("structs", q->st && alias->st);
+	q->st->cxx_name = strdup("ns::Queue<int>");
+	alias->st->cxx_name = strdup("ns::Queue<int>");
+	T("the class", !fa_session__add_type(&s, q));
+	T("the alias's type is the class", fa_session__find_same(&s, alias) == q);
+	T("its name finds it", !fa_session__add_alias(&s, "MPMCQueue<int>", q) &&
+	  fa_session__find_type(&s, "MPMCQueue<int>", 32) == q &&
+	  !fa_session__find_type(&s, "MPMCQueue<int>", 16));
+	alias->st->cxx_name[1] = 'x';
+	T("not a class of another scope", !fa_session__find_same(&s, alias));
+	fa_type_entry__delete(alias);
 	fa_session__exit(&s);
 	T("nothing left", !s.only && !s.types && !s.type_names);
 	return TEST_OK;

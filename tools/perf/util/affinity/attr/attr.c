@@ -284,7 +284,7 @@ static int fa_attr__embeds(struct fa_attr *a, struct dso *dso, struct fa_type_en
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
 				    u32 size, u64 die_offset, struct annotated_member *members)
 {
-	struct fa_type_entry *te = fa_session__find_type(a->s, name, size);
+	struct fa_type_entry *te = fa_session__find_type(a->s, name, size), *same;
 	struct debuginfo *di;
 
 	if (te) {
@@ -309,6 +309,11 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 		return NULL;
 	}
 	te->size = te->st ? te->st->size : size;
+	same = fa_session__find_same(a->s, te);
+	if (same) {
+		fa_type_entry__delete(te);
+		return fa_session__add_alias(a->s, name, same) ? NULL : same;
+	}
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso) || (te->st && te->st->std_lib);
 	te->wanted = fa_session__wanted(a->s, name) || fa_session__wanted(a->s, te->name);

@@ -32,7 +32,10 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	s->type_names = hashmap__new(fa_str__hash, fa_str__equal, NULL);
 	if (IS_ERR(s->type_names))
 		s->type_names = NULL;
-	if (!s->type_names || fa_owners__init(&s->owners) || fa_inst_map__init(&s->instances) ||
+	s->type_aliases = hashmap__new(fa_str__hash, fa_str__equal, NULL);
+	if (IS_ERR(s->type_aliases))
+		s->type_aliases = NULL;
+	if (!s->type_names || !s->type_aliases || fa_owners__init(&s->owners) || fa_inst_map__init(&s->instances) ||
 	    fa_dlines__init(&s->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns) ||
 	    fa_dlines__init(&s->watched, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
 		return -ENOMEM;
@@ -63,7 +66,39 @@ struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const ch
 		if (!size || !te->size || te->size == size)
 			return te;
 	}
+	if (hashmap__find(s->type_aliases, name, &te) && (!size || !te->size || te->size == size))
+		return te;
 	return NULL;
+}
+
+/*
+ * The entry registered for the type @te is, by another name: a C++ class
+ * named through a typedef or alias template ('MPMCQueue<int>' for
+ * 'rigtorp::mpmc::Queue<int, ...>'), the same name with its scopes and size
+ */
+struct fa_type_entry *fa_session__find_same(const struct fa_session *s,
+					    const struct fa_type_entry *te)
+{
+	for (int i = 0; te->st && te->st->cxx_name && i < s->nr_types; i++) {
+		const struct fa_type_entry *other = s->types[i];
+
+		if (other->st && other->st->cxx_name && other->size == te->size &&
+		    !strcmp(other->st->cxx_name, te->st->cxx_name))
+			return s->types[i];
+	}
+	return NULL;
+}
+
+/* Find @te by @name too, another name of its type */
+int fa_session__add_alias(struct fa_session *s, const char *name, struct fa_type_entry *te)
+{
+	char *key = strdup(name);
+
+	if (!key || hashmap__add(s->type_aliases, key, te)) {
+		free(key);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Register @te, the newest of its name; the session owns it from now on */
@@ -101,6 +136,14 @@ void fa_session__exit(struct fa_session *s)
 	fa_dlines__exit(&s->dlines);
 	fa_dlines__exit(&s->watched);
 	hashmap__free(s->type_names);
+	if (s->type_aliases) {
+		struct hashmap_entry *cur;
+		size_t bkt;
+
+		hashmap__for_each_entry(s->type_aliases, cur, bkt)
+			free((char *)cur->pkey);
+		hashmap__free(s->type_aliases);
+	}
 	for (int i = 0; i < s->nr_types; i++)
 		fa_type_entry__delete(s->types[i]);
 	zfree(&s->types);

@@ -51,6 +51,7 @@ struct fa_session {
 	const struct fa_config	 *cfg;
 	struct fa_type_entry	**types;	/* in the order they were seen */
 	struct hashmap		 *type_names;	/* name -> struct fa_type_entry */
+	struct hashmap		 *type_aliases;	/* another name (a typedef) -> the same */
 	int			  nr_types;
 	struct fa_type_filter	 *only;		/* attribute only these types (-T) */
 	struct fa_owners	  owners;	/* the threads that accessed user space types */
@@ -70,6 +71,9 @@ bool fa_session__wanted(const struct fa_session *s, const char *name);
 struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
 					    u32 size);
 int fa_session__add_type(struct fa_session *s, struct fa_type_entry *te);
+struct fa_type_entry *fa_session__find_same(const struct fa_session *s,
+					    const struct fa_type_entry *te);
+int fa_session__add_alias(struct fa_session *s, const char *name, struct fa_type_entry *te);
 #else
 #include <string.h>
 #include <linux/compiler.h>
