@@ -301,6 +301,7 @@ static int test__affinity_split_hot(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
 	struct fa_type *t = planted_visits__new(longs__new(4), 32, 32, 1, true);
+	struct fa_struct *st;
 	struct fa_split sp;
 
 	T("type", t);
@@ -317,6 +318,20 @@ static int test__affinity_split_hot(struct test_suite *test __maybe_unused,
 	T("split", !split__consider(t, &sp));
 	T("not advised: the cold members are in the hot ones' visits",
 	  sp.why == FA_SPLIT_NO_GAIN && sp.split.cost > sp.now.cost);
+	fa_split__exit(&sp);
+	planted_type__delete(t);
+
+	/* aligned to a line by its programmer, each instance on its own: MPMCQueue's slots */
+	st = longs__new(4);
+	if (st) {
+		st->size = 64;
+		st->align = 64;
+	}
+	t = planted_visits__new(st, 32, 64, 1, true);
+	T("type", t);
+	T("split", !split__consider(t, &sp));
+	T("not considered: packing its hot parts shares the lines its alignment keeps apart",
+	  sp.why == FA_SPLIT_NOT_CONSIDERED);
 	fa_split__exit(&sp);
 	planted_type__delete(t);
 	return TEST_OK;

@@ -113,12 +113,18 @@ static bool fa_struct__trailing_array(const struct fa_struct *st, const struct f
 	return f->kind == FA_FIELD_ARRAY && (!strcmp(f->suffix, "[1]") || !strcmp(f->suffix, "[0]"));
 }
 
-/* Only a small struct in arrays, whose members can all move */
+/*
+ * Only a small struct in arrays, whose members can all move; not one its
+ * programmer aligned to a cache line: each instance has a line of its own
+ * so that threads working on neighbours do not share one (MPMCQueue's
+ * slots), which packing the hot parts would undo
+ */
 static bool fa_split__applies(const struct fa_split_in *in)
 {
 	const struct fa_struct *st = in->st;
 
 	if (in->nr_instances < FA_SPLIT_MIN_INST || st->size > in->cur->line_size ||
+	    st->align >= in->cur->line_size ||
 	    !st->size || st->packed || st->nr_units < 2 ||
 	    fa_struct__trailing_array(st, in->cur))
 		return false;

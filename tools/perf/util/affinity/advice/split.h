@@ -23,7 +23,9 @@
  * a line more each than the bytes save.  A split changes the code of every
  * access to a cold member, so it is advised only when its cost,
  * FA_SPLIT_COST more, is still the lowest.  A larger struct gets a reorder
- * instead: a visit then brings in only the lines its members are on.
+ * instead: a visit then brings in only the lines its members are on.  A
+ * struct aligned to a cache line is not split: its instances have a line
+ * each so that threads on neighbours do not share one.
  */
 #ifndef __PERF_AFFINITY_SPLIT_H
 #define __PERF_AFFINITY_SPLIT_H
