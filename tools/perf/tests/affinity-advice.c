@@ -443,6 +443,66 @@ static int test__affinity_heap16(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * A sparse sample of one owner's access to f0 or f2 of a queue (f0 head,
+ * f1 tail, f2 capacity, f3 cold), its walk decoding 7 other accesses to
+ * other data: its share of the sample is an eighth
+ */
+static int queue__access(struct fa_type *t, u64 time, u32 owner, int field, u8 op)
+{
+	struct fa_sample s = {
+		.time = time, .instance = BASE, .base = BASE, .weight = 1, .cpu = owner,
+		.owner = owner, .tid = 100 + owner, .field = field, .op = op, .siblings = 7,
+	};
+
+	return fa_type__add(t, &s);
+}
+
+/*
+ * MPMCQueue's head and tail: a producer increments f0 and reads f2, a
+ * consumer increments f1 and reads f2, each access of theirs sampled one
+ * in a million, in a walk with seven others.  The producer's reads of f2
+ * and the consumer's writes of f1 find the line moved by the other's
+ * write: a visit moves it once on average (not a sixteenth of a time, the
+ * moves of an eighth of a sample each over the visits), and the head and
+ * the tail part.
+ */
+static int test__affinity_sparse_xfers(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	static const int producer[] = { 0, 2 }, consumer[] = { 1, 2 };
+	struct fa_struct *st = longs__new(4);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	u32 by_group[FA_BOOT_GROUPS];
+	struct fa_analysis a;
+	u64 time = 0;
+	int err = !t;
+
+	for (int i = 0; i < 2000 && !err; i++) {
+		err = queue__access(t, time++, 0, i % 2 ? 2 : 0, i % 2 ? FA_OP_LOAD : FA_OP_RMW) ||
+		      queue__access(t, time++, 1, i % 2 ? 2 : 1, i % 2 ? FA_OP_LOAD : FA_OP_RMW);
+	}
+	for (int g = 0; g < FA_BOOT_GROUPS; g++)
+		by_group[g] = 2000 / FA_BOOT_GROUPS;
+	T("type and accesses", !err);
+	T("the producer's and the consumer's code",
+	  !fa_type__add_code_fields(t, producer, 2, 2000) &&
+	  !fa_type__add_code_fields(t, consumer, 2, 2000) &&
+	  !fa_type__add_code_visit(t, producer, 2, by_group, 2000) &&
+	  !fa_type__add_code_visit(t, consumer, 2, by_group, 2000));
+	fa_type__flush(t);
+	T("analysis", !fa_analysis__run(&a, t, FA_METHOD_CODE, FA_XFER_COST, NULL));
+	advice__debug(&a, st);
+	pr_debug("transfers per visit %.3f -> %.3f\n", a.now.model.xfers_per_window,
+		 a.advised.model.xfers_per_window);
+	T("a visit moves the line once", fabs(a.now.model.xfers_per_window - 1) < 0.01);
+	T("an edit is advised", a.advice == FA_ADVICE_EDIT && a.changed);
+	T("the head and the tail part", separated(&a, st, 0, 1));
+	T("and no more transfers", a.advised.model.xfers_per_window < 0.1);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
@@ -454,6 +514,7 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("Edits start from the recorded order", affinity_edit_order),
 	TEST_CASE("Accesses of one sample count as if sampled one at a time", affinity_one_shape),
 	TEST_CASE("A move a heap object 16 bytes past a line undoes comes aligned", affinity_heap16),
+	TEST_CASE("Sparse samples' transfers count for every visit of the line", affinity_sparse_xfers),
 	{	.name = NULL, }
 };
 

@@ -282,7 +282,8 @@ static void fa_inst__record_write(struct fa_inst *inst, const struct fa_sample *
  * For the cost of layouts: the units other CPUs wrote to the instance since
  * this CPU last touched it.  Under a layout the access moves its line from
  * another cache when that line holds one of them (exactly so when the last
- * touch was on the same line).
+ * touch was on the same line).  An access after none is counted too: of
+ * the accesses to a line, the share that moved it (cost.c, visits).
  */
 static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
 {
@@ -290,8 +291,6 @@ static void fa_type__moved(struct fa_type *t, struct fa_inst *inst, const struct
 	u64 since = fa_inst__fetch(inst, s->owner, s->time);
 	int nr_w = fa_inst__written(t, inst, s->owner, since, units + 1);
 
-	if (!nr_w)
-		return;
 	units[0] = t->st->fields[s->field].unit;
 	fa_cost_sets__record(&t->sets, t->sets.moves, units, 1, nr_w,
 			     fa_boot__group(s->time, t->cfg.boot_ns), fa_sample__share(s), s->weight);

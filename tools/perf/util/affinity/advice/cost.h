@@ -67,6 +67,13 @@ struct fa_cost_model {
 	struct fa_boot_sum	 nr_by_group;	/* @nr_windows, by group (boot.h) */
 	double			 xfer_cost;
 	/*
+	 * Windows are the visits of the sampled code (code.c): sparse samples
+	 * catch few of a visit's accesses, so the share of the sampled
+	 * accesses to a line that found it moved stands for every visit
+	 * touching the line (fa_cost_model__visit_xfers())
+	 */
+	bool			 per_visit;
+	/*
 	 * By unit, may be NULL: written on several CPUs, so that its accesses
 	 * move its line whatever else is on it.  The move sets only know the
 	 * sampled writes, and time based samples seldom land on a store: they

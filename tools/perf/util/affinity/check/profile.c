@@ -430,6 +430,7 @@ static int fa_profile__type(struct fa_profile_ctx *ctx, const struct json_value 
 		.nr_owners = ctx->nr_owners, .owners = ctx->threads ? &ctx->p->owners : NULL,
 	};
 	an->per_visit = per_visit->type == JSON_VALUE_BOOL && per_visit->b;
+	an->model.per_visit = an->per_visit;
 	an->xfer_cost = ctx->xfer_cost;
 	err = fa_profile__classes(ctx, jt, st, &an->classes) ?:
 	      fa_profile__clusters(jt, st, &an->clusters) ?:
