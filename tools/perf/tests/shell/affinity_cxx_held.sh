@@ -14,7 +14,9 @@
 # falsely shared, check passes it and fails the original; the JSON is valid.
 # The same class as Service's base is analysed as itself, printed as
 # pahole prints an ancestor, named '(base lf::Meter<long int>)', kept in
-# place, and its JSON valid (an empty member name was not).
+# place, and its JSON valid (an empty member name was not).  An empty
+# member at the counter's offset ([[no_unique_address]]) holds none of the
+# counter's accesses.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -197,6 +199,26 @@ grep -q "^  note: the false sharing is of the members of its base ${meter}: " \
 perf affinity report -i "${tmpdir}/base.data" --json "${tmpdir}/base.json" > /dev/null 2>&1 ||
 	fail "--json of the base: exit $?"
 affinity__valid report "${tmpdir}/base.json" || fail "the JSON of a class with a base is not valid"
+
+# an empty member at the counter's offset ([[no_unique_address]], as
+# MPMCQueue's allocator_) holds no data: none of the counter's accesses
+sed -e 's|^	std::atomic<T> count_{0};$|	[[no_unique_address]] std::allocator<T> alloc_;\n&|' \
+    -e 's|^#include <atomic>$|&\n#include <memory>|' "${tmpdir}/meter.cc" > "${tmpdir}/empty.cc"
+if ! c++ -std=c++20 -g -O2 -pthread -o "${tmpdir}/empty" "${tmpdir}/empty.cc" ||
+   ! perf affinity record -o "${tmpdir}/empty.data" -- "${tmpdir}/empty" > /dev/null 2>&1; then
+	fail "c++ or record of empty.cc"
+	cleanup
+	exit ${err}
+fi
+perf affinity report -i "${tmpdir}/empty.data" --stdio -T Meter > "${tmpdir}/empty.report" 2>&1 ||
+	fail "report of the empty member: exit $?"
+grep -E '^  (alloc_|count_) ' "${tmpdir}/empty.report"
+grep -q -E '^  alloc_ +0 +1 +0 +([1-9][0-9]* +[0-9]+|[0-9]+ +[1-9][0-9]*) ' "${tmpdir}/empty.report" &&
+	fail "the empty member at the counter's offset is given accesses"
+grep -q 'allocator<long int> *alloc_; */\* *0 *1 \*/' "${tmpdir}/empty.report" ||
+	fail "the empty member is not in the class's layout"
+grep -q -E '^  count_ +0 +8 +0 +[0-9]+ +[1-9][0-9]* .* write-hot' "${tmpdir}/empty.report" ||
+	fail "the counter beside an empty member has not its stores"
 
 cleanup
 exit ${err}

@@ -639,6 +639,30 @@ static bool fa_die__std_value(Dwarf_Die *real)
 }
 
 /*
+ * A record that holds no data: no members, bases that hold none
+ * (std::allocator, a comparator, a tag): a member of its type, even at
+ * another's offset ([[no_unique_address]]), is never what code accesses
+ */
+static bool fa_die__empty_record(Dwarf_Die *real, int depth)
+{
+	Dwarf_Die child, base;
+
+	if (!fa_die__is_record(dwarf_tag(real)) || dwarf_child(real, &child))
+		return fa_die__is_record(dwarf_tag(real));
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_external))
+			return false;
+		if (tag == DW_TAG_inheritance &&
+		    (depth >= FA_MAX_DEPTH || !die_get_real_type(&child, &base) ||
+		     !fa_die__empty_record(&base, depth + 1)))
+			return false;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return true;
+}
+
+/*
  * A member as data-type profiling finds it (@m, its name, offset and nested
  * members), with its type, alignment and bits from its DIE (@member);
  * @base is the offset of the record it is in.
@@ -702,7 +726,7 @@ static int fa_walk__member(struct fa_walk *w, struct annotated_member *m, Dwarf_
 	f.forced_align = f.align != 0;
 	if (!f.align)
 		f.align = w->packed ? 1 : fa_die__align(&type, 0);
-	f.leaf = f.kind != FA_FIELD_STRUCT;
+	f.leaf = f.kind != FA_FIELD_STRUCT && !fa_die__empty_record(&real, 0);
 	if (dwarf_hasattr(member, DW_AT_bit_size)) {
 		/* in its storage unit, not at the byte of its first bit */
 		f.kind = FA_FIELD_BITFIELD;
