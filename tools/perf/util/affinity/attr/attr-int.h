@@ -64,6 +64,13 @@ struct fa_srcline {
 };
 
 /* A sampled function, for the code context method */
+#define FA_FUNC_IPS	32	/* sampled instructions a function keeps */
+
+struct fa_func_ip {
+	u32	off;
+	u32	samples;
+};
+
 struct fa_func {
 	struct fa_dso_key	 key;		/* offset: the symbol's start */
 	struct map		*map;
@@ -74,6 +81,10 @@ struct fa_func {
 	unsigned long		*tids;		/* threads (fa_owners indexes) it was sampled in */
 	u32			 id;		/* 1, 2, ...: the accesses' fa_sample::func */
 	u64			 samples;
+	/* where they were: offsets into the function, and those past FA_FUNC_IPS */
+	struct fa_func_ip	 ips[FA_FUNC_IPS];
+	int			 nr_ips;
+	u64			 other_ips;
 	u32			 by_group[FA_BOOT_GROUPS];	/* @samples (boot.h) */
 	bool			 threads;	/* sampled in several threads */
 	u8			 cpumode;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The code context method: the fields of the sampled functions (see attr.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bitmap.h>
@@ -16,6 +17,22 @@
 #include "../../map.h"
 #include "../../symbol.h"
 #include "../../thread.h"
+
+/* Count a sample of @fn at @off into it */
+static void fa_func__add_ip(struct fa_func *fn, u64 off)
+{
+	int i;
+
+	for (i = 0; i < fn->nr_ips && fn->ips[i].off != off; i++)
+		;
+	if (i == fn->nr_ips && (i == FA_FUNC_IPS || off > UINT_MAX)) {
+		fn->other_ips++;
+		return;
+	}
+	if (i == fn->nr_ips)
+		fn->ips[fn->nr_ips++] = (struct fa_func_ip){ .off = off, };
+	fn->ips[i].samples++;
+}
 
 /*
  * Every sample counts for the code it is in, memory access or not; a
@@ -64,6 +81,7 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 		fn->threads = true;
 	fn->weight += o->period;
 	fn->samples++;
+	fa_func__add_ip(fn, map__map_ip(o->map, o->ip) - o->sym->start);
 	fn->by_group[fa_boot__group(o->time, a->s->cfg->boot_ns)]++;
 	return 0;
 }
@@ -116,6 +134,49 @@ static bool fa_insn_iter__next(struct fa_insn_iter *it)
 	return false;
 }
 
+/* Samples of a function outside its sampled loops that make the loops no visit */
+#define FA_FUNC_OUTSIDE		10	/* percent */
+
+/*
+ * The code whose stores make @fn a writer: the loops its samples are in, as
+ * [@lo, @hi], when nearly all are in one (main's loop over a queue it
+ * holds, not the constructor before it, which stores the queue's members
+ * once); else the whole function.  Its loads outside count all the same:
+ * once a call, they are part of every visit.
+ */
+static void fa_func__store_code(const struct fa_func *fn, const struct fa_code *code,
+				u32 *lo, u32 *hi)
+{
+	u64 outside = fn->other_ips;
+	u32 from = code->len, to = 0;
+
+	for (int i = 0; i < fn->nr_ips; i++) {
+		const struct fa_func_ip *ip = &fn->ips[i];
+		const struct fa_back_edge *in = NULL;
+
+		/* the innermost: code after a loop can jump back before it */
+		for (int k = 0; k < code->nr_back_edges; k++) {
+			const struct fa_back_edge *be = &code->back_edges[k];
+
+			if (ip->off >= be->head && ip->off <= be->jump &&
+			    (!in || be->jump - be->head < in->jump - in->head))
+				in = be;
+		}
+		if (!in) {
+			outside += ip->samples;
+			continue;
+		}
+		from = min(from, in->head);
+		to = max(to, in->jump);
+	}
+	*lo = 0;
+	*hi = code->len;
+	if (from <= to && outside * 100 <= fn->samples * FA_FUNC_OUTSIDE) {
+		*lo = from;
+		*hi = to;
+	}
+}
+
 /* The fields of @te that the memory operands of @fn access, and which it stores to */
 static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type_entry *te,
 			   const struct fa_code *code, int *fields, bool *stored)
@@ -124,9 +185,12 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 				 .sym = fn->sym, };
 	struct fa_insn_iter it;
 	int nr = 0;
+	u32 lo, hi;
 
+	fa_func__store_code(fn, code, &lo, &hi);
 	fa_insn_iter__init(&it, fn, code);
 	while (fa_insn_iter__next(&it)) {
+		u32 off = it.off - it.insn.length;
 		struct fa_memo *m;
 		int f, i;
 
@@ -144,7 +208,7 @@ static int fa_func__fields(struct fa_attr *a, struct fa_func *fn, struct fa_type
 			fields[nr] = f;
 			stored[nr++] = false;
 		}
-		if (it.insn.ops[0].op & INSN_ACCESS_OP_STORE)
+		if ((it.insn.ops[0].op & INSN_ACCESS_OP_STORE) && off >= lo && off <= hi)
 			stored[i] = true;
 	}
 	return nr;

@@ -63,6 +63,7 @@ struct thread;
  */
 struct fa_origin {
 	u64		 time;
+	u64		 ip;		/* sampled */
 	u64		 period;
 	u32		 nr_accesses;
 	u32		 cpu;

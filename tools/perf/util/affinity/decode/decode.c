@@ -221,7 +221,8 @@ static void fa_origin__init(struct fa_origin *o, struct evsel *evsel,
 			    struct perf_sample *sample, struct addr_location *al, int source)
 {
 	*o = (struct fa_origin){
-		.time = sample->time, .period = sample->period ?: 1, .cpu = sample->cpu,
+		.time = sample->time, .ip = sample->ip, .period = sample->period ?: 1,
+		.cpu = sample->cpu,
 		.pid = sample->pid, .tid = sample->tid, .cpumode = sample->cpumode,
 		.source = source, .thread = al->thread, .map = al->map, .sym = al->sym,
 		.evsel = evsel, .watch = evsel->core.attr.type == PERF_TYPE_BREAKPOINT,
