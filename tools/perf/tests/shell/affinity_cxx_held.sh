@@ -16,7 +16,9 @@
 # pahole prints an ancestor, named '(base lf::Meter<long int>)', kept in
 # place, and its JSON valid (an empty member name was not).  An empty
 # member at the counter's offset ([[no_unique_address]]) holds none of the
-# counter's accesses.
+# counter's accesses.  Where the source names
+# std::hardware_destructive_interference_size (kLine), --emit-c aligns to
+# that name, and the members compile in place.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -219,6 +221,26 @@ grep -q 'allocator<long int> *alloc_; */\* *0 *1 \*/' "${tmpdir}/empty.report" |
 	fail "the empty member is not in the class's layout"
 grep -q -E '^  count_ +0 +8 +0 +[0-9]+ +[1-9][0-9]* .* write-hot' "${tmpdir}/empty.report" ||
 	fail "the counter beside an empty member has not its stores"
+
+# a source that names std::hardware_destructive_interference_size: the
+# emitted members align to that name, and compile in place with -Werror
+sed -e 's|^namespace lf {$|&\n#ifdef __cpp_lib_hardware_interference_size\nconstexpr std::size_t kLine = std::hardware_destructive_interference_size;\n#else\nconstexpr std::size_t kLine = 64;\n#endif|' \
+    -e 's|^#include <atomic>$|&\n#include <new>|' "${tmpdir}/meter.cc" > "${tmpdir}/line.cc"
+if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/line" "${tmpdir}/line.cc" ||
+   ! perf affinity record -o "${tmpdir}/line.data" -- "${tmpdir}/line" > /dev/null 2>&1; then
+	fail "c++ or record of line.cc"
+	cleanup
+	exit ${err}
+fi
+perf affinity report -i "${tmpdir}/line.data" --stdio --emit-c -T Meter > "${tmpdir}/line.emit" 2>&1 ||
+	fail "--emit-c of line.cc: exit $?"
+sed -n '/^  As C++:$/,/^};$/p' "${tmpdir}/line.emit" |
+	sed '1,/^class \(alignas([0-9a-zA-Z]*) \)\?Meter {$/d; /^};$/d' > "${tmpdir}/line.members"
+grep alignas "${tmpdir}/line.members"
+grep -q '^	alignas(kLine) ' "${tmpdir}/line.members" ||
+	fail "--emit-c does not align to the source's name of the interference size"
+affinity__cxx_in_place line "${tmpdir}/line.members"
+[ $? = 1 ] && fail "--emit-c aligned to kLine does not compile in place"
 
 cleanup
 exit ${err}

@@ -179,6 +179,66 @@ char *fa_die__cxx_open(Dwarf_Die *record)
 	return open;
 }
 
+/* The identifier that ends right before @end in @text, or NULL */
+static char *fa_decl__name_before(const char *text, const char *end)
+{
+	const char *start = end;
+
+	while (start > text && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+		start--;
+	return start < end && !isdigit((unsigned char)*start) ? strndup(start, end - start) : NULL;
+}
+
+/*
+ * The name @text gives std::hardware_destructive_interference_size in its
+ * first 'NAME = std::hardware_destructive_interference_size', or NULL
+ */
+static char *fa_decl__line_name(const char *text)
+{
+	static const char std_name[] = "std::hardware_destructive_interference_size";
+	size_t len = sizeof(std_name) - 1;
+
+	for (const char *p = strstr(text, std_name); p; p = strstr(p + len, std_name)) {
+		const char *end = p;
+
+		if (isalnum((unsigned char)p[len]) || p[len] == '_')
+			continue;
+		while (end > text && isspace((unsigned char)end[-1]))
+			end--;
+		if (end == text || end[-1] != '=')
+			continue;
+		for (end--; end > text && isspace((unsigned char)end[-1]);)
+			end--;
+		return fa_decl__name_before(text, end);
+	}
+	return NULL;
+}
+
+/**
+ * fa_die__cxx_line_name - The name @record's source file gives the
+ * destructive interference size ('static constexpr size_t kCacheLineSize =
+ * std::hardware_destructive_interference_size;'), which --emit-c aligns
+ * to where the code does: the first such definition in the file
+ *
+ * Return: an allocated string, or NULL when the file has none.
+ */
+char *fa_die__cxx_line_name(Dwarf_Die *record)
+{
+	char *path = dwarf_diename(record) ? fa_die__decl_path(record) : NULL;
+	FILE *fp = path ? fopen(path, "r") : NULL;
+	char *text = NULL, *name = NULL;
+	size_t size = 0;
+
+	/* the whole file: the definition may break its line after the '=' */
+	if (fp && getdelim(&text, &size, '\0', fp) > 0)
+		name = fa_decl__line_name(text);
+	if (fp)
+		fclose(fp);
+	free(text);
+	free(path);
+	return name;
+}
+
 /* The access of @member in its record (DW_ACCESS_*): DWARF says it when not @def */
 u8 fa_die__access(Dwarf_Die *member, u8 def)
 {

@@ -996,6 +996,7 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 	w.st->cxx = fa_die__cxx(&die);
 	if (w.st->cxx) {
 		w.st->cxx_open = fa_die__cxx_open(&die);
+		w.st->cxx_line_name = fa_die__cxx_line_name(&die);
 		w.st->cxx_name = fa_die__cxx_name(&die);
 	}
 	w.access = dwarf_tag(&die) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;

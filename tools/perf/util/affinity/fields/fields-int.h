@@ -27,6 +27,7 @@ void fa_die__decl(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post, bool
 void fa_member__bits(Dwarf_Die *member, u32 storage, struct fa_field *f);
 char *fa_die__cxx_decl(Dwarf_Die *member);
 char *fa_die__cxx_open(Dwarf_Die *record);
+char *fa_die__cxx_line_name(Dwarf_Die *record);
 u8 fa_die__access(Dwarf_Die *member, u8 def);
 
 void fa_pahole__member_type(Dwarf_Die *type, struct strbuf *pre, struct strbuf *post,

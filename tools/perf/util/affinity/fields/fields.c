@@ -61,6 +61,7 @@ void fa_struct__delete(struct fa_struct *st)
 	zfree(&st->c_typedef);
 	zfree(&st->cxx_open);
 	zfree(&st->cxx_name);
+	zfree(&st->cxx_line_name);
 	free(st);
 }
 

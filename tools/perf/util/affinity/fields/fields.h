@@ -185,6 +185,8 @@ struct fa_struct {
 	char		*cxx_open;
 	/* C++: its name as C++ spells it, with its scopes ("lf::Meter<long int>") */
 	char		*cxx_name;
+	/* C++: the name its source gives std::hardware_destructive_interference_size */
+	char		*cxx_line_name;
 	int		 nr_fields;
 	int		 nr_units;
 	int		 nr_leaves;

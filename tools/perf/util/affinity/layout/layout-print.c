@@ -600,6 +600,19 @@ static bool fa_layout__aligns_member(const struct fa_layout *l, const struct fa_
  * Its bases, methods and friends are not in it: the members go in place
  * of the class's own.
  */
+/*
+ * alignas(@align) as the source would write it: a cache line as the name it
+ * gives std::hardware_destructive_interference_size (64 on x86 with gcc and
+ * clang), the number otherwise
+ */
+static int fa_cxx_align__scnprintf(char *buf, size_t size, u32 align, const struct fa_layout *l,
+				   const struct fa_struct *st)
+{
+	if (st->cxx_line_name && align == l->line_size && l->line_size == 64)
+		return scnprintf(buf, size, "alignas(%s)", st->cxx_line_name);
+	return scnprintf(buf, size, "alignas(%u)", align);
+}
+
 static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_struct *st,
 				     const struct fa_classes *c, FILE *fp)
 {
@@ -608,12 +621,14 @@ static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_
 	size_t kw = last - head + strcspn(last, " "), printed;
 	bool class_align = l->align >= l->line_size && !fa_layout__aligns_member(l, st);
 	const char *brace = st->c_open && !st->cxx_open ? "" : " {";
+	char as[128];
 	struct fa_layout_walk w;
 	int line = -1, access = 0;
 
 	/* 'class alignas(64) Name {', after a template's header */
+	fa_cxx_align__scnprintf(as, sizeof(as), l->align, l, st);
 	printed = class_align ?
-		  fprintf(fp, "%.*s alignas(%u)%s%s\n", (int)kw, head, l->align, head + kw, brace) :
+		  fprintf(fp, "%.*s %s%s%s\n", (int)kw, head, as, head + kw, brace) :
 		  fprintf(fp, "%s%s\n", head, brace);
 	printed += fprintf(fp, "\t/* the data members, in this order, in place of the class's own: its bases, methods and friends stay; new gives an over-aligned class storage so aligned since C++17 */\n");
 	fa_layout_walk__init(&w, l, st);
@@ -637,13 +652,13 @@ static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_
 			access = f->access;
 		}
 		/* the source's declaration keeps its own alignas but where a line starts */
+		fa_cxx_align__scnprintf(as, sizeof(as), align, l, st);
 		if (f->cxx_decl && l->line_start[u] && w.first) {
-			printed += fprintf(fp, "\talignas(%u) %s", align,
-					   fa_cxx_decl__unaligned(f->cxx_decl));
+			printed += fprintf(fp, "\t%s %s", as, fa_cxx_decl__unaligned(f->cxx_decl));
 		} else if (f->cxx_decl) {
 			printed += fprintf(fp, "\t%s", f->cxx_decl);
 		} else {
-			printed += aligned ? fprintf(fp, "\talignas(%u)", align) : 0;
+			printed += aligned ? fprintf(fp, "\t%s", as) : 0;
 			printed += fa_field__fprintf_c(f, fp);
 		}
 		printed += fprintf(fp, ";\t/* %s%s */\n",
