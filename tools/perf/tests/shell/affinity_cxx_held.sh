@@ -175,16 +175,22 @@ perf affinity report -i "${tmpdir}/meter.data" --json "${tmpdir}/meter.json" > /
 	fail "--json: exit $?"
 affinity__valid report "${tmpdir}/meter.json" || fail "the JSON is not valid"
 
+# variant NAME STD: build ${tmpdir}/NAME.cc with -std=STD and record it
+# into NAME.data; the test ends if either fails
+variant() {
+	if ! c++ -std="$2" -g -O2 -pthread -o "${tmpdir}/$1" "${tmpdir}/$1.cc" ||
+	   ! perf affinity record -o "${tmpdir}/$1.data" -- "${tmpdir}/$1" > /dev/null 2>&1; then
+		fail "c++ or record of $1.cc"
+		cleanup
+		exit ${err}
+	fi
+}
+
 # the same class as a base: analysed as itself, the base printed as a base
 # (pahole's '<ancestor>'), named, kept in place; the JSON still valid
 sed -e 's/^class Service {$/class Service : public lf::Meter<long> {/' \
     -e 's/meter_\.//' -e '/lf::Meter<long> meter_;/d' "${tmpdir}/meter.cc" > "${tmpdir}/base.cc"
-if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/base" "${tmpdir}/base.cc" ||
-   ! perf affinity record -o "${tmpdir}/base.data" -- "${tmpdir}/base" > /dev/null 2>&1; then
-	fail "c++ or record of base.cc"
-	cleanup
-	exit ${err}
-fi
+variant base c++17
 perf affinity report -i "${tmpdir}/base.data" --stdio > "${tmpdir}/base.report" 2>&1 ||
 	fail "report of the base: exit $?"
 grep -E '^class Service|<ancestor>|^  (kept in place|note):' "${tmpdir}/base.report"
@@ -206,12 +212,7 @@ affinity__valid report "${tmpdir}/base.json" || fail "the JSON of a class with a
 # MPMCQueue's allocator_) holds no data: none of the counter's accesses
 sed -e 's|^	std::atomic<T> count_{0};$|	[[no_unique_address]] std::allocator<T> alloc_;\n&|' \
     -e 's|^#include <atomic>$|&\n#include <memory>|' "${tmpdir}/meter.cc" > "${tmpdir}/empty.cc"
-if ! c++ -std=c++20 -g -O2 -pthread -o "${tmpdir}/empty" "${tmpdir}/empty.cc" ||
-   ! perf affinity record -o "${tmpdir}/empty.data" -- "${tmpdir}/empty" > /dev/null 2>&1; then
-	fail "c++ or record of empty.cc"
-	cleanup
-	exit ${err}
-fi
+variant empty c++20
 perf affinity report -i "${tmpdir}/empty.data" --stdio -T Meter > "${tmpdir}/empty.report" 2>&1 ||
 	fail "report of the empty member: exit $?"
 grep -E '^  (alloc_|count_) ' "${tmpdir}/empty.report"
@@ -226,12 +227,7 @@ grep -q -E '^  count_ +0 +8 +0 +[0-9]+ +[1-9][0-9]* .* write-hot' "${tmpdir}/emp
 # emitted members align to that name, and compile in place with -Werror
 sed -e 's|^namespace lf {$|&\n#ifdef __cpp_lib_hardware_interference_size\nconstexpr std::size_t kLine = std::hardware_destructive_interference_size;\n#else\nconstexpr std::size_t kLine = 64;\n#endif|' \
     -e 's|^#include <atomic>$|&\n#include <new>|' "${tmpdir}/meter.cc" > "${tmpdir}/line.cc"
-if ! c++ -std=c++17 -g -O2 -pthread -o "${tmpdir}/line" "${tmpdir}/line.cc" ||
-   ! perf affinity record -o "${tmpdir}/line.data" -- "${tmpdir}/line" > /dev/null 2>&1; then
-	fail "c++ or record of line.cc"
-	cleanup
-	exit ${err}
-fi
+variant line c++17
 perf affinity report -i "${tmpdir}/line.data" --stdio --emit-c -T Meter > "${tmpdir}/line.emit" 2>&1 ||
 	fail "--emit-c of line.cc: exit $?"
 sed -n '/^  As C++:$/,/^};$/p' "${tmpdir}/line.emit" |
