@@ -142,7 +142,6 @@ static void fa_type__retire_fields(struct fa_type *t, struct fa_inst *inst)
 	zfree(&inst->fields);
 }
 
-/* Who accessed field @s->field of @inst (see struct fa_inst_field) */
 /* When @s's owner accessed @inst: past the first FA_INST_CPUS owners, always */
 static void fa_inst__track_owner(struct fa_inst *inst, const struct fa_sample *s)
 {
@@ -161,6 +160,7 @@ static void fa_inst__track_owner(struct fa_inst *inst, const struct fa_sample *s
 	inst->owners[i].last = max(inst->owners[i].last, s->time);
 }
 
+/* Who accessed field @s->field of @inst (see struct fa_inst_field) */
 static int fa_inst__track_field(struct fa_type *t, struct fa_inst *inst, const struct fa_sample *s)
 {
 	struct fa_inst_field *ifd;

@@ -281,15 +281,14 @@ void fa_cost_model__eval_groups_lines(const struct fa_cost_model *m, const u32 *
 	if (!fa_cost_model__has_groups(m))
 		return;
 	visits = fa_cost_model__moved_units(m, line_of, seen, moved);
-	for (int s = 0; s < m->nr_sets; s++) {
+	/* the visits' transfers are their own: no move set is counted */
+	for (int s = 0; s < (visits ? m->nr_window_sets : m->nr_sets); s++) {
 		const struct fa_cost_set *set = &m->sets[s];
 		bool window = s < m->nr_window_sets;
 		double c, x = 0;
 
 		if (window)
 			c = fa_units__lines(line_of, m->units + set->first, set->nr, touched);
-		else if (visits)
-			break;
 		else
 			c = fa_cost_set__moves(m, set, line_of) ? m->xfer_cost : 0;
 		/* a visit's transfers go with its group, as its lines do */

@@ -69,8 +69,8 @@ struct fa_cost_model {
 	/*
 	 * Windows are the visits of the sampled code (code.c): sparse samples
 	 * catch few of a visit's accesses, so the share of the sampled
-	 * accesses to a line that found it moved stands for every visit
-	 * touching the line (fa_cost_model__visit_xfers())
+	 * accesses to a unit that found its line moved stands for every visit
+	 * accessing the unit (fa_cost_set__visit_xfers())
 	 */
 	bool			 per_visit;
 	/*

@@ -35,7 +35,8 @@ int fa_session__init(struct fa_session *s, const struct fa_config *cfg, const ch
 	s->type_aliases = hashmap__new(fa_str__hash, fa_str__equal, NULL);
 	if (IS_ERR(s->type_aliases))
 		s->type_aliases = NULL;
-	if (!s->type_names || !s->type_aliases || fa_owners__init(&s->owners) || fa_inst_map__init(&s->instances) ||
+	if (!s->type_names || !s->type_aliases || fa_owners__init(&s->owners) ||
+	    fa_inst_map__init(&s->instances) ||
 	    fa_dlines__init(&s->dlines, cfg->line_size, cfg->xfer_ns, cfg->boot_ns) ||
 	    fa_dlines__init(&s->watched, cfg->line_size, cfg->xfer_ns, cfg->boot_ns))
 		return -ENOMEM;
@@ -55,6 +56,12 @@ bool fa_session__wanted(const struct fa_session *s, const char *name)
 	return fa_type_filter__wants(s->only, name);
 }
 
+/* Whether @te is of @size (any, when either is 0) */
+static bool fa_type_entry__sized(const struct fa_type_entry *te, u32 size)
+{
+	return !size || !te->size || te->size == size;
+}
+
 /* The type @name registered with @size (any, when either is 0), or NULL */
 struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const char *name,
 					    u32 size)
@@ -63,10 +70,10 @@ struct fa_type_entry *fa_session__find_type(const struct fa_session *s, const ch
 
 	hashmap__find(s->type_names, name, &te);
 	for (; te; te = te->same_name) {
-		if (!size || !te->size || te->size == size)
+		if (fa_type_entry__sized(te, size))
 			return te;
 	}
-	if (hashmap__find(s->type_aliases, name, &te) && (!size || !te->size || te->size == size))
+	if (hashmap__find(s->type_aliases, name, &te) && fa_type_entry__sized(te, size))
 		return te;
 	return NULL;
 }

@@ -240,7 +240,7 @@ void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 	const char *per = c->an->per_visit ? "visit" : "window";
 	char ci[FA_INTERVAL_STR];
 
-	fprintf(fp, "%s in %s: %s\n", c->st->cxx_name ?: c->st->name, path,
+	fprintf(fp, "%s in %s: %s\n", fa_struct__printed_name(c->st), path,
 		c->nr_failed ? "the layout does NOT hold" :
 		c->nr_undecided ? "not enough evidence to tell whether the layout holds" :
 		"the layout holds");
@@ -319,7 +319,7 @@ static void fa_check__json_new(struct json_writer *j, const struct fa_check *c)
 void fa_check__json(struct json_writer *j, const struct fa_check *c)
 {
 	json_writer__begin_object(j, NULL, /*flat=*/false);
-	json_writer__string(j, "type", c->st->cxx_name ?: c->st->name);
+	json_writer__string(j, "type", fa_struct__printed_name(c->st));
 	json_writer__bool(j, "holds", !c->nr_failed && !c->nr_undecided);
 	json_writer__string(j, "verdict", fa_check__verdict(c));
 	json_writer__u64(j, "size", c->st->size);

@@ -39,14 +39,20 @@ static char *fa_file__line(const char *path, int lineno)
 	return line;
 }
 
+/* Whether @c can be in an identifier */
+static bool fa_ident__char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
 /* Whether @name is in @s as a whole identifier */
 static bool fa_decl__names(const char *s, const char *name)
 {
 	size_t len = strlen(name);
 
 	for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
-		bool before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-		bool after = isalnum((unsigned char)p[len]) || p[len] == '_';
+		bool before = p > s && fa_ident__char(p[-1]);
+		bool after = fa_ident__char(p[len]);
 
 		if (!before && !after)
 			return true;
@@ -184,7 +190,7 @@ static char *fa_decl__name_before(const char *text, const char *end)
 {
 	const char *start = end;
 
-	while (start > text && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+	while (start > text && fa_ident__char(start[-1]))
 		start--;
 	return start < end && !isdigit((unsigned char)*start) ? strndup(start, end - start) : NULL;
 }
@@ -201,7 +207,7 @@ static char *fa_decl__line_name(const char *text)
 	for (const char *p = strstr(text, std_name); p; p = strstr(p + len, std_name)) {
 		const char *end = p;
 
-		if (isalnum((unsigned char)p[len]) || p[len] == '_')
+		if (fa_ident__char(p[len]))
 			continue;
 		while (end > text && isspace((unsigned char)end[-1]))
 			end--;

@@ -543,23 +543,17 @@ static void fa_die__base_name(Dwarf_Die *real, struct strbuf *sb)
 static int fa_die__bases(Dwarf_Die *record, struct strbuf *sb)
 {
 	u8 def = dwarf_tag(record) == DW_TAG_class_type ? DW_ACCESS_private : DW_ACCESS_public;
-	static const char * const access[] = {
-		[DW_ACCESS_public] = "public", [DW_ACCESS_protected] = "protected",
-		[DW_ACCESS_private] = "private",
-	};
 	Dwarf_Die child, type;
 	int n = 0;
-	u8 a;
 
 	if (dwarf_child(record, &child))
 		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_inheritance || !fa_die__type(&child, &type))
 			continue;
-		a = fa_die__access(&child, def);
 		strbuf_addf(sb, "%s %s%s %s", n++ ? "," : " :",
 			    dwarf_hasattr(&child, DW_AT_virtuality) ? "virtual " : "",
-			    a < ARRAY_SIZE(access) && access[a] ? access[a] : "public",
+			    fa_member_access__name(fa_die__access(&child, def)),
 			    dwarf_diename(&type) ?: "?");
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;

@@ -388,6 +388,19 @@ static const char *fa_type_name__bare(const char *name)
 	return name;
 }
 
+/* The keyword of a C++ access (enum fa_member_access, DWARF's DW_ACCESS_*) */
+const char *fa_member_access__name(u8 access)
+{
+	return access == FA_MEMBER_PRIVATE ? "private" :
+	       access == FA_MEMBER_PROTECTED ? "protected" : "public";
+}
+
+/* The name of @st as its language spells it: C++'s with its scopes */
+const char *fa_struct__printed_name(const struct fa_struct *st)
+{
+	return st->cxx_name ?: st->name;
+}
+
 /* The last component of a C++ qualified name: "ns::Queue<a::b>" -> "Queue<a::b>" */
 const char *fa_type_name__last(const char *name)
 {

@@ -216,6 +216,8 @@ int fa_field_kind__parse(const char *name);
 const char *fa_struct__bare_name(const struct fa_struct *st);
 bool fa_type_name__matches(const char *name, const char *want);
 const char *fa_type_name__last(const char *name);
+const char *fa_member_access__name(u8 access);
+const char *fa_struct__printed_name(const struct fa_struct *st);
 struct fa_type_filter;
 struct fa_type_filter *fa_type_filter__new(const char *list);
 void fa_type_filter__delete(struct fa_type_filter *f);

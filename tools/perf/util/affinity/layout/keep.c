@@ -125,6 +125,27 @@ static bool fa_field__is_sync(const struct fa_field *f)
 	return false;
 }
 
+static const struct {
+	const char *key;	/* the JSON's */
+	const char *why;	/* the report's */
+} fa_pins[] = {
+	[FA_PIN_ASKED]		= { "keep", "--keep", },
+	[FA_PIN_BASE]		= { "base", "first member, a struct: code may cast to it", },
+	[FA_PIN_CLASS_BASE]	= { "base class", "a base class: the compiler places it", },
+};
+
+/* Why a unit is kept in place (enum fa_pin, not FA_PIN_NONE), for the JSON */
+const char *fa_pin__key(int pin)
+{
+	return pin > FA_PIN_NONE && pin < (int)ARRAY_SIZE(fa_pins) ? fa_pins[pin].key : "keep";
+}
+
+/* And for the report */
+const char *fa_pin__why(int pin)
+{
+	return pin > FA_PIN_NONE && pin < (int)ARRAY_SIZE(fa_pins) ? fa_pins[pin].why : "--keep";
+}
+
 /**
  * fa_keep__init - What layouts of @st must keep
  * @cur: The recorded layout

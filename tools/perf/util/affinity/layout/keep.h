@@ -26,6 +26,9 @@ enum fa_pin {
 	FA_PIN_CLASS_BASE,	/* a C++ base class: the compiler places it */
 };
 
+const char *fa_pin__key(int pin);
+const char *fa_pin__why(int pin);
+
 /* Units from @from to @to of the recorded layout, in offset order */
 struct fa_keep_range {
 	int	from;

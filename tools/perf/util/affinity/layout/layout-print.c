@@ -560,12 +560,6 @@ static size_t fa_layout__fprintf_line(const struct fa_layout *l, const struct fa
 	return printed;
 }
 
-static const char *fa_member_access__name(u8 access)
-{
-	return access == FA_MEMBER_PRIVATE ? "private" :
-	       access == FA_MEMBER_PROTECTED ? "protected" : "public";
-}
-
 /* @decl without a leading alignas(...), which the layout replaces */
 static const char *fa_cxx_decl__unaligned(const char *decl)
 {
@@ -593,14 +587,6 @@ static bool fa_layout__aligns_member(const struct fa_layout *l, const struct fa_
 }
 
 /*
- * fa_layout__fprintf_cxx - fa_layout__fprintf_c() of a C++ class: its data
- * members in the layout's order, each declared as its source does (the
- * type as the code spells it, its default initializer) where the source is
- * at hand, with alignas(); an access specifier where the access changes.
- * Its bases, methods and friends are not in it: the members go in place
- * of the class's own.
- */
-/*
  * alignas(@align) as the source would write it: a cache line as the name it
  * gives std::hardware_destructive_interference_size (64 on x86 with gcc and
  * clang), the number otherwise
@@ -613,6 +599,14 @@ static int fa_cxx_align__scnprintf(char *buf, size_t size, u32 align, const stru
 	return scnprintf(buf, size, "alignas(%u)", align);
 }
 
+/*
+ * fa_layout__fprintf_cxx - fa_layout__fprintf_c() of a C++ class: its data
+ * members in the layout's order, each declared as its source does (the
+ * type as the code spells it, its default initializer) where the source is
+ * at hand, with alignas(); an access specifier where the access changes.
+ * Its bases, methods and friends are not in it: the members go in place
+ * of the class's own.
+ */
 static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_struct *st,
 				     const struct fa_classes *c, FILE *fp)
 {

@@ -525,9 +525,7 @@ static void fa_json__kept(struct json_writer *j, const struct fa_analysis *an,
 			continue;
 		json_writer__begin_object(j, NULL, /*flat=*/true);
 		json_writer__string(j, "member", fa_unit__name(st, u));
-		json_writer__string(j, "why", an->keep.pin[u] == FA_PIN_BASE ? "base" :
-					      an->keep.pin[u] == FA_PIN_CLASS_BASE ? "base class" :
-					      "keep");
+		json_writer__string(j, "why", fa_pin__key(an->keep.pin[u]));
 		json_writer__end_object(j);
 	}
 	json_writer__end_array(j);

@@ -252,10 +252,7 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 		if (!an->keep.pin[u])
 			continue;
 		printed += fprintf(fp, "  kept in place: %s (%s)\n", fa_unit__name(st, u),
-				   an->keep.pin[u] == FA_PIN_BASE ?
-				   "first member, a struct: code may cast to it" :
-				   an->keep.pin[u] == FA_PIN_CLASS_BASE ?
-				   "a base class: the compiler places it" : "--keep");
+				   fa_pin__why(an->keep.pin[u]));
 	}
 	for (int i = 0; i < an->keep.nr_ranges; i++) {
 		const struct fa_keep_range *r = &an->keep.ranges[i];

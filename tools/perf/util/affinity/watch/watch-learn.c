@@ -53,6 +53,7 @@ struct fa_learn_line {
 	u64	samples;
 	u32	tid[2];		/* the first two threads seen */
 	bool	pointer;
+	int	kind;		/* enum fa_learn_kind, once the line is to be picked */
 };
 
 #define FA_LEARN_BEFORE	48	/* bytes decoded before the IP to find the instruction there */
@@ -396,20 +397,25 @@ static bool fa_learn_line__shared(const struct fa_learn_line *ll)
 	return ll->tid[1] && ll->pointer;
 }
 
-/* The most samples of a line two threads share, of the program's (@pid's) */
-static u64 fa_watch_learn__most(const struct fa_watch_learn *l, FILE *maps, const char *exe)
+/*
+ * The kind of each line two threads share, from @pid's mappings (@maps,
+ * NULL: the program's own); the most samples of one of the program's
+ */
+static u64 fa_watch_learn__kinds(const struct fa_watch_learn *l, FILE *maps, const char *exe)
 {
 	struct hashmap_entry *cur;
 	u64 most = 0;
 	size_t bkt;
 
 	hashmap__for_each_entry(l->lines, cur, bkt) {
-		const struct fa_learn_line *ll = cur->pvalue;
+		struct fa_learn_line *ll = cur->pvalue;
 
-		if (fa_learn_line__shared(ll) && ll->samples > most &&
-		    (!maps || fa_learn__kind(l, maps, exe, ll->line * FA_LEARN_LINE) !=
-			      FA_LEARN_SYSTEM))
-			most = ll->samples;
+		if (!fa_learn_line__shared(ll))
+			continue;
+		ll->kind = maps ? fa_learn__kind(l, maps, exe, ll->line * FA_LEARN_LINE) :
+				  FA_LEARN_OWN;
+		if (ll->kind != FA_LEARN_SYSTEM)
+			most = max(most, ll->samples);
 	}
 	return most;
 }
@@ -427,7 +433,6 @@ u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_lear
 {
 	const struct fa_learn_line *best = NULL, *most = NULL;
 	char path[64], exe[PATH_MAX];
-	int best_kind = FA_LEARN_SYSTEM, most_kind = FA_LEARN_SYSTEM;
 	struct hashmap_entry *cur;
 	u64 most_own;
 	ssize_t n;
@@ -442,34 +447,28 @@ u64 fa_watch_learn__line(const struct fa_watch_learn *l, int pid, struct fa_lear
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = fopen(path, "r");
-	most_own = fa_watch_learn__most(l, maps, exe);
+	most_own = fa_watch_learn__kinds(l, maps, exe);
+	if (maps)
+		fclose(maps);
 	hashmap__for_each_entry(l->lines, cur, bkt) {
 		const struct fa_learn_line *ll = cur->pvalue;
-		int kind;
 
 		if (!fa_learn_line__shared(ll))
 			continue;
-		kind = maps ? fa_learn__kind(l, maps, exe, ll->line * FA_LEARN_LINE) : FA_LEARN_OWN;
-		if (!best || fa_learn_line__better(ll->samples, ll->line, kind, best->samples,
-						   best->line, best_kind, most_own)) {
+		if (!best || fa_learn_line__better(ll->samples, ll->line, ll->kind, best->samples,
+						   best->line, best->kind, most_own))
 			best = ll;
-			best_kind = kind;
-		}
-		if (!most || ll->samples > most->samples) {
+		if (!most || ll->samples > most->samples)
 			most = ll;
-			most_kind = kind;
-		}
 	}
-	if (maps)
-		fclose(maps);
 	if (!best)
 		return 0;
 	pick->samples = best->samples;
-	pick->kind = best_kind;
+	pick->kind = best->kind;
 	if (most != best) {
 		pick->other = most->line * FA_LEARN_LINE;
 		pick->other_samples = most->samples;
-		pick->other_kind = most_kind;
+		pick->other_kind = most->kind;
 	}
 	return best->line * FA_LEARN_LINE;
 }
