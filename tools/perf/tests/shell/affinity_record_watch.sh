@@ -341,8 +341,9 @@ PROG
 		fail "report of the ring watched by --watch auto"
 	grep -E -q "^  (head|tail) .*shared-written \(exact\)" "${result}" ||
 		fail "--watch auto, ring on the stack: its roles are not the watchpoints'"
-	grep -q "^  line 0x${line} .*(watchpoint hits, exact)" "${result}" ||
-		fail "--watch auto, ring on the stack: its line has no hits"
+	# not its line's transfers: they need both threads running at once in
+	# the armed slices, which a loaded machine may not give (1 of 10 runs
+	# beside a build; the line not listed at all beside another watcher)
 	awk '/^  Memory accesses decoded/ { d = $NF } /^  Not attributed/ { n = $NF }
 	     END { exit !(d > 0 && n <= d) }' "${result}" ||
 		fail "the summary: more accesses not attributed than decoded"
