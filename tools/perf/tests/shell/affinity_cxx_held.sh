@@ -18,7 +18,8 @@
 # member at the counter's offset ([[no_unique_address]]) holds none of the
 # counter's accesses.  Where the source names
 # std::hardware_destructive_interference_size (kLine), --emit-c aligns to
-# that name, and the members compile in place.
+# that name, and the members compile in place.  Instances in a std::vector
+# that the threads' lambdas capture by reference are analysed as the class.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
@@ -237,6 +238,42 @@ grep -q '^	alignas(kLine) ' "${tmpdir}/line.members" ||
 	fail "--emit-c does not align to the source's name of the interference size"
 affinity__cxx_in_place line "${tmpdir}/line.members"
 [ $? = 1 ] && fail "--emit-c aligned to kLine does not compile in place"
+
+# instances in a std::vector on main's stack, which the threads' lambdas
+# capture by reference: reached through the closure's reference and the
+# vector's _M_start, by a constant index past the first element
+sed '/^int main()$/,$d' "${tmpdir}/meter.cc" > "${tmpdir}/vector.cc"
+cat >> "${tmpdir}/vector.cc" <<'PROG'
+int main()
+{
+	std::vector<lf::Meter<long>> meters(2);
+	long n = 0;
+	std::thread t1([&meters] {
+		while (!stop.load(std::memory_order_relaxed))
+			meters[1].hit();
+	});
+	std::thread t2([&meters, &n] {
+		while (!stop.load(std::memory_order_relaxed))
+			for (long i = 0; i < 100; i++)
+				n += !meters[1].over(i);
+	});
+
+	std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+	stop = true;
+	t1.join();
+	t2.join();
+	return n == 42;
+}
+PROG
+sed -i 's|^#include <atomic>$|&\n#include <vector>|' "${tmpdir}/vector.cc"
+variant vector c++17
+perf affinity report -i "${tmpdir}/vector.data" --stdio > "${tmpdir}/vector.report" 2>&1 ||
+	fail "report of the vector: exit $?"
+grep -E "^  ${meter}: |^    count_ \(written" "${tmpdir}/vector.report"
+grep -q "^  ${meter}: 32 bytes, [0-9]* accesses, 1 instance$" "${tmpdir}/vector.report" ||
+	fail "the element of a vector a lambda captures by reference is not analysed as its class"
+grep -q '^    count_ (written by thread [0-9]*) -> \(scale_\|cap_\|floor_\) (read by' \
+	"${tmpdir}/vector.report" || fail "no false sharing of the vector element's counter"
 
 cleanup
 exit ${err}
