@@ -33,6 +33,7 @@
 #include "util/addr_location.h"
 #include "util/affinity/decode/access.h"
 #include "util/affinity/advice/analyze.h"
+#include "util/affinity/advice/try.h"
 #include "util/affinity/attr/attr.h"
 #include "util/affinity/check/check.h"
 #include "util/affinity/check/check-lines.h"
@@ -126,6 +127,8 @@ struct perf_affinity {
 	const char		*table;		/* -x: "struct" or "fields" */
 	bool			 system_types;	/* also of system libraries' code */
 	const char		*types;
+	const char		*tries[FA_TRIES_MAX];	/* --try */
+	int			 nr_tries;
 	const char		*method_str;
 	const char		*scope_str;
 	const char		*time_str;
@@ -233,6 +236,26 @@ static int parse_tracepoint(const struct option *opt, const char *str, int unset
 		return -ENOMEM;
 	tps[aff->nr_tracepoints++] = str;
 	aff->tracepoints = tps;
+	return 0;
+}
+
+/* --try: the words are checked at once, the members once the types are known */
+static int parse_try(const struct option *opt, const char *str, int unset)
+{
+	struct perf_affinity *aff = opt->value;
+	char msg[512];
+
+	if (unset)
+		return 0;
+	if (aff->nr_tries == FA_TRIES_MAX) {
+		pr_err("--try %s: more than %d layouts to try\n", str, FA_TRIES_MAX);
+		return -E2BIG;
+	}
+	if (fa_try__syntax(str, msg, sizeof(msg))) {
+		pr_err("--try '%s': %s\n", str, msg);
+		return -EINVAL;
+	}
+	aff->tries[aff->nr_tries++] = str;
 	return 0;
 }
 
@@ -1056,6 +1079,60 @@ static int perf_affinity__check_keep(struct perf_affinity *aff)
 	return err;
 }
 
+/* Score --try @text for the type @i if it has the members the text names: 1 if so */
+static int perf_affinity__try_type(struct perf_affinity *aff, struct fa_analysis *an, int i,
+				   const char *text, char *msg, size_t size)
+{
+	struct fa_type_entry *te = aff->attr.s->types[i];
+	struct fa_try *tries, tr;
+	int err = fa_try__parse(&tr, te->st, &an->current, text, msg, size);
+
+	if (err == -ENOENT)
+		return 0;
+	if (!err)
+		err = fa_try__score(&tr, te->t, an);
+	if (err == -EINVAL)
+		scnprintf(msg, size, "%s is not laid out as its members say (packed?): no edit of it can be scored",
+			  fa_struct__printed_name(te->st));
+	if (err)
+		goto out_exit;
+	tries = realloc(an->tries, (an->nr_tries + 1) * sizeof(*tries));
+	err = -ENOMEM;
+	if (!tries)
+		goto out_exit;
+	an->tries = tries;
+	an->tries[an->nr_tries++] = tr;
+	return 1;
+out_exit:
+	fa_try__exit(&tr);
+	return err;
+}
+
+/* --try: every layout in the types that have the members it names */
+static int perf_affinity__tries(struct perf_affinity *aff, struct fa_analysis *an)
+{
+	struct fa_attr *a = &aff->attr;
+	char msg[512];
+
+	for (int k = 0; k < aff->nr_tries; k++) {
+		int found = 0, err = 0;
+
+		msg[0] = '\0';
+		for (int i = 0; err >= 0 && i < a->s->nr_types; i++) {
+			if (a->s->types[i]->t)
+				err = perf_affinity__try_type(aff, &an[i], i, aff->tries[k], msg,
+							      sizeof(msg));
+			found += err > 0;
+		}
+		if (err < 0 || !found) {
+			pr_err("--try '%s': %s\n", aff->tries[k],
+			       err < 0 || msg[0] ? msg : "no struct reported");
+			return err < 0 && err != -EINVAL ? err : -ENOENT;
+		}
+	}
+	return 0;
+}
+
 static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis *an, u64 *total)
 {
 	struct fa_attr *a = &aff->attr;
@@ -1086,6 +1163,8 @@ static int perf_affinity__analyze(struct perf_affinity *aff, struct fa_analysis 
 	ui_progress__finish();
 	if (!err && (aff->ropts.keep.keep || aff->ropts.keep.keep_order))
 		err = perf_affinity__check_keep(aff);
+	if (!err && aff->nr_tries)
+		err = perf_affinity__tries(aff, an);
 	return err;
 }
 
@@ -1677,6 +1756,9 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_BOOLEAN(0, "emit-c", &aff->ropts.emit_c, "also print suggested layouts as C"),
 	OPT_STRING(0, "keep", &aff->ropts.keep.keep, "field[,field...]",
 		   "fields whose offsets code relies on: layouts keep them where they are"),
+	OPT_CALLBACK(0, "try", aff, "edit[;edit...]",
+		     "what-if: score this layout as the advice is, in the advice's words ('move lock to the end; start a cache line at reader1')",
+		     parse_try),
 	OPT_STRING(0, "keep-order", &aff->ropts.keep.keep_order, "from-to[,from-to...]",
 		   "members that stay together in their order (an offsetof() range)"),
 	OPT_STRING(0, "json", &aff->json_name, "file",

@@ -4,11 +4,13 @@
  * edit that removes the cost, not a reorder, and never one that moves what
  * must stay (--keep, --keep-order, a first member that is a struct).
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include "affinity-analysis.h"
+#include "affinity/advice/try.h"
 #include "affinity-planted.h"
 #include "debug.h"
 #include "tests.h"
@@ -83,6 +85,70 @@ static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
 	  a.advised.model.total < a.now.model.total && a.advised.replay.total < a.now.replay.total &&
 	  !a.unsure);
 	T("apart only in instances that start a line: said", a.needs_line_start);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
+/* --try @text, scored: 0, or what parsing it returned */
+static int try__score(struct fa_try *tr, const struct fa_analysis *a, const struct fa_type *t,
+		      const char *text)
+{
+	char msg[256];
+	int err = fa_try__parse(tr, t->st, &a->current, text, msg, sizeof(msg));
+
+	pr_debug("--try '%s': %d %s\n", text, err, msg);
+	return err ?: fa_try__score(tr, t, a);
+}
+
+/*
+ * The advice pasted into --try makes the advice's layout and scores as it;
+ * other words make what they say, and names or words it does not know
+ * are refused
+ */
+static int test__affinity_try(struct test_suite *test __maybe_unused, int subtest __maybe_unused)
+{
+	struct fa_struct *st = longs__new(12);
+	struct fa_type *t = refcount__new(st);
+	struct fa_analysis a;
+	struct fa_try tr;
+	char words[256], msg[256];
+
+	T("type", t);
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	T("one edit advised", a.advice == FA_ADVICE_EDIT && a.edits.nr == 1);
+	fa_edit__snprintf(&a.edits.edit[0], st, words, sizeof(words));
+	T("the advice's words parse and score", !try__score(&tr, &a, t, words));
+	T("into the advice's layout", fa_layout__same(&tr.layout, &a.suggested) &&
+	  tr.layout.size == a.suggested.size);
+	T("with the advice's saving and interval", fabs(tr.gain_ci.est - a.gain_ci.est) < 1e-9 &&
+	  fabs(tr.gain_ci.lo - a.gain_ci.lo) < 1e-9 && fabs(tr.gain_ci.hi - a.gain_ci.hi) < 1e-9);
+	T("and the advice's replay", fabs(tr.replay_gain_ci.est - a.replay_gain_ci.est) < 1e-9);
+	T("moving what it moves", tr.moved == a.moved && !tr.breaks);
+	fa_try__exit(&tr);
+
+	T("move after", !try__score(&tr, &a, t, "move f0 after f10"));
+	T("puts the member right after the other", fa_layout__field_offset(&tr.layout, st, 0) ==
+	  fa_layout__field_offset(&tr.layout, st, 10) + 8);
+	T("the size stays: no memory", tr.layout.size == 96 &&
+	  fa_try__memory(&tr.layout, &a.current, 1) == 0);
+	fa_try__exit(&tr);
+
+	T("a line of its own, then aligned", !try__score(&tr, &a, t,
+	  "give f8 a cache line of its own ; align the struct to 128"));
+	T("apart from its readers, aligned", fa_layout__line(&tr.layout, st, 8) !=
+	  fa_layout__line(&tr.layout, st, 10) && tr.layout.align == 128 && tr.layout.size == 256);
+	T("costs the bytes it adds", fa_try__memory(&tr.layout, &a.current, 3) == 3 * (256 - 96));
+	T("and saves", tr.gain_ci.est > 0);
+	fa_try__exit(&tr);
+
+	T("a member the struct has not", fa_try__parse(&tr, st, &a.current, "move f99 to the end",
+						       msg, sizeof(msg)) == -ENOENT &&
+	  strstr(msg, "no member 'f99'"));
+	T("words it does not know", fa_try__syntax("frob f1", msg, sizeof(msg)) == -EINVAL &&
+	  strstr(msg, "'frob f1' not understood"));
+	T("half an edit", fa_try__syntax("swap f1 and", msg, sizeof(msg)) == -EINVAL);
+	T("no alignment", fa_try__syntax("align the struct to 48", msg, sizeof(msg)) == -ERANGE);
+	T("no edit", fa_try__syntax(" ; ", msg, sizeof(msg)) == -EINVAL);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -505,6 +571,7 @@ static int test__affinity_sparse_xfers(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
+	TEST_CASE("What-if: the advice's own words score as the advice", affinity_try),
 	TEST_CASE("An offsetof() range stays together", affinity_keep_order),
 	TEST_CASE("A field kept stays where it is", affinity_keep_field),
 	TEST_CASE("A first member that is a struct stays first", affinity_keep_base),

@@ -58,7 +58,7 @@ static const int fa_details_sections[] = {
 };
 
 static const int fa_layout_sections[] = {
-	FA_REPORT_ADVICE, FA_REPORT_COST, FA_REPORT_LAYOUTS,
+	FA_REPORT_ADVICE, FA_REPORT_WHATIF, FA_REPORT_COST, FA_REPORT_LAYOUTS,
 };
 
 static const char fa_help_move[] =

@@ -7,6 +7,7 @@
 #include <linux/zalloc.h>
 #include "../decode/access.h"
 #include "analyze.h"
+#include "try.h"
 #include "../fields/fields.h"
 #include "lines.h"
 #include "refine.h"
@@ -145,19 +146,25 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
  * grouped fields straddling in 3 instances of 8 cost less than the 640-byte
  * stride that aligning them takes (0.53 s against 0.28 s a run).
  */
-static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t,
-				  const struct fa_cost_model *model)
+static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t)
+{
+	if (!a->per_visit || a->spread || !t->replay.nr_bases)
+		return;
+	a->now.visit_lines = fa_analysis__visit_lines(a, t, &a->current);
+	a->advised.visit_lines = fa_analysis__visit_lines(a, t, &a->suggested);
+}
+
+/* Cache lines a visit takes with @l, the recorded instances where they were */
+double fa_analysis__visit_lines(const struct fa_analysis *a, const struct fa_type *t,
+				const struct fa_layout *l)
 {
 	u32 line = t->cfg.line_size;
 	u64 phases[line];
 
-	if (!a->per_visit || a->spread || !t->replay.nr_bases)
-		return;
 	memset(phases, 0, sizeof(phases));
 	for (u32 i = 0; i < t->replay.nr_bases; i++)
 		phases[t->replay.bases[i] % line]++;
-	a->now.visit_lines = fa_cost_model__lines_at(model, &a->current, phases);
-	a->advised.visit_lines = fa_cost_model__lines_at(model, &a->suggested, phases);
+	return fa_cost_model__lines_at(&a->model, l, phases);
 }
 
 /**
@@ -341,7 +348,7 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	fa_boot__saving(&a->now.replay_groups, &a->advised.replay_groups, &a->replay_gain_ci);
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
-		fa_analysis__lines_at(a, t, model);
+		fa_analysis__lines_at(a, t);
 	a->unsure = fa_analysis__unsure(a);
 	/* units that conflict, apart only where an instance starts a line */
 	a->needs_line_start = a->changed && !a->spread &&
@@ -647,5 +654,8 @@ void fa_analysis__exit(struct fa_analysis *a)
 	fa_split__exit(&a->split);
 	zfree(&a->shared_lines);
 	zfree(&a->fs_pairs);
+	for (int i = 0; i < a->nr_tries; i++)
+		fa_try__exit(&a->tries[i]);
+	zfree(&a->tries);
 	fa_cost_model__exit(&a->model);
 }

@@ -21,6 +21,7 @@
 #include "split.h"
 
 struct fa_field;
+struct fa_try;
 struct fa_type;
 
 enum fa_method {
@@ -173,6 +174,9 @@ struct fa_analysis {
 		struct fa_exact_cost	 then;
 		bool			 worse;
 	} watched;
+	/* what-if: the layouts --try proposes, scored as the advice (try.h) */
+	struct fa_try		*tries;
+	int			 nr_tries;
 	/* the current layout's cost and lines, the windows (visits), by group */
 	struct {
 		struct fa_boot_sum	 cost;
@@ -202,6 +206,8 @@ bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interv
 bool fa_analysis__unsure(const struct fa_analysis *a);
 bool fa_analysis__few_groups(const struct fa_cost_model *m, int *nr_groups);
 bool fa_analysis__watched_replayed(const struct fa_analysis *a);
+double fa_analysis__visit_lines(const struct fa_analysis *a, const struct fa_type *t,
+				const struct fa_layout *l);
 const char *fa_method__name(int method);
 int fa_method__parse(const char *key);
 const char *fa_method_why__name(enum fa_method_why why);

@@ -325,29 +325,92 @@ static int fa_search__init(struct fa_search *s, const struct fa_judge *j,
 	return 0;
 }
 
-static void fa_search__apply(struct fa_search *s, const struct fa_edit *e)
+static int fa_order__pos(const int *order, int n, int u)
 {
-	int k = fa_search__pos(s, e->unit);
+	for (int k = 0; k < n; k++) {
+		if (order[k] == u)
+			return k;
+	}
+	return n;
+}
 
+/**
+ * fa_edit__apply - Make an edit of a layout's unit order and line starts
+ * @order: The units by offset, @n of them
+ * @ls: Units that start a cache line
+ */
+void fa_edit__apply(const struct fa_edit *e, int *order, bool *ls, int n)
+{
+	int k = fa_order__pos(order, n, e->unit), to;
+
+	if (k == n)
+		return;
 	switch (e->op) {
 	case FA_EDIT_MOVE:
-		fa_search__move(s, e->unit, e->other < 0 ? s->n : fa_search__pos(s, e->other));
-		memcpy(s->order, s->cand, s->n * sizeof(*s->order));
+		to = e->other < 0 ? n : fa_order__pos(order, n, e->other);
+		memmove(&order[k], &order[k + 1], (n - k - 1) * sizeof(*order));
+		to -= to > k;
+		memmove(&order[to + 1], &order[to], (n - to - 1) * sizeof(*order));
+		order[to] = e->unit;
 		break;
 	case FA_EDIT_SWAP:
-		s->order[fa_search__pos(s, e->other)] = e->unit;
-		s->order[k] = e->other;
+		to = fa_order__pos(order, n, e->other);
+		if (to == n)
+			return;
+		order[to] = e->unit;
+		order[k] = e->other;
 		break;
 	case FA_EDIT_ISOLATE:
-		if (k + 1 < s->n)
-			s->ls[s->order[k + 1]] = true;
+		if (k + 1 < n)
+			ls[order[k + 1]] = true;
 		/* fall through */
 	case FA_EDIT_LINE:
 	default:
-		s->ls[e->unit] = true;
+		ls[e->unit] = true;
 		break;
 	}
+}
+
+static void fa_search__apply(struct fa_search *s, const struct fa_edit *e)
+{
+	fa_edit__apply(e, s->order, s->ls, s->n);
 	fa_search__update(s);
+}
+
+/**
+ * fa_edits__layout - The layout edits make of the recorded one
+ * @e: The edits, in the order to make them
+ * @out: Result
+ *
+ * -EINVAL when the struct is not laid out as a compiler lays out its
+ * members (packed, padding the DWARF does not show): the edited C would
+ * not be what the layout says.
+ */
+int fa_edits__layout(const struct fa_edits *e, const struct fa_struct *st,
+		     const struct fa_layout *cur, struct fa_layout *out)
+{
+	int n = cur->nr_units, err = -ENOMEM;
+	int *order = calloc(n + 1, sizeof(*order));
+	bool *ls = calloc(n + 1, sizeof(*ls));
+
+	if (!order || !ls)
+		goto out;
+	err = fa_layout__from_order(out, st, cur->order, NULL, cur->line_size);
+	if (err)
+		goto out;
+	if (!fa_layout__same(out, cur) || out->size != cur->size) {
+		fa_layout__exit(out);
+		err = -EINVAL;
+		goto out;
+	}
+	memcpy(order, cur->order, n * sizeof(*order));
+	for (int i = 0; i < e->nr; i++)
+		fa_edit__apply(&e->edit[i], order, ls, n);
+	fa_layout__set_order(out, st, order, ls);
+out:
+	free(order);
+	free(ls);
+	return err;
 }
 
 /**

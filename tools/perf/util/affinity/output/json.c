@@ -17,6 +17,7 @@
 #include <linux/zalloc.h>
 #include "../decode/access.h"
 #include "../advice/analyze.h"
+#include "../advice/try.h"
 #include "../attr/attr.h"
 #include "../attr/dlines.h"
 #include "../decode/decode.h"
@@ -644,6 +645,52 @@ static void fa_json__advice(struct json_writer *j, const struct fa_analysis *an,
 	json_writer__end_object(j);
 }
 
+/* --try's layouts, scored as the advice is (try.h) */
+static void fa_json__tries(struct json_writer *j, const struct fa_type *t,
+			   const struct fa_analysis *an)
+{
+	char buf[256];
+
+	json_writer__begin_array(j, "tries", /*flat=*/false);
+	for (int i = 0; i < an->nr_tries; i++) {
+		const struct fa_try *tr = &an->tries[i];
+
+		json_writer__begin_object(j, NULL, /*flat=*/false);
+		json_writer__string(j, "text", tr->text);
+		json_writer__begin_array(j, "edits", /*flat=*/false);
+		for (int k = 0; k < tr->edits.nr; k++) {
+			const struct fa_edit *e = &tr->edits.edit[k];
+
+			json_writer__begin_object(j, NULL, /*flat=*/true);
+			json_writer__string(j, "op", fa_edit_names[e->op]);
+			json_writer__string(j, "member", fa_unit__name(t->st, e->unit));
+			if (e->other >= 0)
+				json_writer__string(j, "other", fa_unit__name(t->st, e->other));
+			fa_edit__snprintf(e, t->st, buf, sizeof(buf));
+			json_writer__string(j, "text", buf);
+			json_writer__end_object(j);
+		}
+		json_writer__end_array(j);
+		json_writer__u64(j, "align", tr->align);
+		fa_json__layout(j, "layout", &tr->layout, t->st);
+		json_writer__int(j, "memory", fa_try__memory(&tr->layout, &an->current,
+							     t->xfer.nr_instances));
+		fa_json__cost(j, "model", &tr->cost.model);
+		json_writer__double(j, "gain", 100 * tr->gain_ci.est);
+		fa_json__interval(j, "gain_interval", &tr->gain_ci, 100);
+		fa_json__cost(j, "replay", &tr->cost.replay);
+		json_writer__double(j, "replay_gain", 100 * tr->replay_gain_ci.est);
+		fa_json__interval(j, "replay_gain_interval", &tr->replay_gain_ci, 100);
+		json_writer__double(j, "visit_lines", tr->cost.visit_lines);
+		json_writer__u64(j, "watched_hits", tr->watched.hits);
+		json_writer__u64(j, "watched_transfers", tr->watched.transfers);
+		json_writer__int(j, "members_moved", tr->moved);
+		json_writer__bool(j, "moves_kept", tr->breaks);
+		json_writer__end_object(j);
+	}
+	json_writer__end_array(j);
+}
+
 /* Lines of several instances, as the stdio report lists them (all of them) */
 static int fa_json__shared_lines(struct json_writer *j, const struct fa_type *t,
 				 const struct fa_analysis *an)
@@ -798,6 +845,8 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 		json_writer__null(j, "candidate");
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
+	if (an->nr_tries)
+		fa_json__tries(j, t, an);
 	fa_json__cost_model(j, t, &an->model);
 	json_writer__end_object(j);
 	return 0;

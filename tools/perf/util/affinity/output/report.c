@@ -440,6 +440,8 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 	case FA_REPORT_COST:
 	case FA_REPORT_ADVICE:
 		return fa_report__advice_section(fp, section, te, an, o);
+	case FA_REPORT_WHATIF:
+		return fa_report__tries(fp, te, an);
 	default:
 		return 0;
 	}

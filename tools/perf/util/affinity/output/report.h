@@ -29,6 +29,7 @@ enum fa_report_section {
 	FA_REPORT_LAYOUTS,	/* current and suggested, pahole's format */
 	FA_REPORT_COST,		/* predicted, of both layouts */
 	FA_REPORT_ADVICE,	/* the edit, or the reorder, and why */
+	FA_REPORT_WHATIF,	/* --try's layouts, scored as the advice (report-try.c) */
 	FA_REPORT_MAX,
 };
 
@@ -72,6 +73,9 @@ size_t fa_report__section(FILE *fp, int section, struct fa_hist_entry *fe,
 			  const struct fa_report_opts *o);
 size_t fa_report__advice_section(FILE *fp, int section, struct fa_type_entry *te,
 				 struct fa_analysis *an, const struct fa_report_opts *o);
+size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct fa_analysis *an);
+int fa_advice__snprintf(const struct fa_analysis *an, const struct fa_struct *st, char *buf,
+			size_t size);
 int fa_types__embedder(struct fa_type_entry * const *types, int nr_types,
 		       const struct fa_type_entry *te, const struct fa_type_entry **outer);
 const char *fa_type__owner_verb(const struct fa_type *t);

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf affinity report, stdio: the what-if section (report.h).  The
+ * layouts --try proposes beside the recorded one and the advice, scored
+ * by the same measures, in one table; then each layout's edits in the
+ * words --try takes, so that the advice's can be pasted and changed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <linux/kernel.h>
+#include "../advice/try.h"
+#include "../accumulate/type.h"
+#include "../attr/attr.h"
+#include "../fields/fields.h"
+#include "report.h"
+
+/**
+ * fa_advice__snprintf - The advice in the words --try takes
+ *
+ * Its edits joined by "; ", or what it is when no edits make it (the full
+ * reorder, a split); "" without advice.
+ */
+int fa_advice__snprintf(const struct fa_analysis *an, const struct fa_struct *st, char *buf,
+			size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (!an->changed && an->advice != FA_ADVICE_SPLIT)
+		return 0;
+	switch (an->advice) {
+	case FA_ADVICE_REORDER:
+		n = scnprintf(buf, size, "the full reorder");
+		break;
+	case FA_ADVICE_SPLIT:
+		return scnprintf(buf, size, "the hot/cold split");
+	case FA_ADVICE_EDIT:
+		for (int i = 0; i < an->edits.nr; i++) {
+			n += scnprintf(buf + n, size - n, "%s", i ? "; " : "");
+			n += fa_edit__snprintf(&an->edits.edit[i], st, buf + n, size - n);
+		}
+		break;
+	case FA_ADVICE_NONE:
+	default:
+		break;
+	}
+	if (an->spread)
+		n += scnprintf(buf + n, size - n, "%salign the struct to %u", n ? "; " : "",
+			       an->suggested.align);
+	return n;
+}
+
+/* A saving in percent, or "-" when there is none to compare */
+static int fa_saving__snprintf(const struct fa_interval *ci, bool have, char *buf, size_t size)
+{
+	if (!have)
+		return scnprintf(buf, size, "-");
+	return scnprintf(buf, size, "%+.1f%%", -100 * ci->est);
+}
+
+static int fa_interval__snprintf(const struct fa_interval *ci, bool have, char *buf, size_t size)
+{
+	if (!have || ci->lo == ci->hi)
+		return scnprintf(buf, size, "-");
+	return scnprintf(buf, size, "%+.1f%% to %+.1f%%", -100 * ci->hi, -100 * ci->lo);
+}
+
+/* One row of the table */
+struct fa_try_row {
+	const char		*name;
+	const struct fa_layout	*l;
+	const struct fa_interval *gain;
+	const struct fa_interval *replay;
+	double			 visit_lines;
+	const struct fa_exact_cost *watched;
+	int			 moved;
+};
+
+static size_t fa_try_row__fprintf(FILE *fp, const struct fa_try_row *r,
+				  const struct fa_analysis *an, u64 nr_instances)
+{
+	char gain[16], ci[40], replay[16], lines[16] = "-", watched[24] = "-";
+	bool have = r->gain != NULL;
+
+	fa_saving__snprintf(r->gain, have, gain, sizeof(gain));
+	fa_interval__snprintf(r->gain, have, ci, sizeof(ci));
+	fa_saving__snprintf(r->replay, have, replay, sizeof(replay));
+	if (r->visit_lines > 0)
+		scnprintf(lines, sizeof(lines), "%.2f", r->visit_lines);
+	if (r->watched && r->watched->hits)
+		scnprintf(watched, sizeof(watched), "%" PRIu64, r->watched->transfers);
+	return fprintf(fp, "    %-10s %6u %+9" PRId64 "  %7s  %-18s %7s %11s %9s %5d\n", r->name,
+		       r->l->size, fa_try__memory(r->l, &an->current, nr_instances), gain, ci,
+		       replay, lines, watched, r->moved);
+}
+
+static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
+				  const struct fa_analysis *an)
+{
+	u64 nr = te->t->xfer.nr_instances;
+	struct fa_try_row r = {
+		.name = "current", .l = &an->current, .visit_lines = an->now.visit_lines,
+		.watched = &an->watched.now,
+	};
+	size_t printed = fa_try_row__fprintf(fp, &r, an, nr);
+	char name[16];
+
+	if (an->changed) {
+		r = (struct fa_try_row){
+			.name = "advice", .l = &an->suggested,
+			.gain = an->spread ? &an->replay_gain_ci : &an->gain_ci,
+			.replay = &an->replay_gain_ci, .visit_lines = an->advised.visit_lines,
+			.watched = fa_analysis__watched_replayed(an) ? &an->watched.then : NULL,
+			.moved = an->moved,
+		};
+		printed += fa_try_row__fprintf(fp, &r, an, nr);
+	}
+	for (int i = 0; i < an->nr_tries; i++) {
+		const struct fa_try *tr = &an->tries[i];
+
+		scnprintf(name, sizeof(name), "try %d", i + 1);
+		r = (struct fa_try_row){
+			.name = name, .l = &tr->layout, .gain = &tr->gain_ci,
+			.replay = &tr->replay_gain_ci, .visit_lines = tr->cost.visit_lines,
+			.watched = &tr->watched, .moved = tr->moved,
+		};
+		printed += fa_try_row__fprintf(fp, &r, an, nr);
+	}
+	return printed;
+}
+
+/* The what-if section: only with --try, for the types its layouts are of */
+size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct fa_analysis *an)
+{
+	char buf[1024];
+	size_t printed;
+
+	if (!an->nr_tries)
+		return 0;
+	printed = fprintf(fp, "\n  What-if (--try), each layout scored as the advice is: saving from the current layout\n\n");
+	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %9s %5s\n", "Layout", "Size",
+			   "Memory", "Model", "Model 95%", "Replay", "Lines/visit", "Watched", "Moves");
+	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %9s %5s\n", "..........",
+			   "....", "......", ".....", ".........", "......", "...........",
+			   ".......", ".....");
+	printed += fa_report__try_rows(fp, te, an);
+	printed += fprintf(fp, "\n");
+	if (fa_advice__snprintf(an, te->st, buf, sizeof(buf)))
+		printed += fprintf(fp, "    advice: %s\n", buf);
+	for (int i = 0; i < an->nr_tries; i++) {
+		const struct fa_try *tr = &an->tries[i];
+
+		printed += fprintf(fp, "    try %d: %s%s\n", i + 1, tr->text,
+				   tr->breaks ? " (moves what must stay: see 'kept')" : "");
+	}
+	printed += fprintf(fp, "    Memory: bytes more for the %" PRIu64 " instance%s seen; Watched: the watched hits' transfers, replayed\n",
+			   te->t->xfer.nr_instances, te->t->xfer.nr_instances == 1 ? "" : "s");
+	return printed;
+}
