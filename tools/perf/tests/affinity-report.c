@@ -10,6 +10,7 @@
 #include "affinity/attr/session.h"
 #include "affinity/decode/decode.h"
 #include "affinity/output/hists.h"
+#include "affinity/output/memory.h"
 #include "affinity/output/report.h"
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
@@ -62,6 +63,54 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	/* and their structs: longs_type__new() made them */
 	planted_type__delete(t);
 	planted_type__delete(t2);
+	return TEST_OK;
+}
+
+/*
+ * The memory price of a layout is what its instances take where they
+ * live: a malloc() chunk, a kmalloc() class, a variable, each per-CPU
+ * copy; not the bytes the struct grows by
+ */
+static int test__affinity_memory_price(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(8), *per_cpu = longs_type__new(8);
+	struct fa_type_entry te = { .name = (char *)"struct longs", .t = t, };
+	struct fa_layout now = { .size = 72, .align = 8, }, then = { .size = 80, .align = 8, };
+	struct fa_mem_price p;
+
+	T("types", t && per_cpu);
+	T("malloc() chunks", fa_malloc__chunk(0, 8) == 32 && fa_malloc__chunk(24, 8) == 32 &&
+	  fa_malloc__chunk(72, 8) == 80 && fa_malloc__chunk(80, 8) == 96 &&
+	  fa_malloc__chunk(120, 8) == 128);
+	T("kmalloc() classes", fa_kmalloc__class(72, 8) == 96 && fa_kmalloc__class(96, 8) == 96 &&
+	  fa_kmalloc__class(100, 8) == 128 && fa_kmalloc__class(129, 8) == 192 &&
+	  fa_kmalloc__class(8192, 8) == 8192 && fa_kmalloc__class(8193, 8) == 16384);
+	T("aligned: no 96 or 192", fa_kmalloc__class(72, 64) == 128 &&
+	  fa_kmalloc__class(129, 128) == 256);
+	for (int i = 0; i < 40; i++)
+		T("access", !instance_access(t, i, i % 2, 0x7f0000001000ULL + (i % 2) * 0x1040));
+	te.nr_inst_heap = 2;
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("two heap objects: a chunk of 80 -> 96 each", p.home == FA_MEM_MALLOC &&
+	  p.alloc_now == 80 && p.alloc_then == 96 && p.copies == 2 && p.total == 32);
+	te.kernel = true;
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("in the kernel: kmalloc-96 either way", p.home == FA_MEM_KMALLOC && p.total == 0);
+	te.nr_inst_heap = 0;
+	te.nr_inst_data = 2;
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("variables: the bytes they grow by", p.home == FA_MEM_VARS && p.total == 16);
+	/* the copies of a kernel per-CPU variable: at one offset into their pages */
+	te.t = per_cpu;
+	for (int i = 0; i < 40; i++)
+		T("access", !instance_access(per_cpu, i, i % 2,
+					     0xffff888000041040ULL + (i % 2) * 0x8000));
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("per-CPU copies: once a possible CPU", p.home == FA_MEM_PER_CPU &&
+	  p.copies == (u64)test_config.nr_cpus && p.total == 8 * test_config.nr_cpus);
+	planted_type__delete(t);
+	planted_type__delete(per_cpu);
 	return TEST_OK;
 }
 
@@ -345,6 +394,7 @@ static int test__affinity_table_keys(struct test_suite *test __maybe_unused,
 static struct test_case tests__affinity_report[] = {
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
+	TEST_CASE("A layout's memory price is where its instances live", affinity_memory_price),
 	TEST_CASE("The field table", affinity_field_table),
 	TEST_CASE("-F and --sort", affinity_table_keys),
 	TEST_CASE("perf affinity report cuts long field names in its tables",

@@ -274,12 +274,6 @@ int fa_try__parse(struct fa_try *tr, const struct fa_struct *st, const struct fa
 	return fa_try__read(tr, st, cur, text, msg, size);
 }
 
-/* Bytes @l costs more than @cur in the @nr_instances seen (at least one) */
-s64 fa_try__memory(const struct fa_layout *l, const struct fa_layout *cur, u64 nr_instances)
-{
-	return ((s64)l->size - cur->size) * (s64)max_t(u64, nr_instances, 1);
-}
-
 /* The model's cost of @l and its saving from the current layout, with intervals */
 static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 {

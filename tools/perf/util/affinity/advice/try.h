@@ -58,6 +58,5 @@ int fa_try__parse(struct fa_try *tr, const struct fa_struct *st, const struct fa
 		  const char *text, char *msg, size_t size);
 int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_analysis *an);
 void fa_try__exit(struct fa_try *tr);
-s64 fa_try__memory(const struct fa_layout *l, const struct fa_layout *cur, u64 nr_instances);
 
 #endif /* __PERF_AFFINITY_TRY_H */

@@ -94,6 +94,8 @@ struct fa_func {
 void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, size_t size,
 		       bool *created);
 struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso);
+bool fa_map_name__heap(const char *name);
+bool fa_map_name__stack(const char *name);
 struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso);
 struct fa_dbg *fa_attr__tls(struct fa_attr *a, struct dso *dso);
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,

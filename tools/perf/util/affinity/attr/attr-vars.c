@@ -85,12 +85,23 @@ static void fa_attr__add_range(struct fa_attr *a, const struct maps *maps, u64 s
 	a->next_range = (a->next_range + 1) % FA_DATA_RANGES;
 }
 
+/* The name of a map of the heap: the brk area or anonymous memory */
+bool fa_map_name__heap(const char *name)
+{
+	return is_anon_memory(name) || !strcmp(name, "[heap]");
+}
+
+bool fa_map_name__stack(const char *name)
+{
+	return strstarts(name, "[stack");
+}
+
 /* Memory that holds no variable: anonymous, the heap, a stack */
 static bool fa_map__no_vars(struct map *map)
 {
 	const char *name = dso__long_name(map__dso(map));
 
-	return is_anon_memory(name) || !strcmp(name, "[heap]") || strstarts(name, "[stack");
+	return fa_map_name__heap(name) || fa_map_name__stack(name);
 }
 
 /*

@@ -9,6 +9,8 @@
 #include "../fields/fields.h"
 #include "../accumulate/worker.h"
 #include "../../hashmap.h"
+#include "../../addr_location.h"
+#include "../../dso.h"
 #include "../../map.h"
 #include "../../symbol.h"
 #include "../../thread.h"
@@ -283,8 +285,33 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 }
 
 /* An instance of @te at @base was identified: the accesses waiting for it go to it */
+/* Where the instance of @te at @base is mapped: a DSO's data, a stack, the heap */
+static void fa_type_entry__home(struct fa_type_entry *te, const struct fa_func *f, u64 base)
+{
+	struct addr_location al;
+	const char *name;
+
+	if (!f || !f->thread)
+		return;
+	addr_location__init(&al);
+	if (!thread__find_map_fb(f->thread, f->cpumode, base, &al) || !al.map) {
+		te->nr_inst_heap++;
+		goto out;
+	}
+	name = dso__long_name(map__dso(al.map));
+	if (fa_map_name__stack(name))
+		te->nr_inst_stack++;
+	else if (fa_map_name__heap(name))
+		te->nr_inst_heap++;
+	else
+		te->nr_inst_data++;
+out:
+	addr_location__exit(&al);
+}
+
 static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te, u32 space, u64 base)
 {
+	fa_type_entry__home(te, a->cur_func, base);
 	fa_inst_map__add(&a->s->instances, space, base, te->size, te);
 	return a->s->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
 }

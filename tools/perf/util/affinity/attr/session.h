@@ -40,6 +40,10 @@ struct fa_type_entry {
 	struct fa_type_entry	*same_name;	/* another size of the name */
 	u64			 nr_accounted;	/* accesses attributed to it */
 	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
+	/* the instances identified, by where their address is mapped */
+	u64			 nr_inst_data;	/* a DSO's data: variables */
+	u64			 nr_inst_stack;
+	u64			 nr_inst_heap;	/* the heap, anonymous memory, the kernel's direct map */
 	/* by field: a C++ class held by value, accounted to as itself too */
 	struct fa_type_entry	**embeds;
 	bool			 wanted;	/* -T asks for it (or there is no -T) */

@@ -18,6 +18,7 @@
 #include "../decode/access.h"
 #include "../advice/analyze.h"
 #include "../advice/try.h"
+#include "memory.h"
 #include "../attr/attr.h"
 #include "../attr/dlines.h"
 #include "../decode/decode.h"
@@ -645,10 +646,24 @@ static void fa_json__advice(struct json_writer *j, const struct fa_analysis *an,
 	json_writer__end_object(j);
 }
 
+/* A layout's memory price where the instances live (memory.h) */
+static void fa_json__memory(struct json_writer *j, const struct fa_mem_price *p)
+{
+	json_writer__begin_object(j, "memory", /*flat=*/true);
+	json_writer__string(j, "home", fa_mem_home__key(p->home));
+	json_writer__u64(j, "alloc_current", p->alloc_now);
+	json_writer__u64(j, "alloc", p->alloc_then);
+	json_writer__u64(j, "copies", p->copies);
+	json_writer__int(j, "total", p->total);
+	json_writer__end_object(j);
+}
+
 /* --try's layouts, scored as the advice is (try.h) */
-static void fa_json__tries(struct json_writer *j, const struct fa_type *t,
+static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te,
 			   const struct fa_analysis *an)
 {
+	const struct fa_type *t = te->t;
+	struct fa_mem_price price;
 	char buf[256];
 
 	json_writer__begin_array(j, "tries", /*flat=*/false);
@@ -673,8 +688,8 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type *t,
 		json_writer__end_array(j);
 		json_writer__u64(j, "align", tr->align);
 		fa_json__layout(j, "layout", &tr->layout, t->st);
-		json_writer__int(j, "memory", fa_try__memory(&tr->layout, &an->current,
-							     t->xfer.nr_instances));
+		fa_mem_price__init(&price, te, &an->current, &tr->layout);
+		fa_json__memory(j, &price);
 		fa_json__cost(j, "model", &tr->cost.model);
 		json_writer__double(j, "gain", 100 * tr->gain_ci.est);
 		fa_json__interval(j, "gain_interval", &tr->gain_ci, 100);
@@ -801,6 +816,7 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 			 const struct fa_analysis *an, const struct fa_report_opts *o)
 {
 	const struct fa_type *t = te->t;
+	struct fa_mem_price price;
 	int err;
 
 	json_writer__begin_object(j, NULL, /*flat=*/false);
@@ -845,8 +861,10 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 		json_writer__null(j, "candidate");
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
+	fa_mem_price__init(&price, te, &an->current, &an->suggested);
+	fa_json__memory(j, &price);
 	if (an->nr_tries)
-		fa_json__tries(j, t, an);
+		fa_json__tries(j, te, an);
 	fa_json__cost_model(j, t, &an->model);
 	json_writer__end_object(j);
 	return 0;

@@ -15,6 +15,7 @@
 #include "../attr/attr.h"
 #include "../fields/fields.h"
 #include "hists.h"
+#include "memory.h"
 #include "report.h"
 #include "../accumulate/type.h"
 
@@ -559,6 +560,15 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 	if (an->changed && an->now.visit_lines > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
 				   an->now.visit_lines, an->advised.visit_lines);
+	if (an->changed) {
+		struct fa_mem_price price;
+
+		fa_mem_price__init(&price, te, &an->current, &an->suggested);
+		printed += fprintf(fp, "  memory where the instances live (%s): ",
+				   fa_mem_home__text(price.home));
+		printed += fa_mem_price__fprintf(&price, fp);
+		printed += fprintf(fp, "\n");
+	}
 	if (an->unsure) {
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
 		printed += fa_report__disagree(fp, te, an, &an->suggested);

@@ -12,6 +12,7 @@
 #include "../accumulate/type.h"
 #include "../attr/attr.h"
 #include "../fields/fields.h"
+#include "memory.h"
 #include "report.h"
 
 /**
@@ -77,8 +78,9 @@ struct fa_try_row {
 };
 
 static size_t fa_try_row__fprintf(FILE *fp, const struct fa_try_row *r,
-				  const struct fa_analysis *an, u64 nr_instances)
+				  const struct fa_type_entry *te, const struct fa_analysis *an)
 {
+	struct fa_mem_price price;
 	char gain[16], ci[40], replay[16], lines[16] = "-", watched[24] = "-";
 	bool have = r->gain != NULL;
 
@@ -89,20 +91,19 @@ static size_t fa_try_row__fprintf(FILE *fp, const struct fa_try_row *r,
 		scnprintf(lines, sizeof(lines), "%.2f", r->visit_lines);
 	if (r->watched && r->watched->hits)
 		scnprintf(watched, sizeof(watched), "%" PRIu64, r->watched->transfers);
+	fa_mem_price__init(&price, te, &an->current, r->l);
 	return fprintf(fp, "    %-10s %6u %+9" PRId64 "  %7s  %-18s %7s %11s %9s %5d\n", r->name,
-		       r->l->size, fa_try__memory(r->l, &an->current, nr_instances), gain, ci,
-		       replay, lines, watched, r->moved);
+		       r->l->size, price.total, gain, ci, replay, lines, watched, r->moved);
 }
 
 static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
 				  const struct fa_analysis *an)
 {
-	u64 nr = te->t->xfer.nr_instances;
 	struct fa_try_row r = {
 		.name = "current", .l = &an->current, .visit_lines = an->now.visit_lines,
 		.watched = &an->watched.now,
 	};
-	size_t printed = fa_try_row__fprintf(fp, &r, an, nr);
+	size_t printed = fa_try_row__fprintf(fp, &r, te, an);
 	char name[16];
 
 	if (an->changed) {
@@ -113,7 +114,7 @@ static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
 			.watched = fa_analysis__watched_replayed(an) ? &an->watched.then : NULL,
 			.moved = an->moved,
 		};
-		printed += fa_try_row__fprintf(fp, &r, an, nr);
+		printed += fa_try_row__fprintf(fp, &r, te, an);
 	}
 	for (int i = 0; i < an->nr_tries; i++) {
 		const struct fa_try *tr = &an->tries[i];
@@ -124,7 +125,7 @@ static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
 			.replay = &tr->replay_gain_ci, .visit_lines = tr->cost.visit_lines,
 			.watched = &tr->watched, .moved = tr->moved,
 		};
-		printed += fa_try_row__fprintf(fp, &r, an, nr);
+		printed += fa_try_row__fprintf(fp, &r, te, an);
 	}
 	return printed;
 }
@@ -132,6 +133,7 @@ static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
 /* The what-if section: only with --try, for the types its layouts are of */
 size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct fa_analysis *an)
 {
+	struct fa_mem_price price;
 	char buf[1024];
 	size_t printed;
 
@@ -153,7 +155,8 @@ size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct f
 		printed += fprintf(fp, "    try %d: %s%s\n", i + 1, tr->text,
 				   tr->breaks ? " (moves what must stay: see 'kept')" : "");
 	}
-	printed += fprintf(fp, "    Memory: bytes more for the %" PRIu64 " instance%s seen; Watched: the watched hits' transfers, replayed\n",
-			   te->t->xfer.nr_instances, te->t->xfer.nr_instances == 1 ? "" : "s");
+	fa_mem_price__init(&price, te, &an->current, &an->current);
+	printed += fprintf(fp, "    Memory: bytes more where the instances live (%s, %" PRIu64 " paid for); Watched: the watched hits' transfers, replayed\n",
+			   fa_mem_home__text(price.home), price.copies);
 	return printed;
 }

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memory price of a layout where its instances live (memory.h).
+ */
+#include <inttypes.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include "../accumulate/type.h"
+#include "../attr/session.h"
+#include "../layout/layout.h"
+#include "memory.h"
+#include "report.h"
+
+#define FA_PAGE_SHIFT	12
+
+static const char * const fa_mem_home_keys[] = {
+	[FA_MEM_VARS] = "variables", [FA_MEM_PER_CPU] = "per_cpu", [FA_MEM_MALLOC] = "malloc",
+	[FA_MEM_KMALLOC] = "kmalloc",
+};
+
+static const char * const fa_mem_home_texts[] = {
+	[FA_MEM_VARS] = "variables", [FA_MEM_PER_CPU] = "per-CPU copies",
+	[FA_MEM_MALLOC] = "malloc() chunks", [FA_MEM_KMALLOC] = "kmalloc() caches",
+};
+
+const char *fa_mem_home__key(enum fa_mem_home home)
+{
+	return fa_mem_home_keys[home];
+}
+
+const char *fa_mem_home__text(enum fa_mem_home home)
+{
+	return fa_mem_home_texts[home];
+}
+
+/*
+ * The chunk glibc's malloc() takes for @size bytes on a 64-bit machine:
+ * the size and an 8-byte header, in 16-byte steps, 32 at least.  An
+ * aligned allocation's chunk starts at the alignment: the gap before it
+ * is freed for other allocations, so the chunk is what it costs.
+ */
+u64 fa_malloc__chunk(u64 size, u32 align __maybe_unused)
+{
+	return max_t(u64, 32, roundup(size + 8, 16));
+}
+
+/*
+ * The kmalloc() cache of @size bytes (SLUB, 4k pages): 8 to 256 bytes in
+ * the classes 8, 16, 32, 64, 96, 128, 192, 256; powers of two up to 8k;
+ * pages above.  A size aligned to more than 32 bytes skips 96 and 192,
+ * which do not keep that alignment.
+ */
+u64 fa_kmalloc__class(u64 size, u32 align)
+{
+	u64 c = 8;
+
+	if (size > 8192)
+		return (u64)1 << (FA_PAGE_SHIFT + ilog2(roundup_pow_of_two(
+					DIV_ROUND_UP(size, 1 << FA_PAGE_SHIFT))));
+	if (align <= 32 && size > 64 && size <= 96)
+		return 96;
+	if (align <= 64 && size > 128 && size <= 192)
+		return 192;
+	while (c < size)
+		c <<= 1;
+	return c;
+}
+
+static u64 fa_mem__alloc(enum fa_mem_home home, u32 size, u32 align)
+{
+	switch (home) {
+	case FA_MEM_MALLOC:
+		return fa_malloc__chunk(size, align);
+	case FA_MEM_KMALLOC:
+		return fa_kmalloc__class(size, align);
+	case FA_MEM_VARS:
+	case FA_MEM_PER_CPU:
+	default:
+		return size;
+	}
+}
+
+/*
+ * Its instances are variables (or on a stack): most of those identified
+ * were mapped so, or, when none was, most accesses were to a variable
+ */
+static bool fa_type_entry__vars(const struct fa_type_entry *te)
+{
+	u64 vars = te->nr_inst_data + te->nr_inst_stack;
+
+	if (vars + te->nr_inst_heap)
+		return vars > te->nr_inst_heap;
+	return te->nr_in_vars * 2 > te->nr_accounted;
+}
+
+/**
+ * fa_mem_price__init - What @then costs over @now for the instances of @te
+ *
+ * The instances are the per-CPU copies of a variable for a kernel type at
+ * one offset into their pages (fa_type_entry__per_cpu()), variables when
+ * most were mapped in a DSO's data or on a stack, else heap objects.
+ */
+void fa_mem_price__init(struct fa_mem_price *p, const struct fa_type_entry *te,
+			const struct fa_layout *now, const struct fa_layout *then)
+{
+	const struct fa_type *t = te->t;
+
+	p->home = te->kernel ? FA_MEM_KMALLOC : FA_MEM_MALLOC;
+	if (fa_type_entry__per_cpu(te))
+		p->home = FA_MEM_PER_CPU;
+	else if (fa_type_entry__vars(te))
+		p->home = FA_MEM_VARS;
+	p->size_now = now->size;
+	p->size_then = then->size;
+	p->alloc_now = fa_mem__alloc(p->home, now->size, now->align);
+	p->alloc_then = fa_mem__alloc(p->home, then->size, then->align);
+	p->copies = max_t(u64, t->xfer.nr_instances, 1);
+	if (p->home == FA_MEM_PER_CPU && t->cfg.nr_cpus > 0)
+		p->copies = t->cfg.nr_cpus;
+	p->total = ((s64)p->alloc_then - (s64)p->alloc_now) * (s64)p->copies;
+}
+
+/* "72 -> 80 bytes, a malloc() chunk of 96 either way: no more memory" */
+size_t fa_mem_price__fprintf(const struct fa_mem_price *p, FILE *fp)
+{
+	const char *what = p->home == FA_MEM_KMALLOC ? "kmalloc-" : "a malloc() chunk of ";
+	s64 each = (s64)p->alloc_then - (s64)p->alloc_now;
+	size_t printed = fprintf(fp, "%u -> %u bytes", p->size_now, p->size_then);
+
+	if (p->home == FA_MEM_MALLOC || p->home == FA_MEM_KMALLOC) {
+		if (!each)
+			return printed + fprintf(fp, ", %s%" PRIu64 " either way: no more memory%s",
+						 what, p->alloc_now, p->home == FA_MEM_KMALLOC ?
+						 " (in a kmem_cache of its own it grows)" : "");
+		printed += fprintf(fp, ", %s%" PRIu64 " -> %" PRIu64, what, p->alloc_now,
+				   p->alloc_then);
+	}
+	if (p->home == FA_MEM_PER_CPU)
+		return printed + fprintf(fp, ": %+" PRId64 " bytes a CPU, %+" PRId64 " for the %" PRIu64 " possible CPUs",
+					 each, p->total, p->copies);
+	return printed + fprintf(fp, ": %+" PRId64 " bytes an instance, %+" PRId64 " for the %" PRIu64 " instance%s seen",
+				 each, p->total, p->copies, p->copies == 1 ? "" : "s");
+}
