@@ -110,6 +110,9 @@ grep -q "^  ${meter}: 32 bytes, [0-9]* accesses, 1 instance$" "${tmpdir}/report"
 	fail "the class template is not analysed as itself"
 grep -q '^  Service: 32 bytes, [0-9]* accesses, 1 instance$' "${tmpdir}/report" ||
 	fail "the class holding it is not analysed"
+# std::atomic<T>'s value is its base's member: no tail padding to note
+sed -n "/^  ${meter}: /,/^  Suggested layout/p" "${tmpdir}/report" | grep -q 'last struct has' &&
+	fail "the std::atomic member is noted with padding it has not"
 sed -n "/^  ${meter}: /,/^  Top co-access/p" "${tmpdir}/report" |
 	grep -q -E '^  count_ +0 +8 +0 +0 +[1-9][0-9]* .* write-hot' ||
 	fail "the counter's stores, as Meter's"

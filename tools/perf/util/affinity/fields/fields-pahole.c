@@ -224,7 +224,9 @@ static void fa_pahole__place(Dwarf_Die *member, Dwarf_Die *type, struct fa_field
  * fa_pahole__padding - The tail padding pahole notes after a member of @type
  *
  * Only a struct type, not a typedef of one nor an array: the bytes after
- * its last member (a bitfield's: after its storage unit).
+ * its last member (a bitfield's: after its storage unit) or C++ base
+ * class (std::atomic<T>'s value is its base's member).  A class with
+ * neither (std::allocator) has none, as pahole says.
  *
  * Return: the bytes, or 0.
  */
@@ -233,20 +235,23 @@ u32 fa_pahole__padding(Dwarf_Die *type)
 	Dwarf_Word size = 0;
 	Dwarf_Die child, mtype;
 	u64 last_bit = 0;
+	bool any = false;
 
 	if ((dwarf_tag(type) != DW_TAG_structure_type && dwarf_tag(type) != DW_TAG_class_type) ||
 	    dwarf_aggregate_size(type, &size) || dwarf_child(type, &child) != 0)
 		return 0;
 	do {
 		struct fa_field f = { .offset = 0, };
+		int tag = dwarf_tag(&child);
 
-		if (dwarf_tag(&child) != DW_TAG_member || !fa_die__type(&child, &mtype) ||
-		    dwarf_hasattr(&child, DW_AT_external))
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    !fa_die__type(&child, &mtype) || dwarf_hasattr(&child, DW_AT_external))
 			continue;
 		fa_pahole__place(&child, &mtype, &f);
-		last_bit = min((u64)(f.offset + f.size) * 8, (u64)size * 8);
+		last_bit = max(last_bit, min((u64)(f.offset + f.size) * 8, (u64)size * 8));
+		any = true;
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return size > last_bit / 8 ? size - last_bit / 8 : 0;
+	return any && size > last_bit / 8 ? size - last_bit / 8 : 0;
 }
 
 /* The lines of an anonymous member, as they are made */
