@@ -142,6 +142,8 @@ static int test__affinity_try(struct test_suite *test __maybe_unused, int subtes
 	T("a member the struct has not", fa_try__parse(&tr, st, &a.current, "move f99 to the end",
 						       msg, sizeof(msg)) == -ENOENT &&
 	  strstr(msg, "no member 'f99'"));
+	T("a nested member's path is not its top-level member",
+	  fa_try__parse(&tr, st, &a.current, "move f1.x to the end", msg, sizeof(msg)) == -ENOENT);
 	T("words it does not know", fa_try__syntax("frob f1", msg, sizeof(msg)) == -EINVAL &&
 	  strstr(msg, "'frob f1' not understood"));
 	T("half an edit", fa_try__syntax("swap f1 and", msg, sizeof(msg)) == -EINVAL);

@@ -71,15 +71,17 @@ static int fa_try_parse__unit(struct fa_try_parse *p, int i)
 	if (!st)
 		return 0;
 	name = p->w[i];
-	len = strcspn(name, ".");
+	/* "a..c" as the advice names a unit of bitfields: by its first */
+	len = strstr(name, "..") ? (size_t)(strstr(name, "..") - name) : strlen(name);
 	for (int u = 0; u < st->nr_units; u++) {
 		const struct fa_unit *unit = &st->units[u];
 
+		if (!strcmp(fa_unit__name(st, u), name))
+			return u;
 		for (int f = unit->field; f < unit->field + unit->nr_fields; f++) {
 			const char *fn = st->fields[f].name;
 
-			if (!strcmp(fn, name) || (name[len] && strlen(fn) == len &&
-						  !strncmp(fn, name, len)))
+			if (strlen(fn) == len && !strncmp(fn, name, len))
 				return u;
 		}
 	}
