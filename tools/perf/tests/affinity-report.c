@@ -80,9 +80,9 @@ static int test__affinity_memory_price(struct test_suite *test __maybe_unused,
 	struct fa_mem_price p;
 
 	T("types", t && per_cpu);
-	T("malloc() chunks", fa_malloc__chunk(0, 8) == 32 && fa_malloc__chunk(24, 8) == 32 &&
-	  fa_malloc__chunk(72, 8) == 80 && fa_malloc__chunk(80, 8) == 96 &&
-	  fa_malloc__chunk(120, 8) == 128);
+	T("malloc() chunks", fa_malloc__chunk(0) == 32 && fa_malloc__chunk(24) == 32 &&
+	  fa_malloc__chunk(72) == 80 && fa_malloc__chunk(80) == 96 &&
+	  fa_malloc__chunk(120) == 128);
 	T("kmalloc() classes", fa_kmalloc__class(72, 8) == 96 && fa_kmalloc__class(96, 8) == 96 &&
 	  fa_kmalloc__class(100, 8) == 128 && fa_kmalloc__class(129, 8) == 192 &&
 	  fa_kmalloc__class(8192, 8) == 8192 && fa_kmalloc__class(8193, 8) == 16384);

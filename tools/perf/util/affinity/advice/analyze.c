@@ -391,6 +391,16 @@ static bool fa_analysis__surely_better(const struct fa_judge *j, const struct fa
 	return fa_boot__prob_less(&judged[0], &judged[1]) >= FA_SURE;
 }
 
+/* How the advice's search judges a layout of @t (edit.h); the --try's too */
+void fa_analysis__judge(const struct fa_analysis *a, const struct fa_type *t, struct fa_judge *j)
+{
+	*j = (struct fa_judge){
+		.st = t->st, .cur = &a->current, .m = &a->model, .keep = &a->keep,
+		.c = &a->classes, .nr_instances = t->xfer.nr_instances,
+		.cost0 = fa_cost_model__eval(&a->model, &a->current, NULL),
+	};
+}
+
 /*
  * The smallest edit, or the full reorder where its judged cost, which
  * counts every member it moves, is lower still (edit.h) in FA_SURE of the
@@ -399,15 +409,12 @@ static bool fa_analysis__surely_better(const struct fa_judge *j, const struct fa
 static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 			       const struct fa_cost_model *model)
 {
-	struct fa_judge j = {
-		.st = t->st, .cur = &a->current, .m = model, .keep = &a->keep,
-		.c = &a->classes, .nr_instances = t->xfer.nr_instances,
-		.cost0 = fa_cost_model__eval(model, &a->current, NULL),
-	};
 	const struct fa_layout *best = &a->current;
+	struct fa_judge j;
 	struct fa_layout edit;
 	int err;
 
+	fa_analysis__judge(a, t, &j);
 	if (fa_edits__search(&a->edits, &edit, &j, &a->classes))
 		return -ENOMEM;
 	a->judged.current = j.cost0;

@@ -206,6 +206,7 @@ bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interv
 bool fa_analysis__unsure(const struct fa_analysis *a);
 bool fa_analysis__few_groups(const struct fa_cost_model *m, int *nr_groups);
 bool fa_analysis__watched_replayed(const struct fa_analysis *a);
+void fa_analysis__judge(const struct fa_analysis *a, const struct fa_type *t, struct fa_judge *j);
 double fa_analysis__visit_lines(const struct fa_analysis *a, const struct fa_type *t,
 				const struct fa_layout *l);
 const char *fa_method__name(int method);

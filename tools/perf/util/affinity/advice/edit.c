@@ -325,7 +325,8 @@ static int fa_search__init(struct fa_search *s, const struct fa_judge *j,
 	return 0;
 }
 
-static int fa_order__pos(const int *order, int n, int u)
+/* The position of unit @u in @order, of @n units; @n if it is not there */
+int fa_order__pos(const int *order, int n, int u)
 {
 	for (int k = 0; k < n; k++) {
 		if (order[k] == u)

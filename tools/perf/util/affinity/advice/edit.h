@@ -73,6 +73,7 @@ int fa_layout__moved(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_layout__shifted(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_edits__search(struct fa_edits *e, struct fa_layout *out, const struct fa_judge *j,
 		     const struct fa_classes *c);
+int fa_order__pos(const int *order, int n, int u);
 void fa_edit__apply(const struct fa_edit *e, int *order, bool *ls, int n);
 int fa_edits__layout(const struct fa_edits *e, const struct fa_struct *st,
 		     const struct fa_layout *cur, struct fa_layout *out);

@@ -89,15 +89,6 @@ static int fa_try_parse__unit(struct fa_try_parse *p, int i)
 	return -ENOENT;
 }
 
-static int fa_order__at(const int *order, int n, int u)
-{
-	for (int k = 0; k < n; k++) {
-		if (order[k] == u)
-			return k;
-	}
-	return n - 1;
-}
-
 /* 'move X to the end | to the start | before Y | after Y' */
 static int fa_try_parse__move(struct fa_try_parse *p, struct fa_edit *e)
 {
@@ -119,7 +110,7 @@ static int fa_try_parse__move(struct fa_try_parse *p, struct fa_edit *e)
 		return min(y, 0);
 	}
 	/* after Y: before what follows Y now, or last */
-	k = fa_order__at(p->order, p->n, y) + 1;
+	k = fa_order__pos(p->order, p->n, y) + 1;
 	e->other = k < p->n ? p->order[k] : -1;
 	if (e->other == e->unit)
 		e->other = k + 1 < p->n ? p->order[k + 1] : -1;
@@ -221,8 +212,13 @@ static int fa_try_parse__clause(struct fa_try_parse *p, char *clause)
 	return err;
 }
 
-static int fa_try__read(struct fa_try *tr, const struct fa_struct *st, const struct fa_layout *cur,
-			const char *text, char *msg, size_t size)
+/**
+ * fa_try__parse - The edits of @text, of the struct @st laid out as @cur
+ * @st: NULL: the words only, whatever the struct
+ * @msg: What is wrong, if anything: -ENOENT when a member is not of @st
+ */
+int fa_try__parse(struct fa_try *tr, const struct fa_struct *st, const struct fa_layout *cur,
+		  const char *text, char *msg, size_t size)
 {
 	struct fa_try_parse p = { .tr = tr, .st = st, .msg = msg, .size = size, };
 	char *copy = strdup(text), *save = NULL, *clause;
@@ -255,32 +251,19 @@ out:
 	return err;
 }
 
-/**
- * fa_try__syntax - Whether --try's @text is made of edits, whatever the struct
- * @msg: What is wrong, if it is not
- */
+/* Whether --try's @text is made of edits, whatever the struct; @msg: what is wrong */
 int fa_try__syntax(const char *text, char *msg, size_t size)
 {
 	struct fa_try tr;
 
-	return fa_try__read(&tr, NULL, NULL, text, msg, size);
-}
-
-/**
- * fa_try__parse - The edits of @text, of the struct @st laid out as @cur
- * @msg: What is wrong, if anything: -ENOENT when a member is not of @st
- */
-int fa_try__parse(struct fa_try *tr, const struct fa_struct *st, const struct fa_layout *cur,
-		  const char *text, char *msg, size_t size)
-{
-	return fa_try__read(tr, st, cur, text, msg, size);
+	return fa_try__parse(&tr, NULL, NULL, text, msg, size);
 }
 
 /* The model's cost of @l and its saving from the current layout, with intervals */
 static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 {
 	const struct fa_cost_model *m = &an->model;
-	struct fa_boot_sum now, then;
+	struct fa_boot_sum then;
 	double cur = an->now.model.total, cost;
 
 	cost = fa_cost_model__eval(m, &tr->layout, &tr->cost.model);
@@ -289,10 +272,10 @@ static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 		tr->gain_ci.est = tr->gain_ci.lo = tr->gain_ci.hi = cur > 0 ? 1 - cost / cur : 0;
 		return;
 	}
-	fa_cost_model__eval_groups(m, &an->current, &now, NULL);
+	/* the current layout's, by group: what fa_analysis__intervals() measured */
 	fa_cost_model__eval_groups(m, &tr->layout, &then, NULL);
 	fa_boot__ratio(&then, &m->nr_by_group, &tr->cost.cost_ci);
-	fa_boot__saving(&now, &then, &tr->gain_ci);
+	fa_boot__saving(&an->measured.cost, &then, &tr->gain_ci);
 }
 
 /**
@@ -306,11 +289,7 @@ static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_analysis *an)
 {
 	const struct fa_exact_lines *xl = t->counts.exact_lines;
-	struct fa_judge j = {
-		.st = t->st, .cur = &an->current, .m = &an->model, .keep = &an->keep,
-		.c = &an->classes, .nr_instances = t->xfer.nr_instances,
-		.cost0 = an->judged.current,
-	};
+	struct fa_judge j;
 	u32 line = t->cfg.line_size;
 	enum fa_bases bases = FA_BASES_RECORDED;
 	struct fa_boot_sum replay;
@@ -337,6 +316,7 @@ int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_an
 		return -ENOMEM;
 	if (an->now.visit_lines > 0)
 		tr->cost.visit_lines = fa_analysis__visit_lines(an, t, &tr->layout);
+	fa_analysis__judge(an, t, &j);
 	tr->judged = fa_judge__cost(&j, &tr->layout);
 	tr->moved = fa_layout__moved(&an->current, &tr->layout);
 	tr->breaks = !fa_keep__allows(&an->keep, &an->current, &tr->layout);

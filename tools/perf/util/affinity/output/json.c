@@ -497,14 +497,15 @@ static const char * const fa_edit_names[] = {
 	[FA_EDIT_ISOLATE] = "isolate",
 };
 
-static void fa_json__edits(struct json_writer *j, const struct fa_analysis *an,
-			   const struct fa_struct *st, bool edit)
+/* The edits @edits make, in order; an empty array when NULL */
+static void fa_json__edits(struct json_writer *j, const struct fa_edits *edits,
+			   const struct fa_struct *st)
 {
 	char buf[256];
 
 	json_writer__begin_array(j, "edits", /*flat=*/false);
-	for (int i = 0; edit && i < an->edits.nr; i++) {
-		const struct fa_edit *e = &an->edits.edit[i];
+	for (int i = 0; edits && i < edits->nr; i++) {
+		const struct fa_edit *e = &edits->edit[i];
 
 		json_writer__begin_object(j, NULL, /*flat=*/true);
 		json_writer__string(j, "op", fa_edit_names[e->op]);
@@ -593,7 +594,7 @@ static void fa_json__candidate(struct json_writer *j, const struct fa_analysis *
 	}
 	json_writer__begin_object(j, "candidate", /*flat=*/false);
 	json_writer__string(j, "kind", fa_advice_names[an->candidate_advice]);
-	fa_json__edits(j, an, st, an->candidate_advice == FA_ADVICE_EDIT);
+	fa_json__edits(j, an->candidate_advice == FA_ADVICE_EDIT ? &an->edits : NULL, st);
 	json_writer__double(j, "gain", 100 * an->gain_ci.est);
 	fa_json__interval(j, "gain_interval", &an->gain_ci, 100);
 	json_writer__double(j, "record_more", an->record_more);
@@ -616,7 +617,7 @@ static void fa_json__advice(struct json_writer *j, const struct fa_analysis *an,
 
 	json_writer__begin_object(j, "advice", /*flat=*/false);
 	json_writer__string(j, "kind", fa_advice_names[an->advice]);
-	fa_json__edits(j, an, st, an->advice == FA_ADVICE_EDIT);
+	fa_json__edits(j, an->advice == FA_ADVICE_EDIT ? &an->edits : NULL, st);
 	json_writer__bool(j, "insufficient", an->insufficient);
 	fa_json__candidate(j, an, st);
 	json_writer__int(j, "members_moved", an->moved);
@@ -664,7 +665,6 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te
 {
 	const struct fa_type *t = te->t;
 	struct fa_mem_price price;
-	char buf[256];
 
 	json_writer__begin_array(j, "tries", /*flat=*/false);
 	for (int i = 0; i < an->nr_tries; i++) {
@@ -672,20 +672,7 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te
 
 		json_writer__begin_object(j, NULL, /*flat=*/false);
 		json_writer__string(j, "text", tr->text);
-		json_writer__begin_array(j, "edits", /*flat=*/false);
-		for (int k = 0; k < tr->edits.nr; k++) {
-			const struct fa_edit *e = &tr->edits.edit[k];
-
-			json_writer__begin_object(j, NULL, /*flat=*/true);
-			json_writer__string(j, "op", fa_edit_names[e->op]);
-			json_writer__string(j, "member", fa_unit__name(t->st, e->unit));
-			if (e->other >= 0)
-				json_writer__string(j, "other", fa_unit__name(t->st, e->other));
-			fa_edit__snprintf(e, t->st, buf, sizeof(buf));
-			json_writer__string(j, "text", buf);
-			json_writer__end_object(j);
-		}
-		json_writer__end_array(j);
+		fa_json__edits(j, &tr->edits, t->st);
 		json_writer__u64(j, "align", tr->align);
 		fa_json__layout(j, "layout", &tr->layout, t->st);
 		fa_mem_price__init(&price, te, &an->current, &tr->layout);

@@ -39,7 +39,7 @@ const char *fa_mem_home__text(enum fa_mem_home home)
  * aligned allocation's chunk starts at the alignment: the gap before it
  * is freed for other allocations, so the chunk is what it costs.
  */
-u64 fa_malloc__chunk(u64 size, u32 align __maybe_unused)
+u64 fa_malloc__chunk(u64 size)
 {
 	return max_t(u64, 32, roundup(size + 8, 16));
 }
@@ -70,7 +70,7 @@ static u64 fa_mem__alloc(enum fa_mem_home home, u32 size, u32 align)
 {
 	switch (home) {
 	case FA_MEM_MALLOC:
-		return fa_malloc__chunk(size, align);
+		return fa_malloc__chunk(size);
 	case FA_MEM_KMALLOC:
 		return fa_kmalloc__class(size, align);
 	case FA_MEM_VARS:
@@ -90,7 +90,7 @@ static bool fa_type_entry__vars(const struct fa_type_entry *te)
 
 	if (vars + te->nr_inst_heap)
 		return vars > te->nr_inst_heap;
-	return te->nr_in_vars * 2 > te->nr_accounted;
+	return fa_type_entry__in_vars(te);
 }
 
 /**

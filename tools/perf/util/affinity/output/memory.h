@@ -41,7 +41,7 @@ struct fa_mem_price {
 	s64			 total;
 };
 
-u64 fa_malloc__chunk(u64 size, u32 align);
+u64 fa_malloc__chunk(u64 size);
 u64 fa_kmalloc__class(u64 size, u32 align);
 void fa_mem_price__init(struct fa_mem_price *p, const struct fa_type_entry *te,
 			const struct fa_layout *now, const struct fa_layout *then);

@@ -88,7 +88,7 @@ bool fa_type_entry__per_cpu(const struct fa_type_entry *te)
 }
 
 /* Most accesses to the type were to a variable of it (or TLS) */
-static bool fa_type_entry__in_vars(const struct fa_type_entry *te)
+bool fa_type_entry__in_vars(const struct fa_type_entry *te)
 {
 	return te->nr_in_vars * 2 > te->nr_accounted;
 }
