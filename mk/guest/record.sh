@@ -10,9 +10,13 @@
 #   ttwu_pending, curr, cpu_capacity), the clocks, and a counter.
 # tcp.data: the TCP request/response over loopback, sampled (a socket is
 #   allocated as it runs: no variable to watch).
+# futex.data, msg.data, epoll.data: what kernel developers tune with
+#   perf's own benchmarks, sampled: perf bench futex hash (the futex hash
+#   buckets), sched messaging (wakeups over socket pairs), epoll wait.
 RQ_FIELDS=${RQ_FIELDS:-"__lock nr_running ttwu_pending curr cpu_capacity clock clock_task nr_switches"}
 SECONDS_RQ=${guest_rq_seconds:-20}
 SECONDS_TCP=${guest_tcp_seconds:-15}
+SECONDS_BENCH=${guest_bench_seconds:-10}
 GUEST_DUTY=${guest_duty:-20}
 
 watch=
@@ -34,4 +38,18 @@ step "perf affinity record -a -- tcprr $SECONDS_TCP"
 perf affinity record -a -o tcp.data -- tcprr "$SECONDS_TCP" > tcp.record 2>&1
 echo $? > tcp.rc
 tail -3 tcp.record
+# name, then the command: each recording's exit code in NAME.rc
+bench()
+{
+	name=$1
+	shift
+	step "perf affinity record -a -- $*"
+	perf affinity record -a -o "$name.data" -- "$@" > "$name.record" 2>&1
+	echo $? > "$name.rc"
+	tail -2 "$name.record"
+}
+
+bench futex perf bench futex hash -t 4 -r "$SECONDS_BENCH"
+bench msg perf bench sched messaging -g 4 -l 40
+bench epoll perf bench epoll wait -t 4 -r "$SECONDS_BENCH"
 step "done"
