@@ -62,8 +62,11 @@ static const struct test_member fixed_byte[] = {
 	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 64, 8, 64 }, { NULL, 0, 0, 0 },
 };
 
-/* lock (f0) written on CPU 0 between CPU 1's reads of f1-f3, f4-f7 cold */
-static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st)
+/*
+ * lock (f0) written on CPU 0 between CPU 1's reads of f@first_read-f3
+ * (with f0: the lock is of their group), f4-f7 cold
+ */
+static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st, int first_read)
 {
 	int field[4];
 	u64 time = 0;
@@ -81,7 +84,7 @@ static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st)
 			return -1;
 	}
 	for (int i = 0; i < 2000; i++) {
-		for (int f = 0; f < 4; f++) {
+		for (int f = first_read; f < 4; f++) {
 			if (planted_access(t, time++, 0, field[0], FA_OP_RMW) ||
 			    planted_access(t, time++, 1, field[f], FA_OP_LOAD))
 				return -1;
@@ -90,17 +93,23 @@ static int lock_reader__plant(struct fa_type *t, const struct fa_struct *st)
 	return 0;
 }
 
-/* A recording of @st, analyzed as the report does */
-static struct fa_type *recording__new(struct fa_struct *st, struct fa_analysis *a)
+/* A recording of @st (lock_reader__plant()), analyzed as the report does */
+static struct fa_type *recording__new_from(struct fa_struct *st, struct fa_analysis *a,
+					   int first_read)
 {
 	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
 
-	if (t && !lock_reader__plant(t, st) && !analysis__run(a, t))
+	if (t && !lock_reader__plant(t, st, first_read) && !analysis__run(a, t))
 		return t;
 	if (t)
 		fa_type__delete(t);
 	fa_struct__delete(st);
 	return NULL;
+}
+
+static struct fa_type *recording__new(struct fa_struct *st, struct fa_analysis *a)
+{
+	return recording__new_from(st, a, 0);
 }
 
 /* What the check says of @st, as text, with @text in it */
@@ -318,6 +327,75 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The lock two lines after its readers: apart at 64 and at 128 byte lines */
+static const struct test_member apart_pair[] = {
+	{ "f1", 0, 8, 0 }, { "f2", 8, 8, 0 }, { "f3", 16, 8, 0 }, { "f4", 24, 8, 0 }, { "f5", 32, 8, 0 },
+	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 128, 8, 128 }, { NULL, 0, 0, 0 },
+};
+
+/* That layout with f3 on a line of its own, two lines on */
+static const struct test_member apart_f3[] = {
+	{ "f1", 0, 8, 0 }, { "f2", 8, 8, 0 }, { "f4", 24, 8, 0 }, { "f5", 32, 8, 0 },
+	{ "f6", 40, 8, 0 }, { "f7", 48, 8, 0 }, { "f0", 128, 8, 128 }, { "f3", 192, 8, 64 },
+	{ NULL, 0, 0, 0 },
+};
+
+static int check__count_at(const struct fa_check *c, int kind, u32 line_size)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nr_findings; i++)
+		n += c->findings[i].kind == kind && c->findings[i].line_size == line_size &&
+		     !c->findings[i].note;
+	return n;
+}
+
+/*
+ * A recording of a layout that keeps the lock apart from its readers' group
+ * at 64 and at 128 bytes: a later layout that keeps it apart at 64 only, or
+ * spreads the group, fails at the size it breaks
+ */
+static int test__affinity_check_groups(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct fa_struct *now[3] = { members__new(apart_pair, 256, 128),
+				     members__new(fixed, 128, 64),
+				     members__new(apart_f3, 256, 128), };
+	struct fa_analysis a;
+	struct fa_type *t = recording__new_from(members__new(apart_pair, 256, 128), &a, 1);
+	struct fa_check c;
+
+	T("recording", t && now[0] && now[1] && now[2]);
+	T("the readers are a group, the lock is not of it",
+	  a.clusters.of_unit[0] >= 0 && a.clusters.of_unit[0] == a.clusters.of_unit[2] &&
+	  a.clusters.clusters[a.clusters.of_unit[0]].nr == 3 &&
+	  a.clusters.of_unit[7] != a.clusters.of_unit[0]);
+
+	T("check as recorded", !fa_check__run(&c, t, &a, now[0], 0.01));
+	T("holds: no group broken", !c.nr_failed && !check__count(&c, FA_CHECK_GROUP, true));
+	fa_check__exit(&c);
+
+	T("check the lock one line after its readers", !fa_check__run(&c, t, &a, now[1], 0.01));
+	T("apart at 64 bytes", !check__count_at(&c, FA_CHECK_SHARED, 64) &&
+	  !check__count_at(&c, FA_CHECK_GROUP, 64));
+	T("joins their 128 byte line", check__count_at(&c, FA_CHECK_GROUP, 128) == 1 &&
+	  c.nr_failed == 1);
+	T("said", check__says(&c, "f0 (hot) joins the 128 byte cache line 0 of fields accessed together, one side writes what the other accesses: f1 f2 f3"));
+	fa_check__exit(&c);
+
+	T("check f3 moved away", !fa_check__run(&c, t, &a, now[2], 0.01));
+	T("the group spreads at 64 and at 128 bytes",
+	  check__count_at(&c, FA_CHECK_SPREAD, 64) == 1 &&
+	  check__count_at(&c, FA_CHECK_SPREAD, 128) == 1);
+	T("said at 128", check__says(&c, "are on 2 128 byte cache lines from line 0, not 1:"));
+	fa_check__exit(&c);
+
+	for (int i = 0; i < 3; i++)
+		fa_struct__delete(now[i]);
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 /* Slots of @size bytes, aligned to @align, where 8-byte slots of @width bytes were */
 static enum fa_slots_verdict slots__judge(u32 old, u32 width, u32 size, u32 align)
 {
@@ -357,6 +435,7 @@ static struct test_case tests__affinity_check[] = {
 	TEST_CASE("A recording of too few groups of time holds nothing", affinity_check_few),
 	TEST_CASE("diff predicts and measures a fix", affinity_diff_fix),
 	TEST_CASE("Per-thread slots are judged by their element", affinity_check_slots),
+	TEST_CASE("Groups are guarded at 64 and at 128 byte lines", affinity_check_groups),
 	{	.name = NULL, }
 };
 

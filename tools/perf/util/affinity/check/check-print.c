@@ -25,6 +25,7 @@ static const char * const fa_check_kinds[FA_CHECK_MAX] = {
 	[FA_CHECK_COST]		= "cost",
 	[FA_CHECK_EVIDENCE]	= "evidence",
 	[FA_CHECK_INSTANCES]	= "instances",
+	[FA_CHECK_GROUP]	= "group",
 };
 
 static const char *fa_check__unit_name(const struct fa_check *c, int unit)
@@ -122,13 +123,22 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 
 	switch (f->kind) {
 	case FA_CHECK_SPREAD:
-		fprintf(fp, "  fields accessed together are on %d cache lines from line %u, ",
-			f->lines_now, f->line);
+		fprintf(fp, "  fields accessed together are on %d %u byte cache lines",
+			f->lines_now, f->line_size);
+		fprintf(fp, " from line %u, ", f->line);
 		if (f->undecided)
 			fprintf(fp, "on %d with the report's candidate, whose evidence is insufficient:",
 				f->lines_allowed);
 		else
 			fprintf(fp, "not %d:", f->lines_allowed);
+		fa_check__cluster_fprintf(c, f->other, fp);
+		fprintf(fp, "\n");
+		break;
+	case FA_CHECK_GROUP:
+		fprintf(fp, "  %s%s (hot) joins the %u byte cache line %u of fields accessed together, %s:",
+			f->note ? "note: " : "", fa_check__unit_name(c, f->unit), f->line_size,
+			f->line, f->note ? "all of them read only" :
+			"one side writes what the other accesses");
 		fa_check__cluster_fprintf(c, f->other, fp);
 		fprintf(fp, "\n");
 		break;
@@ -204,11 +214,13 @@ static void fa_check__mark_lines(const struct fa_check *c, bool *lines)
 			lines[fa_check__line_of(c, f->other)] = true;
 		} else if (f->kind == FA_CHECK_HOLE) {
 			lines[f->line] = lines[fa_check__line_of(c, f->unit)] = true;
+		} else if (f->kind == FA_CHECK_GROUP) {
+			lines[fa_check__line_of(c, f->unit)] = true;
 		}
 		for (int u = 0; u < l->nr_units; u++) {
 			int o = c->old_unit[u];
 
-			if (o >= 0 && ((f->kind == FA_CHECK_SPREAD &&
+			if (o >= 0 && (((f->kind == FA_CHECK_SPREAD || f->kind == FA_CHECK_GROUP) &&
 					c->an->clusters.of_unit[o] == f->other) ||
 				       (f->kind == FA_CHECK_COST && fa_check__hot(c, u))))
 				lines[fa_check__line_of(c, u)] = true;
@@ -268,7 +280,7 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 	json_writer__string(j, "kind", fa_check_kinds[f->kind]);
 	json_writer__bool(j, "note", f->note);
 	json_writer__bool(j, "undecided", f->undecided);
-	if (f->kind == FA_CHECK_SHARED || f->kind == FA_CHECK_HOLE)
+	if (f->kind == FA_CHECK_SHARED || f->kind == FA_CHECK_HOLE || f->kind == FA_CHECK_GROUP)
 		json_writer__string(j, "field", fa_check__unit_name(c, f->unit));
 	if (f->kind == FA_CHECK_SHARED) {
 		json_writer__string(j, "other", fa_check__unit_name(c, f->other));
@@ -283,8 +295,11 @@ static void fa_check__json_finding(struct json_writer *j, const struct fa_check 
 	}
 	if (f->kind == FA_CHECK_HOLE)
 		json_writer__u64(j, "bytes", f->bytes);
-	if (f->kind == FA_CHECK_SPREAD) {
+	if (f->kind == FA_CHECK_SPREAD || f->kind == FA_CHECK_GROUP) {
+		json_writer__u64(j, "line_size", f->line_size);
 		json_writer__int(j, "cluster", f->other);
+	}
+	if (f->kind == FA_CHECK_SPREAD) {
 		json_writer__int(j, "lines_allowed", f->lines_allowed);
 		json_writer__int(j, "lines", f->lines_now);
 	}

@@ -23,7 +23,10 @@ static int fa_check__add(struct fa_check *c, const struct fa_check_finding *f)
 		c->findings = p;
 		c->alloc = alloc;
 	}
-	c->findings[c->nr_findings++] = *f;
+	c->findings[c->nr_findings] = *f;
+	if (!f->line_size)
+		c->findings[c->nr_findings].line_size = c->layout.line_size;
+	c->nr_findings++;
 	c->nr_failed += !f->note && !f->undecided;
 	c->nr_undecided += f->undecided;
 	return 0;
@@ -190,13 +193,27 @@ static int fa_cluster__lines(const struct fa_cluster *k, const struct fa_layout 
 	return n;
 }
 
-static int fa_check__spread(struct fa_check *c)
+/* @l at cache lines of @line_size: the offsets stay, the lines are others */
+static struct fa_layout fa_layout__at(const struct fa_layout *l, u32 line_size)
+{
+	struct fa_layout at = *l;
+
+	at.line_size = line_size;
+	return at;
+}
+
+/* The clusters on more lines of @line_size than recorded and advised */
+static int fa_check__spread(struct fa_check *c, u32 line_size)
 {
 	const struct fa_analysis *an = c->an;
 	const struct fa_struct *old = c->t->st;
+	struct fa_layout cur = fa_layout__at(&an->current, line_size);
+	struct fa_layout adv = fa_layout__at(&an->suggested, line_size);
+	struct fa_layout cand = fa_layout__at(&an->candidate, line_size);
+	struct fa_layout now = fa_layout__at(&c->layout, line_size);
 	u32 recorded = max(an->current.size, an->suggested.size);
 	u32 now_or_cand = max(an->insufficient ? an->candidate.size : 0, c->layout.size);
-	bool *seen = calloc(max(recorded, now_or_cand) / c->layout.line_size + 2, sizeof(*seen));
+	bool *seen = calloc(max(recorded, now_or_cand) / line_size + 2, sizeof(*seen));
 	int *units = calloc(old->nr_units + 1, sizeof(*units));
 	int err = seen && units ? 0 : -ENOMEM;
 
@@ -204,30 +221,105 @@ static int fa_check__spread(struct fa_check *c)
 		const struct fa_cluster *cl = &an->clusters.clusters[k];
 		/* the units still there, in all three layouts */
 		struct fa_cluster left = { .units = units, };
-		struct fa_check_finding f = { .kind = FA_CHECK_SPREAD, .other = k, };
-		int rec, adv, now;
+		struct fa_check_finding f = {
+			.kind = FA_CHECK_SPREAD, .other = k, .line_size = line_size,
+		};
+		int rec, adv_lines, now_lines;
 		u32 line;
 
 		for (int i = 0; i < cl->nr; i++) {
 			if (c->new_unit[cl->units[i]] >= 0)
 				units[left.nr++] = cl->units[i];
 		}
-		rec = fa_cluster__lines(&left, &an->current, old, NULL, seen, &line);
-		adv = fa_cluster__lines(&left, &an->suggested, old, NULL, seen, &line);
-		now = fa_cluster__lines(&left, &c->layout, c->st, c->new_unit, seen, &f.line);
-		f.lines_allowed = max(rec, adv);
-		f.lines_now = now;
+		rec = fa_cluster__lines(&left, &cur, old, NULL, seen, &line);
+		adv_lines = fa_cluster__lines(&left, &adv, old, NULL, seen, &line);
+		now_lines = fa_cluster__lines(&left, &now, c->st, c->new_unit, seen, &f.line);
+		f.lines_allowed = max(rec, adv_lines);
+		f.lines_now = now_lines;
 		/* only a candidate the evidence is insufficient for has them on fewer */
-		if (now <= f.lines_allowed && an->insufficient) {
-			f.lines_allowed = fa_cluster__lines(&left, &an->candidate, old, NULL, seen,
-							    &line);
+		if (now_lines <= f.lines_allowed && an->insufficient) {
+			f.lines_allowed = fa_cluster__lines(&left, &cand, old, NULL, seen, &line);
 			f.undecided = true;
 		}
-		if (now > f.lines_allowed)
+		if (now_lines > f.lines_allowed)
 			err = fa_check__add(c, &f);
 	}
 	free(units);
 	free(seen);
+	return err;
+}
+
+/* Unit @u of @st shares a line of @l with a unit of cluster @k (@map: by old unit) */
+static bool fa_cluster__meets(const struct fa_cluster *k, const struct fa_layout *l,
+			      const struct fa_struct *st, const int *map, int u)
+{
+	for (int i = 0; i < k->nr; i++) {
+		int v = map ? map[k->units[i]] : k->units[i];
+
+		if (v >= 0 && v != u && fa_layout__together(l, st, u, v))
+			return true;
+	}
+	return false;
+}
+
+/* Unit @o (recorded) writes what cluster @k's units access, or the other way */
+static bool fa_cluster__conflicts(const struct fa_cluster *k, const struct fa_classes *cls,
+				  int o)
+{
+	for (int i = 0; i < k->nr; i++) {
+		if (fa_classes__conflict(cls, o, k->units[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Hot unit @u (now) on a line of @line_size of cluster @k, where it was not */
+static int fa_check__entered(struct fa_check *c, int k, int u, u32 line_size)
+{
+	const struct fa_analysis *an = c->an;
+	const struct fa_cluster *cl = &an->clusters.clusters[k];
+	struct fa_layout cur = fa_layout__at(&an->current, line_size);
+	struct fa_layout adv = fa_layout__at(&an->suggested, line_size);
+	struct fa_layout now = fa_layout__at(&c->layout, line_size);
+	int o = c->old_unit[u];
+	struct fa_check_finding f = {
+		.kind = FA_CHECK_GROUP, .unit = u, .other = k, .line_size = line_size,
+		.line = c->layout.offset[u] / line_size,
+	};
+
+	if (!fa_cluster__meets(cl, &now, c->st, c->new_unit, u) ||
+	    fa_cluster__meets(cl, &cur, c->t->st, NULL, o) ||
+	    fa_cluster__meets(cl, &adv, c->t->st, NULL, o))
+		return 0;
+	f.note = !fa_cluster__conflicts(cl, &an->classes, o);
+	return fa_check__add(c, &f);
+}
+
+/*
+ * The groups of units accessed together (the clusters), at the recorded
+ * line size and at the prefetcher's pair: none spread, no hot unit joins
+ */
+static int fa_check__groups(struct fa_check *c)
+{
+	const struct fa_analysis *an = c->an;
+	u32 sizes[2] = { c->layout.line_size, FA_CHECK_PAIR_LINE };
+	int err = 0;
+
+	for (int i = 0; !err && i < 2; i++) {
+		if (i && sizes[1] <= sizes[0])
+			break;
+		err = fa_check__spread(c, sizes[i]);
+		for (int k = 0; !err && k < an->clusters.nr; k++) {
+			if (an->clusters.clusters[k].nr < 2)
+				continue;
+			for (int u = 0; !err && u < c->st->nr_units; u++) {
+				int o = c->old_unit[u];
+
+				if (fa_check__hot(c, u) && an->clusters.of_unit[o] != k)
+					err = fa_check__entered(c, k, u, sizes[i]);
+			}
+		}
+	}
 	return err;
 }
 
@@ -492,7 +584,7 @@ int fa_check__run(struct fa_check *c, const struct fa_type *t, const struct fa_a
 		return -ENOMEM;
 	}
 	fa_check__map(c);
-	err = fa_check__shared(c) ?: fa_check__spread(c) ?: fa_check__holes(c) ?:
+	err = fa_check__shared(c) ?: fa_check__groups(c) ?: fa_check__holes(c) ?:
 	      fa_check__cost(c) ?: fa_check__replay(c) ?: fa_check__instances(c) ?:
 	      fa_check__evidence(c);
 	if (err)

@@ -10,6 +10,13 @@
  *           them apart: the report never asks for more than it advises
  *   spread  the units of a cluster (accessed together) are on more lines
  *           than in the recorded layout and in the advice
+ *   group   a hot unit not of a cluster is on a line of the cluster, and
+ *           neither the recorded layout nor the advice has it there; a
+ *           note only when neither side writes what the other accesses
+ *
+ * spread and group are checked at the recorded line size and at
+ * FA_CHECK_PAIR_LINE bytes (the adjacent-line prefetcher's pair of 64 byte
+ * lines), so that a guard set at one holds at the other.
  *   hole    the hot lines (lines with a unit the recording saw accessed)
  *           have more bytes of holes than in the recorded layout, next
  *           to a new member (one put into a hot line); other new holes
@@ -49,15 +56,21 @@ enum fa_check_kind {
 	FA_CHECK_COST,
 	FA_CHECK_EVIDENCE,
 	FA_CHECK_INSTANCES,
+	FA_CHECK_GROUP,
 	FA_CHECK_MAX,
 };
+
+#define FA_CHECK_PAIR_LINE	128
 
 /**
  * struct fa_check_finding - Why a layout does not hold
  * @kind: enum fa_check_kind
- * @unit: New unit: shared, the written one; hole: the one after the hole
- * @other: Shared: the new unit accessed on other CPUs; spread: the cluster
- * @line: The cache line in the new layout (spread: the first)
+ * @unit: New unit: shared, the written one; hole: the one after the hole;
+ *        group: the one on the cluster's line
+ * @other: Shared: the new unit accessed on other CPUs; spread, group: the
+ *         cluster
+ * @line: The cache line in the new layout (spread: the first), of @line_size
+ * @line_size: The lines' size: the recorded one, or FA_CHECK_PAIR_LINE
  * @bytes: Hole: its size
  * @lines_allowed: Spread: lines of the cluster, allowed
  * @lines_now: and now
@@ -77,6 +90,7 @@ struct fa_check_finding {
 	int	unit;
 	int	other;
 	u32	line;
+	u32	line_size;
 	u32	bytes;
 	int	lines_allowed;
 	int	lines_now;
