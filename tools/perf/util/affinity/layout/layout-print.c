@@ -662,13 +662,35 @@ static size_t fa_layout__fprintf_cxx(const struct fa_layout *l, const struct fa_
 	return printed + fprintf(fp, "};\n");
 }
 
+/*
+ * randstruct shuffles a struct of function pointers only without being asked
+ * (__randomize_layout): a layout chosen for one must say so to stay
+ */
+static bool fa_struct__pure_ops(const struct fa_struct *st)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->nr_fields; i++) {
+		const struct fa_field *f = &st->fields[i];
+
+		if (f->depth)
+			continue;
+		if (!f->funcptr || f->kind != FA_FIELD_SCALAR)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 /**
  * fa_layout__fprintf_c - Print @st laid out as @l as a C definition, each
  * cache line headed by what its fields are
  * @kernel: A kernel type: the kernel's macros; each cache line of a struct
  *          of several is a group (__cacheline_group_begin/end), followed by
  *          a function of CACHELINE_ASSERT_GROUP_MEMBER() for every member,
- *          so that the kernel's build guards the layout
+ *          so that the kernel's build guards the layout; a struct of
+ *          function pointers says __no_randomize_layout (randstruct would
+ *          shuffle it)
  */
 size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *st,
 			    const struct fa_classes *c, bool kernel, FILE *fp)
@@ -721,7 +743,9 @@ size_t fa_layout__fprintf_c(const struct fa_layout *l, const struct fa_struct *s
 	attr[0] = '\0';
 	if (l->align >= l->line_size)
 		fa_align__scnprintf(attr, sizeof(attr), l->align, l->line_size, kernel);
-	printed += fprintf(fp, "}%s%s%s;\n", attr, st->c_typedef ? " " : "", st->c_typedef ?: "");
+	printed += fprintf(fp, "}%s%s%s%s;\n", attr,
+			   kernel && fa_struct__pure_ops(st) ? " __no_randomize_layout" : "",
+			   st->c_typedef ? " " : "", st->c_typedef ?: "");
 	if (groups)
 		printed += fa_layout__fprintf_groups_check(l, st, c, fp);
 	return printed;
