@@ -96,11 +96,25 @@ static int test__affinity_memory_price(struct test_suite *test __maybe_unused,
 	  p.alloc_now == 80 && p.alloc_then == 96 && p.copies == 2 && p.total == 32);
 	te.kernel = true;
 	fa_mem_price__init(&p, &te, &now, &then);
-	T("in the kernel: kmalloc-96 either way", p.home == FA_MEM_KMALLOC && p.total == 0);
+	T("in the kernel: kmalloc-96 either way", p.home == FA_MEM_KMALLOC && p.total == 0 &&
+	  !p.crosses);
+	T("in a kmem_cache of its own: 56 -> 51 objects a 4 KiB slab",
+	  p.slab_now.order == 0 && p.slab_now.objects == 56 && p.slab_then.objects == 51);
+	then.size = 100;
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("kmalloc-96 -> kmalloc-128 crosses a boundary", p.alloc_then == 128 && p.crosses);
+	then.size = 80;
 	te.nr_inst_heap = 0;
 	te.nr_inst_data = 2;
 	fa_mem_price__init(&p, &te, &now, &then);
-	T("variables: the bytes they grow by", p.home == FA_MEM_VARS && p.total == 16);
+	T("variables: the bytes they grow by", p.home == FA_MEM_VARS && p.total == 16 &&
+	  !p.array_var);
+	te.array_elems = 1024;
+	strcpy(te.array_var, "table");
+	fa_mem_price__init(&p, &te, &now, &then);
+	T("elements of an array variable: every one", p.copies == 1024 && p.total == 8 * 1024 &&
+	  p.array_var && !strcmp(p.array_var, "table"));
+	te.array_elems = 0;
 	/* the copies of a kernel per-CPU variable: at one offset into their pages */
 	te.t = per_cpu;
 	for (int i = 0; i < 40; i++)
@@ -111,6 +125,27 @@ static int test__affinity_memory_price(struct test_suite *test __maybe_unused,
 	  p.copies == (u64)test_config.nr_cpus && p.total == 8 * test_config.nr_cpus);
 	planted_type__delete(t);
 	planted_type__delete(per_cpu);
+	return TEST_OK;
+}
+
+/* SLUB's slab of a kmem_cache of its own: its order and objects */
+static int test__affinity_slab_price(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct fa_slab s;
+
+	fa_slub__slab(&s, 64, 8, 4);
+	T("64 bytes: 64 objects a page", s.order == 0 && s.objects == 64 && s.per_object == 64);
+	fa_slub__slab(&s, 9792, 64, 4);
+	T("a task_struct: 3 objects an order-3 slab", s.order == 3 && s.objects == 3 &&
+	  s.per_object == 10922);
+	fa_slub__slab(&s, 11000, 64, 4);
+	T("11000 bytes: 2 objects an order-3 slab", s.order == 3 && s.objects == 2 &&
+	  s.per_object == 16384);
+	fa_slub__slab(&s, 60, 64, 4);
+	T("aligned to 64: 64 objects a page", s.order == 0 && s.objects == 64);
+	fa_slub__slab(&s, 40000, 8, 4);
+	T("past an order-3 slab: the pages it needs", s.order == 4 && s.objects == 1);
 	return TEST_OK;
 }
 
@@ -395,6 +430,7 @@ static struct test_case tests__affinity_report[] = {
 	TEST_CASE("A struct embedded in an array of another", affinity_embedder),
 	TEST_CASE("Per-CPU copies of a kernel variable are aligned by their type", affinity_per_cpu),
 	TEST_CASE("A layout's memory price is where its instances live", affinity_memory_price),
+	TEST_CASE("A slab of its own is priced as SLUB sizes it", affinity_slab_price),
 	TEST_CASE("The field table", affinity_field_table),
 	TEST_CASE("-F and --sort", affinity_table_keys),
 	TEST_CASE("perf affinity report cuts long field names in its tables",

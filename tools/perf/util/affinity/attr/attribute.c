@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/string.h>
 #include "attr.h"
 #include "attr-int.h"
 #include "../fields/fields.h"
@@ -284,6 +285,25 @@ static int fa_attr__take_pending(struct fa_attr *a, struct fa_type_entry *te, u3
 	return err;
 }
 
+/*
+ * An instance of @te at @ip of @map, a DSO's data: the elements of the
+ * variable it is in, if that is an array of them (a memory price is paid
+ * for every element)
+ */
+static void fa_type_entry__array_var(struct fa_type_entry *te, struct map *map, u64 ip)
+{
+	struct symbol *sym = map__find_symbol(map, ip);
+	u64 elems;
+
+	if (!sym || !te->size)
+		return;
+	elems = symbol__size(sym) / te->size;
+	if (elems < 2 || elems <= te->array_elems)
+		return;
+	te->array_elems = elems;
+	strlcpy(te->array_var, sym->name, sizeof(te->array_var));
+}
+
 /* An instance of @te at @base was identified: the accesses waiting for it go to it */
 /* Where the instance of @te at @base is mapped: a DSO's data, a stack, the heap */
 static void fa_type_entry__home(struct fa_type_entry *te, const struct fa_func *f, u64 base)
@@ -299,12 +319,14 @@ static void fa_type_entry__home(struct fa_type_entry *te, const struct fa_func *
 		goto out;
 	}
 	name = dso__long_name(map__dso(al.map));
-	if (fa_map_name__stack(name))
+	if (fa_map_name__stack(name)) {
 		te->nr_inst_stack++;
-	else if (fa_map_name__heap(name))
+	} else if (fa_map_name__heap(name)) {
 		te->nr_inst_heap++;
-	else
+	} else {
 		te->nr_inst_data++;
+		fa_type_entry__array_var(te, al.map, al.addr);
+	}
 out:
 	addr_location__exit(&al);
 }

@@ -44,6 +44,9 @@ struct fa_type_entry {
 	u64			 nr_inst_data;	/* a DSO's data: variables */
 	u64			 nr_inst_stack;
 	u64			 nr_inst_heap;	/* the heap, anonymous memory, the kernel's direct map */
+	/* the longest array variable an instance was an element of */
+	u64			 array_elems;
+	char			 array_var[48];
 	/* by field: a C++ class held by value, accounted to as itself too */
 	struct fa_type_entry	**embeds;
 	bool			 wanted;	/* -T asks for it (or there is no -T) */

@@ -655,7 +655,16 @@ static void fa_json__memory(struct json_writer *j, const struct fa_mem_price *p)
 	json_writer__u64(j, "alloc_current", p->alloc_now);
 	json_writer__u64(j, "alloc", p->alloc_then);
 	json_writer__u64(j, "copies", p->copies);
+	if (p->array_var)
+		json_writer__string(j, "array", p->array_var);
 	json_writer__int(j, "total", p->total);
+	json_writer__bool(j, "crosses", p->crosses);
+	if (p->home == FA_MEM_KMALLOC) {
+		json_writer__u64(j, "slab_order_current", p->slab_now.order);
+		json_writer__u64(j, "slab_order", p->slab_then.order);
+		json_writer__u64(j, "slab_objects_current", p->slab_now.objects);
+		json_writer__u64(j, "slab_objects", p->slab_then.objects);
+	}
 	json_writer__end_object(j);
 }
 

@@ -3,6 +3,8 @@
  * The memory price of a layout where its instances live (memory.h).
  */
 #include <inttypes.h>
+#include <string.h>
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include "../accumulate/type.h"
@@ -66,6 +68,72 @@ u64 fa_kmalloc__class(u64 size, u32 align)
 	return c;
 }
 
+#define FA_SLUB_MAX_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER */
+#define FA_SLUB_MAX_OBJS	32767	/* MAX_OBJS_PER_PAGE */
+
+static u32 fa_page__order(u64 size)
+{
+	u32 order = 0;
+
+	while (((u64)1 << (FA_PAGE_SHIFT + order)) < size)
+		order++;
+	return order;
+}
+
+static u64 fa_slub__objects(u32 order, u64 size)
+{
+	return ((u64)1 << (FA_PAGE_SHIFT + order)) / size;
+}
+
+/*
+ * The least order from @min_order whose slab wastes at most 1/@fract of
+ * itself, or FA_SLUB_MAX_ORDER + 1 (SLUB's calc_slab_order())
+ */
+static u32 fa_slub__fit(u64 size, u32 min_order, u32 fract)
+{
+	u32 order;
+
+	for (order = min_order; order <= FA_SLUB_MAX_ORDER; order++) {
+		u64 slab = (u64)1 << (FA_PAGE_SHIFT + order);
+
+		if (slab % size <= slab / fract)
+			break;
+	}
+	return order;
+}
+
+/*
+ * The slab SLUB gives a kmem_cache of objects of @size bytes aligned to
+ * @align, on a machine of @nr_cpus (its calculate_order(): enough objects
+ * for the CPUs' partial slabs, as little waste as an order up to 3 allows)
+ */
+void fa_slub__slab(struct fa_slab *s, u64 size, u32 align, u32 nr_cpus)
+{
+	u64 min_objects = 4 * (fls(max(nr_cpus, 1U)) + 1), max_objects;
+	u32 order, min_order;
+
+	size = roundup(max_t(u64, size, 8), max(align, 8U));
+	max_objects = max_t(u64, fa_slub__objects(FA_SLUB_MAX_ORDER, size), 1);
+	min_objects = min(min_objects, max_objects);
+	min_order = fa_page__order(min_objects * size);
+	order = fa_page__order(size);
+	if (fa_slub__objects(min_order, size) > FA_SLUB_MAX_OBJS) {
+		order = fa_page__order(size * FA_SLUB_MAX_OBJS) - 1;
+	} else {
+		for (u32 fract = 16; fract > 1; fract /= 2) {
+			u32 fit = fa_slub__fit(size, min_order, fract);
+
+			if (fit <= FA_SLUB_MAX_ORDER) {
+				order = fit;
+				break;
+			}
+		}
+	}
+	s->order = order;
+	s->objects = max_t(u64, fa_slub__objects(order, size), 1);
+	s->per_object = ((u64)1 << (FA_PAGE_SHIFT + order)) / s->objects;
+}
+
 static u64 fa_mem__alloc(enum fa_mem_home home, u32 size, u32 align)
 {
 	switch (home) {
@@ -115,9 +183,37 @@ void fa_mem_price__init(struct fa_mem_price *p, const struct fa_type_entry *te,
 	p->alloc_now = fa_mem__alloc(p->home, now->size, now->align);
 	p->alloc_then = fa_mem__alloc(p->home, then->size, then->align);
 	p->copies = max_t(u64, t->xfer.nr_instances, 1);
+	p->array_var = NULL;
 	if (p->home == FA_MEM_PER_CPU && t->cfg.nr_cpus > 0)
 		p->copies = t->cfg.nr_cpus;
+	if (p->home == FA_MEM_VARS && te->array_elems > p->copies) {
+		p->copies = te->array_elems;
+		p->array_var = te->array_var;
+	}
 	p->total = ((s64)p->alloc_then - (s64)p->alloc_now) * (s64)p->copies;
+	p->crosses = p->home == FA_MEM_KMALLOC && p->alloc_then != p->alloc_now;
+	memset(&p->slab_now, 0, sizeof(p->slab_now));
+	memset(&p->slab_then, 0, sizeof(p->slab_then));
+	if (p->home != FA_MEM_KMALLOC)
+		return;
+	fa_slub__slab(&p->slab_now, now->size, now->align, t->cfg.nr_cpus);
+	fa_slub__slab(&p->slab_then, then->size, then->align, t->cfg.nr_cpus);
+	p->crosses |= p->slab_now.order != p->slab_then.order;
+}
+
+/* "; in a kmem_cache of its own: 3 -> 2 objects a 32 KiB slab, +5461 bytes an object" */
+static size_t fa_mem_price__slab_fprintf(const struct fa_mem_price *p, FILE *fp)
+{
+	const struct fa_slab *a = &p->slab_now, *b = &p->slab_then;
+	size_t printed = fprintf(fp, "; in a kmem_cache of its own: ");
+
+	if (a->objects == b->objects && a->order == b->order)
+		return printed + fprintf(fp, "%u objects a %u KiB slab either way", a->objects,
+					 4U << a->order);
+	printed += fprintf(fp, "%u objects a %u KiB slab -> %u a %u KiB slab", a->objects,
+			   4U << a->order, b->objects, 4U << b->order);
+	return printed + fprintf(fp, ", %+" PRId64 " bytes an object",
+				 (s64)b->per_object - (s64)a->per_object);
 }
 
 /* "72 -> 80 bytes, a malloc() chunk of 96 either way: no more memory" */
@@ -127,14 +223,24 @@ size_t fa_mem_price__fprintf(const struct fa_mem_price *p, FILE *fp)
 	s64 each = (s64)p->alloc_then - (s64)p->alloc_now;
 	size_t printed = fprintf(fp, "%u -> %u bytes", p->size_now, p->size_then);
 
-	if (p->home == FA_MEM_MALLOC || p->home == FA_MEM_KMALLOC) {
-		if (!each)
-			return printed + fprintf(fp, ", %s%" PRIu64 " either way: no more memory%s",
-						 what, p->alloc_now, p->home == FA_MEM_KMALLOC ?
-						 " (in a kmem_cache of its own it grows)" : "");
+	if (p->crosses)
+		printed += fprintf(fp, ", crosses an allocation boundary");
+	if (p->home == FA_MEM_KMALLOC && !each) {
+		printed += fprintf(fp, ", %s%" PRIu64 " either way", what, p->alloc_now);
+		printed += fa_mem_price__slab_fprintf(p, fp);
+		return printed + fprintf(fp, ": no more memory in kmalloc()");
+	}
+	if (p->home == FA_MEM_MALLOC && !each)
+		return printed + fprintf(fp, ", %s%" PRIu64 " either way: no more memory",
+					 what, p->alloc_now);
+	if (p->home == FA_MEM_MALLOC || p->home == FA_MEM_KMALLOC)
 		printed += fprintf(fp, ", %s%" PRIu64 " -> %" PRIu64, what, p->alloc_now,
 				   p->alloc_then);
-	}
+	if (p->home == FA_MEM_KMALLOC)
+		printed += fa_mem_price__slab_fprintf(p, fp);
+	if (p->array_var)
+		return printed + fprintf(fp, ": %+" PRId64 " bytes an element, %+" PRId64 " for the %" PRIu64 " elements of %s",
+					 each, p->total, p->copies, p->array_var);
 	if (p->home == FA_MEM_PER_CPU)
 		return printed + fprintf(fp, ": %+" PRId64 " bytes a CPU, %+" PRId64 " for the %" PRIu64 " possible CPUs",
 					 each, p->total, p->copies);
