@@ -207,9 +207,9 @@ static int test__affinity_keep_field(struct test_suite *test __maybe_unused,
  * it to its first member.  base.a is a lock written on CPU 0, f3 to f5 are
  * read on CPU 1.
  */
-static struct fa_struct *based__new(const char *base_type)
+static struct fa_struct *based__new_n(const char *base_type, int n)
 {
-	struct fa_struct *st = fa_struct__new("struct based", 72, 8);
+	struct fa_struct *st = fa_struct__new("struct based", (n - 1) * 8, 8);
 	struct fa_field base = {
 		.name = (char *)"base", .type = (char *)base_type, .size = 16, .align = 8,
 		.parent = -1, .group = -1, .kind = FA_FIELD_STRUCT,
@@ -217,7 +217,7 @@ static struct fa_struct *based__new(const char *base_type)
 	char name[16];
 	int err = st ? fa_struct__add_field(st, &base) : 0;
 
-	for (int i = 1; st && !err && i < 10; i++) {
+	for (int i = 1; st && !err && i < n; i++) {
 		struct fa_field f = {
 			.name = name, .type = (char *)"long int", .offset = (i - 1) * 8, .size = 8,
 			.align = 8, .parent = -1, .group = -1, .leaf = true,
@@ -231,6 +231,11 @@ static struct fa_struct *based__new(const char *base_type)
 		err = fa_struct__add_field(st, &f);
 	}
 	return planted__finish(st, err);
+}
+
+static struct fa_struct *based__new(const char *base_type)
+{
+	return based__new_n(base_type, 10);
 }
 
 /* base.a, a lock, written on CPU 0; f3 to f5 read on CPU 1 */
@@ -569,6 +574,40 @@ static int test__affinity_sparse_xfers(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The lock of a struct's first member (it stays first), base.a, written on
+ * CPU 0; right after it f3, read on CPU 1 after every write, f4 and f5
+ * after one in ten; 136 bytes.  A line started at f3 parts them all (+56
+ * bytes); a swap of f3 with a cold member of the next line saves nine
+ * tenths of that, at no cost in memory.
+ */
+static int test__affinity_unpadded(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fa_struct *st = based__new_n("struct base", 18);
+	struct fa_type *t = st ? fa_type__new(st, &test_config) : NULL;
+	struct fa_analysis a;
+	u64 time = 0;
+
+	T("type", t);
+	for (int i = 0; i < 4000; i++) {
+		planted_access(t, time++, 0, 1, FA_OP_RMW);
+		planted_access(t, time++, 1, 3, FA_OP_LOAD);
+		if (i % 10)
+			continue;
+		planted_access(t, time++, 1, 4, FA_OP_LOAD);
+		planted_access(t, time++, 1, 5, FA_OP_LOAD);
+	}
+	T("analysis", !advice__run(&a, t, NULL, NULL));
+	advice__debug(&a, st);
+	T("an edit is advised", a.advice == FA_ADVICE_EDIT);
+	T("moves only: nothing padded", !fa_edits__pad(&a.edits));
+	T("the size stays", a.suggested.size == 136);
+	T("the lock leaves its hot reader", separated(&a, st, 1, 3));
+	analysis__exit(&a, t);
+	return TEST_OK;
+}
+
 static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("The smallest edit, not the full reorder", affinity_smallest_edit),
 	TEST_CASE("What-if: the advice's own words score as the advice", affinity_try),
@@ -582,6 +621,7 @@ static struct test_case tests__affinity_advice[] = {
 	TEST_CASE("Accesses of one sample count as if sampled one at a time", affinity_one_shape),
 	TEST_CASE("A move a heap object 16 bytes past a line undoes comes aligned", affinity_heap16),
 	TEST_CASE("Sparse samples' transfers count for every visit of the line", affinity_sparse_xfers),
+	TEST_CASE("No padding where moves save as much", affinity_unpadded),
 	{	.name = NULL, }
 };
 

@@ -12,6 +12,7 @@
 #include "lines.h"
 #include "refine.h"
 #include "../accumulate/type.h"
+#include "../../debug.h"
 
 static const struct fa_label fa_method_labels[FA_METHOD_MAX] = {
 	[FA_METHOD_AUTO]	= { "auto", "auto" },
@@ -402,6 +403,57 @@ void fa_analysis__judge(const struct fa_analysis *a, const struct fa_type *t, st
 }
 
 /*
+ * What @l saves of the recorded accesses: replayed with the instances where
+ * they were (at line starts if @l aligns the type to the line), else by the
+ * model
+ */
+static double fa_analysis__saves(const struct fa_analysis *a, const struct fa_type *t,
+				 const struct fa_judge *j, const struct fa_layout *l)
+{
+	enum fa_bases bases = l->align >= l->line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
+	struct fa_cost now, then;
+
+	if (!t->replay.nr_bases || !a->xfer_cost ||
+	    fa_cost__replay(t, j->cur, FA_BASES_RECORDED, a->xfer_cost, &now, NULL) ||
+	    fa_cost__replay(t, l, bases, a->xfer_cost, &then, NULL))
+		return j->cost0 - fa_cost_model__eval(j->m, l, NULL);
+	return now.total - then.total;
+}
+
+/*
+ * Edits that pad (@edit) give way to moves alone that save FA_MOVES_ENOUGH
+ * of what they save: a move costs no memory.  Saved as the recorded
+ * instances would: moves that part members only where an instance starts
+ * a line save nothing in a heap object at 16 mod 64.
+ */
+static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
+				 const struct fa_judge *j, struct fa_layout *edit)
+{
+	struct fa_judge moves = *j;
+	struct fa_edits e;
+	struct fa_layout l;
+	double pad_gain, move_gain;
+
+	if (!fa_edits__pad(&a->edits))
+		return 0;
+	moves.moves_only = true;
+	if (fa_edits__search(&e, &l, &moves, &a->classes))
+		return -ENOMEM;
+	pad_gain = fa_analysis__saves(a, t, j, edit);
+	move_gain = e.nr ? fa_analysis__saves(a, t, j, &l) : 0;
+	if (!e.nr || pad_gain <= 0 || move_gain < FA_MOVES_ENOUGH * pad_gain) {
+		fa_layout__exit(&l);
+		return 0;
+	}
+	pr_debug("%s: moves save %.3f of the padding's %.3f: no padding\n", j->st->name,
+		 move_gain, pad_gain);
+	a->edits = e;
+	fa_layout__exit(edit);
+	*edit = l;
+	return 0;
+}
+
+/*
  * The smallest edit, or the full reorder where its judged cost, which
  * counts every member it moves, is lower still (edit.h) in FA_SURE of the
  * replicates: between near-equal candidates, always the smaller edit
@@ -417,6 +469,10 @@ static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 	fa_analysis__judge(a, t, &j);
 	if (fa_edits__search(&a->edits, &edit, &j, &a->classes))
 		return -ENOMEM;
+	if (fa_analysis__unpadded(a, t, &j, &edit)) {
+		fa_layout__exit(&edit);
+		return -ENOMEM;
+	}
 	a->judged.current = j.cost0;
 	a->judged.edit = a->edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
 	a->judged.reorder = fa_judge__cost(&j, &a->reorder);

@@ -443,7 +443,8 @@ int fa_edits__search(struct fa_edits *e, struct fa_layout *out, const struct fa_
 		s.found = false;
 		fa_search__moves(&s);
 		fa_search__swaps(&s);
-		fa_search__lines(&s);
+		if (!j->moves_only)
+			fa_search__lines(&s);
 		if (!s.found)
 			break;
 		fa_search__apply(&s, &s.best_edit);
@@ -458,6 +459,16 @@ out:
 		err = fa_layout__copy(out, j->cur);
 	fa_search__exit(&s);
 	return err;
+}
+
+/* The edits start a cache line somewhere: they pad */
+bool fa_edits__pad(const struct fa_edits *e)
+{
+	for (int i = 0; i < e->nr; i++) {
+		if (e->edit[i].op == FA_EDIT_LINE || e->edit[i].op == FA_EDIT_ISOLATE)
+			return true;
+	}
+	return false;
 }
 
 /* A unit of several bitfields by its first and last: "a..c" */

@@ -34,6 +34,8 @@ struct fa_struct;
 #define FA_MOVE_COST	0.005
 #define FA_SHIFT_COST	0.001
 #define FA_EDITS_MAX	8
+/* padding is not advised where moves alone save this share of what it saves */
+#define FA_MOVES_ENOUGH	0.8
 
 enum fa_edit_op {
 	FA_EDIT_MOVE,		/* @unit before @other, or last (-1) */
@@ -63,6 +65,7 @@ struct fa_judge {
 	const struct fa_classes		*c;		/* units that must not share a line */
 	u64				 nr_instances;
 	double				 cost0;		/* the model's, of @cur */
+	bool				 moves_only;	/* no line starts: nothing padded */
 };
 
 double fa_judge__cost(const struct fa_judge *j, const struct fa_layout *l);
@@ -73,6 +76,7 @@ int fa_layout__moved(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_layout__shifted(const struct fa_layout *cur, const struct fa_layout *l);
 int fa_edits__search(struct fa_edits *e, struct fa_layout *out, const struct fa_judge *j,
 		     const struct fa_classes *c);
+bool fa_edits__pad(const struct fa_edits *e);
 int fa_order__pos(const int *order, int n, int u);
 void fa_edit__apply(const struct fa_edit *e, int *order, bool *ls, int n);
 int fa_edits__layout(const struct fa_edits *e, const struct fa_struct *st,
