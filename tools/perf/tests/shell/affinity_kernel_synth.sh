@@ -81,6 +81,11 @@ for size in 64 128; do
 	grep -Eq "__lock[^ ]* \(written on CPU 0-3\) -> nr_running .*, separated in the suggestion" \
 		"${tmpdir}/report.${size}" || fail "${size}: the suggestion leaves __lock with nr_running"
 done
+# the per-CPU copies are paid once a possible CPU; a member moved in a kernel type: BTF
+grep -Eq "^  memory where the instances live \(per-CPU copies\): .* for the 4 possible CPUs" \
+	"${tmpdir}/report.64" || fail "64: no memory price over the 4 CPUs"
+grep -Eq "^  note: [0-9]+ offsets change: BPF programs that read the members through BTF \(CO-RE\) relocate" \
+	"${tmpdir}/report.64" || fail "64: no note for BPF programs"
 # at 64 bytes the balancers' fields share the first line, the lock is not on it
 python3 - "${tmpdir}/report.64" <<'EOF' || fail "64: the balancers' fields are not on one line without the lock"
 import re, sys

@@ -569,6 +569,10 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 		printed += fa_mem_price__fprintf(&price, fp);
 		printed += fprintf(fp, "\n");
 	}
+	/* BPF programs read kernel types by offset: CO-RE relocates them, fixed ones do not */
+	if (an->changed && an->shifted && te->kernel)
+		printed += fprintf(fp, "  note: %d offsets change: BPF programs that read the members through BTF (CO-RE) relocate, programs built with fixed offsets of %s must be rebuilt\n",
+				   an->shifted, te->name);
 	if (an->unsure) {
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
 		printed += fa_report__disagree(fp, te, an, &an->suggested);
