@@ -306,11 +306,17 @@ static void fa_type_entry__array_var(struct fa_type_entry *te, struct map *map, 
 
 /* An instance of @te at @base was identified: the accesses waiting for it go to it */
 /* Where the instance of @te at @base is mapped: a DSO's data, a stack, the heap */
-static void fa_type_entry__home(struct fa_type_entry *te, const struct fa_func *f, u64 base)
+static void fa_type_entry__home(struct fa_type_entry *te, const struct fa_func *f,
+				const struct fa_access *acc, u64 base)
 {
 	struct addr_location al;
 	const char *name;
 
+	/* near the sampled stack pointer: a kernel stack, or a thread's (anonymous memory) */
+	if (acc->flags & FA_ACC_FRAME) {
+		te->nr_inst_stack++;
+		return;
+	}
 	if (!f || !f->thread)
 		return;
 	addr_location__init(&al);
@@ -331,9 +337,12 @@ out:
 	addr_location__exit(&al);
 }
 
-static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te, u32 space, u64 base)
+static int fa_attr__identified(struct fa_attr *a, struct fa_type_entry *te,
+			       const struct fa_access *acc, u64 base)
 {
-	fa_type_entry__home(te, a->cur_func, base);
+	u32 space = fa_access__space(acc);
+
+	fa_type_entry__home(te, a->cur_func, acc, base);
 	fa_inst_map__add(&a->s->instances, space, base, te->size, te);
 	return a->s->pending.nr ? fa_attr__take_pending(a, te, space, base) : 0;
 }
@@ -352,7 +361,7 @@ static int fa_attr__identify_left_out(struct fa_attr *a, struct fa_type_entry *t
 	if (!fa_access__has_addr(acc) || !te->st ||
 	    (fa_inst_map__find(&a->s->instances, space, acc->addr, &found) == te && found == base))
 		return 0;
-	return fa_attr__identified(a, te, space, base);
+	return fa_attr__identified(a, te, acc, base);
 }
 
 static int fa_attr__filtered(struct fa_attr *a, struct fa_type_entry *te,
@@ -609,6 +618,8 @@ static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 	/* in a variable its type's alignment aligns, unlike memory malloc() returns */
 	if (by_address && !enclosed)
 		te->nr_in_vars++;
+	if (acc->flags & FA_ACC_FRAME)
+		te->nr_in_frames++;
 	if (err)
 		return err;
 	/* -T wants a class it holds only */
@@ -616,7 +627,7 @@ static int fa_attr__attribute(struct fa_attr *a, const struct fa_access *acc)
 		return fa_attr__identify_left_out(a, te, acc, base);
 	/* an instance the type had not seen (or not lately): where it is */
 	if (te->t->xfer.nr_instances != nr_instances && fa_access__has_addr(acc))
-		err = fa_attr__identified(a, te, fa_access__space(acc), base);
+		err = fa_attr__identified(a, te, acc, base);
 	return err;
 }
 

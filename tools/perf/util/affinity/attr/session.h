@@ -40,6 +40,7 @@ struct fa_type_entry {
 	struct fa_type_entry	*same_name;	/* another size of the name */
 	u64			 nr_accounted;	/* accesses attributed to it */
 	u64			 nr_in_vars;	/* of them, to a variable (or TLS) of it */
+	u64			 nr_in_frames;	/* of them, near the stack pointer: on a stack */
 	/* the instances identified, by where their address is mapped */
 	u64			 nr_inst_data;	/* a DSO's data: variables */
 	u64			 nr_inst_stack;

@@ -21,7 +21,7 @@ static const char * const fa_mem_home_keys[] = {
 };
 
 static const char * const fa_mem_home_texts[] = {
-	[FA_MEM_VARS] = "variables", [FA_MEM_PER_CPU] = "per-CPU copies",
+	[FA_MEM_VARS] = "variables or stacks", [FA_MEM_PER_CPU] = "per-CPU copies",
 	[FA_MEM_MALLOC] = "malloc() chunks", [FA_MEM_KMALLOC] = "kmalloc() caches",
 };
 
@@ -149,13 +149,16 @@ static u64 fa_mem__alloc(enum fa_mem_home home, u32 size, u32 align)
 }
 
 /*
- * Its instances are variables (or on a stack): most of those identified
- * were mapped so, or, when none was, most accesses were to a variable
+ * Its instances are variables (or on stacks): on stacks, most of those
+ * identified were mapped so, or, when none was, most accesses were to a
+ * variable
  */
 static bool fa_type_entry__vars(const struct fa_type_entry *te)
 {
 	u64 vars = te->nr_inst_data + te->nr_inst_stack;
 
+	if (fa_type_entry__on_stacks(te))
+		return true;
 	if (vars + te->nr_inst_heap)
 		return vars > te->nr_inst_heap;
 	return fa_type_entry__in_vars(te);

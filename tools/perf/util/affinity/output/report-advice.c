@@ -93,6 +93,18 @@ bool fa_type_entry__in_vars(const struct fa_type_entry *te)
 	return te->nr_in_vars * 2 > te->nr_accounted;
 }
 
+/*
+ * The instances are on stacks: a quarter of the accesses were near the
+ * accessing thread's stack pointer (its own stack; another thread reaches
+ * it through a pointer, not near its own), or most instances were
+ * identified there
+ */
+bool fa_type_entry__on_stacks(const struct fa_type_entry *te)
+{
+	return (te->nr_in_frames && te->nr_in_frames * 4 >= te->nr_accounted) ||
+	       te->nr_inst_stack > te->nr_inst_heap + te->nr_inst_data;
+}
+
 /**
  * fa_type_entry__align_by - How the instances of @te get lines of their own
  *
@@ -101,11 +113,13 @@ bool fa_type_entry__in_vars(const struct fa_type_entry *te)
  * accesses were not to a variable of the type need an aligned allocation,
  * and a type whose size is not a multiple of the line its alignment too.
  * A C++ class's alignment aligns what new and std::allocator give it too
- * (since C++17), and its stack and member instances.
+ * (since C++17), and its stack and member instances; any type's aligns
+ * its instances on stacks.
  */
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	if (fa_type_entry__in_vars(te) || fa_type_entry__per_cpu(te) || (te->st && te->st->cxx))
+	if (fa_type_entry__in_vars(te) || fa_type_entry__on_stacks(te) ||
+	    fa_type_entry__per_cpu(te) || (te->st && te->st->cxx))
 		return FA_ALIGN_BY_TYPE;
 	if (an->current.size % an->current.line_size == 0)
 		return FA_ALIGN_BY_ALLOC;
@@ -140,6 +154,9 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 	case FA_ALIGN_BY_TYPE:
 		if (te->st && te->st->cxx)
 			return fprintf(fp, "alignas(%u) on the class: variables, new and std::allocator (-std=c++17) align its instances, malloc() does not",
+				       line);
+		if (!fa_type_entry__in_vars(te) && fa_type_entry__on_stacks(te))
+			return fprintf(fp, "align the struct to the %u byte cache line: its instances are on stacks, where the type's alignment aligns them",
 				       line);
 		if (!fa_type_entry__in_vars(te))
 			return fprintf(fp, "align the struct to the %u byte cache line: its %" PRIu64 " instances, at one offset into their pages, are the per-CPU copies of a variable, which the type's alignment aligns",

@@ -57,6 +57,7 @@ enum fa_align_by {
 
 bool fa_type_entry__per_cpu(const struct fa_type_entry *te);
 bool fa_type_entry__in_vars(const struct fa_type_entry *te);
+bool fa_type_entry__on_stacks(const struct fa_type_entry *te);
 int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_analysis *an);
 const char *fa_align_by__key(int by);
 size_t fa_report__banner(FILE *fp, const char *title);
