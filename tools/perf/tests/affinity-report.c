@@ -52,6 +52,16 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	T("aligned by the type", fa_type_entry__align_by(&te, &a) == FA_ALIGN_BY_TYPE);
 	T("heap objects are not", !fa_type_entry__per_cpu(&heap));
 	T("allocated aligned", fa_type_entry__align_by(&heap, &a) == FA_ALIGN_BY_ALLOC);
+	/* the pt_regs at the top of kernel stacks: one offset into their pages too */
+	te.nr_accounted = 400;
+	te.nr_in_frames = 400;
+	T("on stacks: not per-CPU copies", fa_type_entry__on_stacks(&te) &&
+	  !fa_type_entry__per_cpu(&te));
+	T("aligned by the type there", fa_type_entry__align_by(&te, &a) == FA_ALIGN_BY_TYPE);
+	te.nr_in_frames = 99;
+	T("a quarter of the accesses near the stack pointer, not less",
+	  !fa_type_entry__on_stacks(&te) && fa_type_entry__per_cpu(&te));
+	te.nr_in_frames = 0;
 	te.kernel = false;
 	T("not in user space", !fa_type_entry__per_cpu(&te));
 	/* a C++ class: new and std::allocator align it as its type (C++17) */
