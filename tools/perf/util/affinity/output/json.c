@@ -695,6 +695,7 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te
 		json_writer__double(j, "visit_lines", tr->cost.visit_lines);
 		json_writer__u64(j, "watched_hits", tr->watched.hits);
 		json_writer__u64(j, "watched_transfers", tr->watched.transfers);
+		json_writer__u64(j, "watched_false_sharing", tr->watched.false_sharing);
 		json_writer__int(j, "members_moved", tr->moved);
 		json_writer__bool(j, "moves_kept", tr->breaks);
 		json_writer__end_object(j);

@@ -90,9 +90,10 @@ static size_t fa_try_row__fprintf(FILE *fp, const struct fa_try_row *r,
 	if (r->visit_lines > 0)
 		scnprintf(lines, sizeof(lines), "%.2f", r->visit_lines);
 	if (r->watched && r->watched->hits)
-		scnprintf(watched, sizeof(watched), "%" PRIu64, r->watched->transfers);
+		scnprintf(watched, sizeof(watched), "%" PRIu64 "/%" PRIu64, r->watched->transfers,
+			  r->watched->false_sharing);
 	fa_mem_price__init(&price, te, &an->current, r->l);
-	return fprintf(fp, "    %-10s %6u %+9" PRId64 "  %7s  %-18s %7s %11s %9s %5d\n", r->name,
+	return fprintf(fp, "    %-10s %6u %+9" PRId64 "  %7s  %-18s %7s %11s %11s %5d\n", r->name,
 		       r->l->size, price.total, gain, ci, replay, lines, watched, r->moved);
 }
 
@@ -140,9 +141,9 @@ size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct f
 	if (!an->nr_tries)
 		return 0;
 	printed = fprintf(fp, "\n  What-if (--try), each layout scored as the advice is: saving from the current layout\n\n");
-	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %9s %5s\n", "Layout", "Size",
+	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %11s %5s\n", "Layout", "Size",
 			   "Memory", "Model", "Model 95%", "Replay", "Lines/visit", "Watched", "Moves");
-	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %9s %5s\n", "..........",
+	printed += fprintf(fp, "    %-10s %6s %9s  %7s  %-18s %7s %11s %11s %5s\n", "..........",
 			   "....", "......", ".....", ".........", "......", "...........",
 			   ".......", ".....");
 	printed += fa_report__try_rows(fp, te, an);
@@ -156,7 +157,7 @@ size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct f
 				   tr->breaks ? " (moves what must stay: see 'kept')" : "");
 	}
 	fa_mem_price__init(&price, te, &an->current, &an->current);
-	printed += fprintf(fp, "    Memory: bytes more where the instances live (%s, %" PRIu64 " paid for); Watched: the watched hits' transfers, replayed\n",
+	printed += fprintf(fp, "    Memory: bytes more where the instances live (%s, %" PRIu64 " paid for); Watched: the watched hits' transfers replayed / of them between different members\n",
 			   fa_mem_home__text(price.home), price.copies);
 	return printed;
 }
