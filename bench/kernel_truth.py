@@ -12,6 +12,9 @@ struct rq: what the watchpoints saw of each watched member (hits, share,
   pick_next_task_fair() reads ~39 %, the clock ~8 %), then the report's
   false sharing and advice at 64 and 128 byte cache lines.
 
+perf bench futex hash, sched messaging, epoll wait: each struct type the
+  report advises on, what and why, beside what upstream did where it did.
+
 struct tcp_sock: the report's class of each member sampled against its
   label in Documentation/networking/net_cachelines/tcp_sock.rst
   (read_mostly or read_write, on TX or RX): agreement in percent.
@@ -83,6 +86,10 @@ def advice(t):
         return f"none, the evidence is insufficient (candidate: {what}," \
                f" model {-c.get('gain', 0):+.1f}%{why})"
     edits = [e["text"] for e in a.get("edits", [])]
+    if t.get("changed") and t.get("aligned_instances"):
+        edits.append(f"align the instances to the line (by {t.get('align_by')})")
+    if not edits and a.get("kind") not in (None, "none", "edit"):
+        edits.append(a["kind"])
     return "; ".join(edits) if edits else "none"
 
 
@@ -115,6 +122,86 @@ def rq_table(d):
               for p in ts.get("false_sharing", [])][:4]
         print(f"  {size:>3}-byte lines: false sharing {', '.join(fs) or 'none sampled'};"
               f" advice: {advice(ts)}")
+        whatif(ts)
+
+
+def memory(m):
+    """'+0 B (per_cpu x4)'"""
+    if not m:
+        return "-"
+    return f"{m['total']:+d} B ({m['home']} x{m['copies']})"
+
+
+def whatif(t):
+    """The advice and the upstream reorder (the first --try), side by side"""
+    w = t.get("watched_lines") or {}
+    tries = t.get("tries") or []
+    if not tries:
+        return
+    rep = w.get("replayed") or {}
+    c = t.get("cost") or {}
+    print(f"       {'layout':<9} {'memory':>20} {'model':>8} {'replay':>8}"
+          f" {'watched transfers':>18} {'between members':>16}")
+    print(f"       {'current':<9} {'-':>20} {'-':>8} {'-':>8}"
+          f" {w.get('transfers', 0):>18} {w.get('false_sharing', 0):>16}")
+    if t.get("changed"):
+        lo, hi = c.get("replay_gain_interval") or (0, 0)
+        print(f"       {'advice':<9} {memory(t.get('memory')):>20} {-c.get('gain', 0):>+7.1f}%"
+              f" {-(lo + hi) / 2:>+7.1f}% {rep.get('transfers', '-'):>18}"
+              f" {rep.get('false_sharing', '-'):>16}")
+    tr = tries[0]
+    print(f"       {'upstream':<9} {memory(tr.get('memory')):>20} {-tr['gain']:>+7.1f}%"
+          f" {-tr['replay_gain']:>+7.1f}% {tr['watched_transfers']:>18}"
+          f" {tr.get('watched_false_sharing', '-'):>16}")
+
+
+# What upstream did to a struct the benchmarks' reports advise on
+UPSTREAM = {
+    "struct file": "e249056c91a2 'fs: place f_ref to 3rd cache line in struct file to"
+                   " resolve false sharing' (6.15): the count to the third line, size kept",
+    "struct futex_hash_bucket": "cacheline aligned since 2.6 (____cacheline_aligned_in_smp):"
+                                " a bucket is a line",
+    "struct rq": "tip 89951fc1f820 (above)",
+}
+
+
+def field_line(t, name, layout):
+    idx = [f["index"] for f in t["fields"] if f["name"] == name or top(f["name"]) == name]
+    for m in t.get(layout, {}).get("members", []):
+        if m["field"] in idx:
+            return m["line"]
+    return None
+
+
+def bench_table(d):
+    """Per perf bench recording: each struct type advised, what and why"""
+    for f, what in (("futex", "perf bench futex hash"), ("msg", "perf bench sched messaging"),
+                    ("epoll", "perf bench epoll wait")):
+        path = os.path.join(d, f"{f}.json")
+        if not os.path.exists(path):
+            print(f"{what}: no {path}")
+            continue
+        with open(path) as fp:
+            types = json.load(fp)["types"]
+        print(f"{what}: {len(types)} struct types reported")
+        for t in types:
+            named = t["name"] in UPSTREAM
+            if not t.get("changed") and not named:
+                continue
+            c = t.get("cost") or {}
+            lo, hi = c.get("replay_gain_interval") or (0, 0)
+            fs = len(t.get("false_sharing") or [])
+            print(f"  {t['name']:<26} {t['accesses']:>6} accesses, {fs} false sharing pairs;"
+                  f" advice: {advice(t)}")
+            if t.get("changed"):
+                print(f"  {'':<26} model {-c.get('gain', 0):+.1f}%, replay {-hi:+.1f}%"
+                      f" to {-lo:+.1f}%, memory {memory(t.get('memory'))}")
+            if named:
+                print(f"  {'':<26} upstream: {UPSTREAM[t['name']]}")
+            if t["name"] == "struct file":
+                print(f"  {'':<26} f_count on line {field_line(t, 'f_count', 'current')},"
+                      f" advised on line {field_line(t, 'f_count', 'suggested')},"
+                      f" size {t['current']['size']} -> {t['suggested']['size']}")
 
 
 def doc_labels(path):
@@ -184,6 +271,8 @@ def main():
     ap.add_argument("--doc", required=True, help="tcp_sock.rst")
     args = ap.parse_args()
     rq_table(args.dir)
+    print()
+    bench_table(args.dir)
     print()
     if os.path.exists(args.doc):
         tcp_table(args.dir, args.doc)
