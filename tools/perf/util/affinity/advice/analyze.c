@@ -107,7 +107,8 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 	struct fa_layout spread;
 	struct fa_cost cost;
 
-	if (!t->replay.nr_bases || !xfer_cost ||
+	/* nor its alignment, for a layout assembly or user space has */
+	if (!t->replay.nr_bases || !xfer_cost || t->st->abi_decl ||
 	    (t->replay.nr_bases == 1 && (!a->changed || !t->xfer.misaligned)) ||
 	    (a->suggested.size % line == 0 && !t->xfer.misaligned))
 		return 0;
@@ -585,7 +586,7 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 	};
 	int err;
 
-	if (a->spread)
+	if (a->spread || t->st->abi_decl)
 		return 0;
 	err = fa_split__consider(&a->split, &in);
 	if (err || a->split.why != FA_SPLIT_ADVISED)

@@ -606,6 +606,24 @@ static bool fa_die__std_lib(Dwarf_Die *record)
 }
 
 /*
+ * The header of a type declared in an arch's asm headers or a uapi header,
+ * else NULL: assembly (asm-offsets) or user space has its offsets, and its
+ * layout is not the report's to change (struct pt_regs)
+ */
+static char *fa_die__abi_decl(Dwarf_Die *record)
+{
+	const char *file = dwarf_decl_file(record);
+	bool arch, uapi;
+
+	if (!file)
+		return NULL;
+	/* a kernel's DWARF names them from its tree: "./arch/x86/include/asm/ptrace.h" */
+	arch = (strstr(file, "/arch/") || strstarts(file, "arch/")) && strstr(file, "/include/asm/");
+	uapi = strstr(file, "/include/uapi/") || strstarts(file, "include/uapi/");
+	return arch || uapi ? strdup(file) : NULL;
+}
+
+/*
  * A C++ standard library type that is one value to its user, whose
  * members are the library's: a std::atomic<int> member is the counter, not
  * its _M_i, a std::string the name, not its _M_dataplus._M_p.  Those that
@@ -987,6 +1005,7 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 	w.st->packed = w.packed;
 	w.st->forced_align = !w.packed && fa_die__explicit_align(&die);
 	w.st->std_lib = fa_die__std_lib(&die);
+	w.st->abi_decl = fa_die__abi_decl(&die);
 	w.st->cxx = fa_die__cxx(&die);
 	if (w.st->cxx) {
 		w.st->cxx_open = fa_die__cxx_open(&die);

@@ -59,6 +59,7 @@ void fa_struct__delete(struct fa_struct *st)
 	zfree(&st->name);
 	zfree(&st->c_open);
 	zfree(&st->c_typedef);
+	zfree(&st->abi_decl);
 	zfree(&st->cxx_open);
 	zfree(&st->cxx_name);
 	zfree(&st->cxx_line_name);

@@ -180,6 +180,8 @@ struct fa_struct {
 	bool		 forced_align;	/* __aligned__ on the struct itself */
 	/* the C++ standard library's, of none of the user's types, or a system header's */
 	bool		 std_lib;
+	/* declared where assembly or user space has its offsets: the file, else NULL */
+	char		*abi_decl;
 	bool		 cxx;		/* a record of a C++ unit: --emit-c prints C++ */
 	/* C++: how its source opens it, up to '{' ("template <typename T>\nclass Meter") */
 	char		*cxx_open;

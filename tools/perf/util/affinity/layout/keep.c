@@ -132,6 +132,7 @@ static const struct {
 	[FA_PIN_ASKED]		= { "keep", "--keep", },
 	[FA_PIN_BASE]		= { "base", "first member, a struct: code may cast to it", },
 	[FA_PIN_CLASS_BASE]	= { "base class", "a base class: the compiler places it", },
+	[FA_PIN_ABI]		= { "abi", "assembly or user space has its offsets", },
 };
 
 /* Why a unit is kept in place (enum fa_pin, not FA_PIN_NONE), for the JSON */
@@ -169,10 +170,10 @@ int fa_keep__init(struct fa_keep *k, const struct fa_struct *st, const struct fa
 		k->nr_pins++;
 	}
 	for (int u = 0; u < st->nr_units; u++) {
-		if (!st->fields[st->units[u].field].base)
+		if (!st->fields[st->units[u].field].base && !st->abi_decl)
 			continue;
 		k->nr_pins += !k->pin[u];
-		k->pin[u] = FA_PIN_CLASS_BASE;
+		k->pin[u] = st->abi_decl ? FA_PIN_ABI : FA_PIN_CLASS_BASE;
 	}
 	pins = fa_keep__pins(k, st, o ? o->keep : NULL);
 	ranges = fa_keep__ranges(k, st, cur, o ? o->keep_order : NULL);

@@ -24,6 +24,7 @@ enum fa_pin {
 	FA_PIN_ASKED,		/* --keep */
 	FA_PIN_BASE,		/* first member, a struct */
 	FA_PIN_CLASS_BASE,	/* a C++ base class: the compiler places it */
+	FA_PIN_ABI,		/* assembly or user space has its offsets */
 };
 
 const char *fa_pin__key(int pin);

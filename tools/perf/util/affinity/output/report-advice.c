@@ -267,6 +267,9 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 {
 	size_t printed = 0;
 
+	if (st->abi_decl)
+		return fprintf(fp, "  kept as it is: declared in %s, where assembly or user space has its offsets\n",
+			       st->abi_decl);
 	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
 		if (!an->keep.pin[u])
 			continue;
