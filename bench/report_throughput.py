@@ -10,8 +10,8 @@ struct accesses of perf's own false sharing workloads), checks that perf
 affinity attributes them to struct fields, then runs in every round, in
 an order that rotates from round to round:
 
-    perf affinity report --stdio -i F
-    perf affinity report --stdio --no-worker -i F
+    perf affinity report --stdio --threads 2 -i F
+    perf affinity report --stdio --threads 1 -i F
     perf c2c report --stdio -i F
     perf mem report --stdio -i F
 
@@ -19,9 +19,9 @@ with stdout to /dev/null, measuring the wall time, the CPU time (user and
 system, of all threads) and the peak RSS of each (wait4()).  Prints the
 medians and, for each round, the ratios to perf c2c report measured in
 that round, whose medians are the ratio columns.  perf affinity report
-accumulates the struct types in a second thread when it may run on two
-CPUs (--no-worker: in one thread); perf c2c and perf mem use one.  The
-report with and without the worker must be byte for byte the same.
+--threads 2 accumulates the struct types in a second thread (--threads 1:
+in the one that reads); perf c2c and perf mem use one.  The report must
+be byte for byte the same with 1, 2 and 3 threads.
 
 With -b BASE, another build of perf (the one before a change), 'BASE
 affinity report' runs in every round too, as "base", and its stdout must
@@ -37,8 +37,8 @@ import sys
 import time
 
 TOOLS = [
-    ("affinity", ["affinity", "report", "--stdio"]),
-    ("affinity --no-worker", ["affinity", "report", "--stdio", "--no-worker"]),
+    ("affinity --threads 2", ["affinity", "report", "--stdio", "--threads", "2"]),
+    ("affinity --threads 1", ["affinity", "report", "--stdio", "--threads", "1"]),
     ("c2c", ["c2c", "report", "--stdio"]),
     ("mem", ["mem", "report", "--stdio"]),
 ]
@@ -90,10 +90,12 @@ def same(perf, base, path):
 
 
 def same_alone(perf, path):
-    """The report with the worker thread must be the one without."""
-    if report(perf, path) != report(perf, path, ["--no-worker"]):
-        sys.exit("%s reports %s differently with --no-worker" % (perf, path))
-    print("# %s: the same report with and without the worker thread" % path)
+    """The report must be the same with 1, 2 and 3 threads."""
+    one = report(perf, path, ["--threads", "1"])
+    for n in ("2", "3"):
+        if report(perf, path, ["--threads", n]) != one:
+            sys.exit("%s reports %s differently with --threads %s" % (perf, path, n))
+    print("# %s: the same report with 1, 2 and 3 threads" % path)
 
 
 def main():

@@ -154,7 +154,10 @@ struct perf_affinity {
 	u64			 place_seed;
 	bool			 line_size_guessed;
 	bool			 worker;
+	int			 threads;	/* --threads, AFFINITY_THREADS_UNSET: as the machine says */
 };
+
+#define AFFINITY_THREADS_UNSET	(-1)
 
 static const char * const affinity_subcommands[] = {
 	"record", "report", "layout", "check", "diff", NULL
@@ -939,6 +942,12 @@ static int parse_values(struct perf_affinity *aff)
 		pr_err("-x '': give the separator of the columns, e.g. -x ,\n");
 		return -EINVAL;
 	}
+	if (aff->threads != AFFINITY_THREADS_UNSET &&
+	    (aff->threads < 1 || aff->threads > FA_WORKERS_MAX + 1)) {
+		pr_err("--threads %d: 1 to %d, the main thread and its workers\n", aff->threads,
+		       FA_WORKERS_MAX + 1);
+		return -EINVAL;
+	}
 	return parse_percent(aff) ?: check_paths();
 }
 
@@ -1624,6 +1633,7 @@ static void perf_affinity__defaults(struct perf_affinity *aff)
 	aff->cfg.line_size = FA_LINE_UNSET;
 	aff->cfg.window_ns = FA_WINDOW_NS_UNSET;
 	aff->worker = true;
+	aff->threads = AFFINITY_THREADS_UNSET;
 }
 
 /* Once per command, before the first session: symbols get room for annotations */
@@ -1672,21 +1682,54 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	return 0;
 }
 
+/* Below this, the threads' start and handovers cost more than they save */
+#define AFFINITY_THREADS_MIN_BYTES	(16 << 20)
+
+/*
+ * The threads to read @session with, the main one included: --threads, else
+ * a worker for every other CPU perf may run on, one thread for a small file
+ * or a machine whose CPUs are busy.  The report is the same for any number.
+ */
+static int perf_affinity__threads(struct perf_affinity *aff, struct perf_session *session)
+{
+	int workers = fa_workers__default();
+	double load;
+	u64 size = perf_data__size(session->data);
+
+	if (!aff->worker)
+		return 1;
+	if (aff->threads != AFFINITY_THREADS_UNSET)
+		return aff->threads;
+	if (workers && size < AFFINITY_THREADS_MIN_BYTES) {
+		pr_debug("perf affinity: 1 thread: %s is small (%" PRIu64 " kB)\n",
+			 session->data->path, size >> 10);
+		return 1;
+	}
+	if (workers && getloadavg(&load, 1) == 1 && load >= workers + 1) {
+		pr_debug("perf affinity: 1 thread: the %d CPUs are busy (load %.1f)\n",
+			 workers + 1, load);
+		return 1;
+	}
+	return workers + 1;
+}
+
 /* Its samples, attributed: an error, or what is odd about them, in one line */
 static int perf_affinity__process(struct perf_affinity *aff, struct perf_session *session)
 {
 	const char *path = session->data->path;
-	int err, wait_err, old_verbose;
+	int err, wait_err, old_verbose, threads = perf_affinity__threads(aff, session);
 
+	if (threads > 1)
+		aff->session.workers = fa_workers__new(threads - 1);
+	pr_debug("perf affinity: %d thread%s\n", 1 + fa_workers__nr(aff->session.workers),
+		 aff->session.workers ? "s" : "");
 	old_verbose = perf_affinity__quiet();
-	if (aff->worker && fa_worker__wanted())
-		aff->session.worker = fa_worker__new();
 	err = perf_session__process_events(session);
 	if (!err)
 		fa_attr__flush_pending(&aff->attr);
 	/* the types are the main thread's again */
-	wait_err = fa_worker__delete(aff->session.worker);
-	aff->session.worker = NULL;
+	wait_err = fa_workers__delete(aff->session.workers);
+	aff->session.workers = NULL;
 	err = err ?: wait_err;
 	verbose = old_verbose;
 	if (err == -ERANGE) {
@@ -1793,7 +1836,9 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_STRING(0, "placement", &aff->place_str, "recorded|one|later[:seed]",
 		   "take each software sample as another CPU's timer would have: one access (Intel), or later in its block (AMD); seeded"),
 	OPT_BOOLEAN(0, "worker", &aff->worker,
-		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
+		    "accumulate the struct types in other threads (--no-worker: --threads 1)"),
+	OPT_INTEGER(0, "threads", &aff->threads,
+		    "threads to read with, 1 to 17: the main one and workers for the struct types (default: the CPUs available)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
@@ -1942,7 +1987,9 @@ static const struct option affinity_analysis_options[] = {
 	OPT_STRING(0, "placement", &affinity.place_str, "recorded|one|later[:seed]",
 		   "take each software sample as another CPU's timer would have: one access (Intel), or later in its block (AMD); seeded"),
 	OPT_BOOLEAN(0, "worker", &affinity.worker,
-		    "accumulate the struct types in a second thread (default with 2+ CPUs)"),
+		    "accumulate the struct types in other threads (--no-worker: --threads 1)"),
+	OPT_INTEGER(0, "threads", &affinity.threads,
+		    "threads to read with, 1 to 17: the main one and workers for the struct types (default: the CPUs available)"),
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 };

@@ -378,6 +378,45 @@ static int test__affinity_worker(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * Four types over three workers: each stays with the least loaded worker
+ * when its first access came, and accumulates as it would in line
+ */
+static int test__affinity_workers(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct fa_type *sharded[4], *now[4];
+	struct fa_workers *ws = fa_workers__new(3);
+	int err = 0;
+
+	T("three workers", ws && fa_workers__nr(ws) == 3);
+	for (int i = 0; i < 4; i++) {
+		sharded[i] = longs_type__new(16);
+		now[i] = longs_type__new(16);
+		T("types", sharded[i] && now[i] && sharded[i]->worker == -1);
+	}
+	/* type 0 first and most: its worker takes the most */
+	for (u32 k = 0; !err && k < 200000; k++) {
+		struct fa_sample s = worker__sample(k);
+		int i = k < 100 ? 0 : k % 5 ? (int)(k % 5) % 4 : 0;
+
+		err = fa_workers__add(ws, sharded[i], "f", &s) ?: fa_workers__add(NULL, now[i], "f", &s);
+	}
+	T("accumulated", !err);
+	T("type 0 to worker 0, the next types to the others", sharded[0]->worker == 0 &&
+	  sharded[1]->worker != 0 && sharded[2]->worker != 0 &&
+	  sharded[1]->worker != sharded[2]->worker);
+	T("the least loaded then: not type 0's", sharded[3]->worker != 0);
+	T("stopped", !fa_workers__delete(ws));
+	for (int i = 0; i < 4; i++) {
+		T("the same as in line", types__same(sharded[i], now[i]));
+		planted_type__delete(sharded[i]);
+		planted_type__delete(now[i]);
+	}
+	T("none to stop", !fa_workers__delete(NULL));
+	return TEST_OK;
+}
+
 static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 				int subtest __maybe_unused)
 {
@@ -593,6 +632,7 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
 	TEST_CASE("What the sampled code accesses is kept per function", affinity_sampled_code),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
+	TEST_CASE("Types sharded over worker threads accumulate as in line", affinity_workers),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	TEST_CASE("The lines of several instances, two owners and a writer are found",
 		  affinity_shared_lines),

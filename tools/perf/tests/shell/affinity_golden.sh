@@ -59,7 +59,7 @@ else
 	fail "perf affinity report --json -: $(head -1 "${result}")"
 fi
 
-# the worker thread (on by default with 2+ CPUs) must not change a byte
+# the worker threads (on by default with 2+ CPUs, for a file this small not) must not change a byte
 if [ -z "${AFFINITY_GOLDEN_UPDATE}" ]; then
 	echo "stdio and JSON without the worker thread, and on one CPU"
 	if perf affinity report -i "${perfdata}" --stdio --emit-c --no-worker > "${result}" 2>&1; then
@@ -77,6 +77,25 @@ if [ -z "${AFFINITY_GOLDEN_UPDATE}" ]; then
 	else
 		fail "taskset -c 0 perf affinity report: $(head -1 "${result}")"
 	fi
+	# the types sharded over 1, 2, 3 worker threads: the same bytes
+	for n in 2 3 4; do
+		echo "stdio and JSON with --threads ${n}"
+		if perf affinity report -i "${perfdata}" --stdio --emit-c --threads ${n} \
+				> "${result}" 2>&1; then
+			compare stdio
+		else
+			fail "perf affinity report --threads ${n}: $(head -1 "${result}")"
+		fi
+		if perf affinity report -i "${perfdata}" --json - --threads ${n} > "${result}" 2>&1; then
+			compare json
+		else
+			fail "perf affinity report --json - --threads ${n}: $(head -1 "${result}")"
+		fi
+	done
+	perf affinity report -i "${perfdata}" --stdio --threads 0 > "${result}" 2>&1 &&
+		fail "--threads 0 is taken"
+	grep -q "^  Error: --threads 0: 1 to 17, the main thread and its workers$\|^--threads 0: 1 to 17" \
+		"${result}" || fail "--threads 0 is not a one-line error: $(head -1 "${result}")"
 fi
 
 cleanup

@@ -44,6 +44,7 @@ struct fa_type *fa_type__new(struct fa_struct *st, const struct fa_config *cfg)
 	memset(t, 0, sizeof(*t));
 	t->st = st;
 	t->cfg = *cfg;
+	t->worker = -1;
 	t->cfg.window = clamp(t->cfg.window, 2, FA_MAX_WINDOW);
 	if (!t->cfg.nr_owners)
 		t->cfg.nr_owners = t->cfg.nr_cpus;

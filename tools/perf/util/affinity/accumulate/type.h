@@ -320,6 +320,7 @@ struct fa_site {
 struct fa_type {
 	struct fa_struct	*st;
 	struct fa_config	 cfg;
+	int			 worker;	/* of fa_workers: the main thread's, once set */
 	struct fa_counts	 counts __aligned(FA_APART);
 	struct fa_windows	 win;
 	struct fa_transfers	 xfer;

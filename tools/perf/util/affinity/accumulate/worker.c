@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include "type.h"
 #include "worker.h"
 #include "../../debug.h"
@@ -59,14 +60,26 @@ struct fa_worker {
 	unsigned long		 tail_seen;
 };
 
-/* Whether a worker thread helps: perf may run on another CPU */
-bool fa_worker__wanted(void)
+/* The CPUs perf may run on */
+static int fa_cpus__available(void)
 {
 	cpu_set_t cpus;
 
 	if (sched_getaffinity(0, sizeof(cpus), &cpus))
-		return sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	return CPU_COUNT(&cpus) > 1;
+		return max(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+	return max(CPU_COUNT(&cpus), 1);
+}
+
+/* Whether a worker thread helps: perf may run on another CPU */
+bool fa_worker__wanted(void)
+{
+	return fa_cpus__available() > 1;
+}
+
+/* Worker threads beside the main thread: one a CPU perf may run on but its own */
+int fa_workers__default(void)
+{
+	return min(fa_cpus__available() - 1, FA_WORKERS_MAX);
 }
 
 /* What the worker does with an access, or the caller without one */
@@ -306,5 +319,89 @@ int fa_worker__delete(struct fa_worker *w)
 	mutex_destroy(&w->lock);
 	free(w->ring);
 	free(w);
+	return err;
+}
+
+/*
+ * The workers, and the accesses each took: a type goes to the one that took
+ * the fewest when its first access comes, and stays its
+ */
+struct fa_workers {
+	int			 nr;
+	struct fa_worker	*w[FA_WORKERS_MAX];
+	u64			 taken[FA_WORKERS_MAX];
+};
+
+/**
+ * fa_workers__new - @nr worker threads, fewer if fewer start
+ *
+ * Return: NULL when none starts (or @nr < 1): the caller accumulates itself.
+ */
+struct fa_workers *fa_workers__new(int nr)
+{
+	struct fa_workers *ws = zalloc(sizeof(*ws));
+
+	if (!ws)
+		return NULL;
+	for (int i = 0; i < min(nr, FA_WORKERS_MAX); i++) {
+		ws->w[ws->nr] = fa_worker__new();
+		if (!ws->w[ws->nr])
+			break;
+		ws->nr++;
+	}
+	if (!ws->nr)
+		zfree(&ws);
+	return ws;
+}
+
+int fa_workers__nr(const struct fa_workers *ws)
+{
+	return ws ? ws->nr : 0;
+}
+
+/* The worker of @t: deterministic, as the accesses' order is */
+static int fa_workers__of(struct fa_workers *ws, struct fa_type *t)
+{
+	int k = 0;
+
+	if (t->worker >= 0 && t->worker < ws->nr)
+		return t->worker;
+	for (int i = 1; i < ws->nr; i++) {
+		if (ws->taken[i] < ws->taken[k])
+			k = i;
+	}
+	t->worker = k;
+	return k;
+}
+
+/**
+ * fa_workers__add - Account an access to a field of @t by its type's worker
+ * @ws: The workers, or NULL to account it now
+ */
+int fa_workers__add(struct fa_workers *ws, struct fa_type *t, const char *sym,
+		    const struct fa_sample *s)
+{
+	int k;
+
+	if (!ws)
+		return fa_worker__add(NULL, t, sym, s);
+	k = fa_workers__of(ws, t);
+	ws->taken[k]++;
+	return fa_worker__add(ws->w[k], t, sym, s);
+}
+
+/* Drain, stop and free them all; NULL is fine.  Return: the first error. */
+int fa_workers__delete(struct fa_workers *ws)
+{
+	int err = 0;
+
+	if (!ws)
+		return 0;
+	for (int i = 0; i < ws->nr; i++) {
+		int e = fa_worker__delete(ws->w[i]);
+
+		err = err ?: e;
+	}
+	free(ws);
 	return err;
 }

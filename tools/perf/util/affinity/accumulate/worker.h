@@ -6,6 +6,11 @@
  * single consumer ring, so the types see the accesses in the order the
  * main thread attributed them and the report is the same with or without
  * the worker.
+ *
+ * Several workers (fa_workers) shard the types: each type is one worker's,
+ * the least loaded when the type's first access comes, so that every type
+ * still sees its accesses in order and the report is the same for any
+ * number of them.
  */
 #ifndef __PERF_AFFINITY_WORKER_H
 #define __PERF_AFFINITY_WORKER_H
@@ -22,5 +27,16 @@ int fa_worker__add(struct fa_worker *w, struct fa_type *t, const char *sym,
 int fa_worker__drain(struct fa_worker *w);
 int fa_worker__delete(struct fa_worker *w);
 bool fa_worker__wanted(void);
+
+#define FA_WORKERS_MAX	16	/* worker threads, as perf record --threads caps its own */
+
+struct fa_workers;
+
+int fa_workers__default(void);
+struct fa_workers *fa_workers__new(int nr);
+int fa_workers__nr(const struct fa_workers *ws);
+int fa_workers__add(struct fa_workers *ws, struct fa_type *t, const char *sym,
+		    const struct fa_sample *s);
+int fa_workers__delete(struct fa_workers *ws);
 
 #endif /* __PERF_AFFINITY_WORKER_H */

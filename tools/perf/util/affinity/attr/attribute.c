@@ -80,7 +80,7 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 	s.owner = owner;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	return fa_worker__add(a->s->worker, te->t, o->sym ? o->sym->name : "[unknown]", &s);
+	return fa_workers__add(a->s->workers, te->t, o->sym ? o->sym->name : "[unknown]", &s);
 }
 
 /*

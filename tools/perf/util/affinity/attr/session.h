@@ -21,7 +21,7 @@
 struct fa_config;
 struct fa_struct;
 struct fa_type;
-struct fa_worker;
+struct fa_workers;
 struct hashmap;
 struct fa_type_filter;
 
@@ -68,7 +68,7 @@ struct fa_session {
 	struct fa_arrays	  arrays;	/* array variables of scalars */
 	struct fa_dlines	  dlines;	/* every access by its data line */
 	struct fa_dlines	  watched;	/* every watchpoint hit by its data line */
-	struct fa_worker	 *worker;	/* accumulates the types, NULL: in line */
+	struct fa_workers	 *workers;	/* accumulate the types, NULL: in line */
 };
 
 #ifdef HAVE_DWARF_SUPPORT
