@@ -60,7 +60,9 @@ def run(cmd):
 
 
 def synth(perf, n, path):
-    if os.path.exists(path):
+    # the samples name perf's own binary by build ID: a file older than perf is stale
+    if os.path.exists(path) and \
+            os.path.getmtime(path) > os.path.getmtime(os.path.realpath(perf)):
         return
     out = subprocess.run([perf, "bench", "affinity", "synth", "-n", str(n), "-o", path],
                          check=True, capture_output=True, text=True).stdout
