@@ -17,6 +17,10 @@
 #                        last first, from the version in tools/
 #   grow.sh pack DIR     the reverse: series/grow.patch on stdout, from the
 #                        versions in DIR (edit them, then pack)
+#   grow.sh append ENTRY FROM TO
+#                        the sections of ENTRY, a new entry at the end of
+#                        series/series, from the commits FROM..TO: append
+#                        them to series/grow.patch
 #   grow.sh carry REV    series/grow.patch on stdout for tools/ as it is now,
 #                        from the versions at commit REV: what each growing
 #                        file changed since REV goes into every earlier
@@ -151,9 +155,21 @@ carry() {
 	rm -rf "$tmp"
 }
 
+# the sections of a new entry at the end of the series: what FROM..TO
+# changed in the files earlier entries added (the new files go in its Files:)
+append() {
+	for f in $(git -C "$TOP" diff --name-only --diff-filter=M "$2" "$3" -- tools/); do
+		echo "#### section: $1"
+		echo "#### file: $f"
+		git -C "$TOP" diff -U3 "$2" "$3" -- "$f" | sed -n '/^--- /,$p' |
+			sed 's/^\(@@ [^@]* @@\).*/\1/'
+	done
+}
+
 case "${1:-}" in
 unpack)	unpack "$2" ;;
 pack)	pack "$2" ;;
 carry)	carry "$2" ;;
-*)	echo "usage: $0 unpack DIR | pack DIR | carry REV > series/grow.patch" >&2; exit 1 ;;
+append)	append "$2" "$3" "$4" ;;
+*)	echo "usage: $0 unpack DIR | pack DIR | carry REV > series/grow.patch | append ENTRY FROM TO >> series/grow.patch" >&2; exit 1 ;;
 esac
