@@ -70,12 +70,6 @@ static int fa_cpus__available(void)
 	return max(CPU_COUNT(&cpus), 1);
 }
 
-/* Whether a worker thread helps: perf may run on another CPU */
-bool fa_worker__wanted(void)
-{
-	return fa_cpus__available() > 1;
-}
-
 /* Worker threads beside the main thread: one a CPU perf may run on but its own */
 int fa_workers__default(void)
 {

@@ -26,7 +26,6 @@ int fa_worker__add(struct fa_worker *w, struct fa_type *t, const char *sym,
 		   const struct fa_sample *s);
 int fa_worker__drain(struct fa_worker *w);
 int fa_worker__delete(struct fa_worker *w);
-bool fa_worker__wanted(void);
 
 #define FA_WORKERS_MAX	16	/* worker threads, as perf record --threads caps its own */
 

@@ -405,20 +405,19 @@ void fa_analysis__judge(const struct fa_analysis *a, const struct fa_type *t, st
 
 /*
  * What @l saves of the recorded accesses: replayed with the instances where
- * they were (at line starts if @l aligns the type to the line), else by the
- * model
+ * they were (at line starts if @l aligns the type to the line) against
+ * @now, the recorded layout's replay; by the model without one
  */
 static double fa_analysis__saves(const struct fa_analysis *a, const struct fa_type *t,
-				 const struct fa_judge *j, const struct fa_layout *l)
+				 const struct fa_judge *j, const struct fa_cost *now,
+				 const struct fa_layout *l)
 {
 	enum fa_bases bases = l->align >= l->line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
-	struct fa_cost now, then;
+	struct fa_cost then;
 
-	if (!t->replay.nr_bases || !a->xfer_cost ||
-	    fa_cost__replay(t, j->cur, FA_BASES_RECORDED, a->xfer_cost, &now, NULL) ||
-	    fa_cost__replay(t, l, bases, a->xfer_cost, &then, NULL))
+	if (!now || fa_cost__replay(t, l, bases, a->xfer_cost, &then, NULL))
 		return j->cost0 - fa_cost_model__eval(j->m, l, NULL);
-	return now.total - then.total;
+	return now->total - then.total;
 }
 
 /*
@@ -431,8 +430,10 @@ static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
 				 const struct fa_judge *j, struct fa_layout *edit)
 {
 	struct fa_judge moves = *j;
+	const struct fa_cost *recorded = NULL;
 	struct fa_edits e;
 	struct fa_layout l;
+	struct fa_cost now;
 	double pad_gain, move_gain;
 
 	if (!fa_edits__pad(&a->edits))
@@ -440,8 +441,12 @@ static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
 	moves.moves_only = true;
 	if (fa_edits__search(&e, &l, &moves, &a->classes))
 		return -ENOMEM;
-	pad_gain = fa_analysis__saves(a, t, j, edit);
-	move_gain = e.nr ? fa_analysis__saves(a, t, j, &l) : 0;
+	/* the recorded layout's replay once, for both */
+	if (e.nr && t->replay.nr_bases && a->xfer_cost &&
+	    !fa_cost__replay(t, j->cur, FA_BASES_RECORDED, a->xfer_cost, &now, NULL))
+		recorded = &now;
+	pad_gain = e.nr ? fa_analysis__saves(a, t, j, recorded, edit) : 0;
+	move_gain = e.nr ? fa_analysis__saves(a, t, j, recorded, &l) : 0;
 	if (!e.nr || pad_gain <= 0 || move_gain < FA_MOVES_ENOUGH * pad_gain) {
 		fa_layout__exit(&l);
 		return 0;

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include "../accumulate/type.h"
 #include "../attr/session.h"
 #include "../layout/layout.h"
@@ -46,6 +45,22 @@ u64 fa_malloc__chunk(u64 size)
 	return max_t(u64, 32, roundup(size + 8, 16));
 }
 
+/* The bytes of 2^@order pages */
+static u64 fa_pages__bytes(u32 order)
+{
+	return (u64)1 << (FA_PAGE_SHIFT + order);
+}
+
+/* The least order of pages that holds @size bytes */
+static u32 fa_page__order(u64 size)
+{
+	u32 order = 0;
+
+	while (fa_pages__bytes(order) < size)
+		order++;
+	return order;
+}
+
 /*
  * The kmalloc() cache of @size bytes (SLUB, 4k pages): 8 to 256 bytes in
  * the classes 8, 16, 32, 64, 96, 128, 192, 256; powers of two up to 8k;
@@ -57,8 +72,7 @@ u64 fa_kmalloc__class(u64 size, u32 align)
 	u64 c = 8;
 
 	if (size > 8192)
-		return (u64)1 << (FA_PAGE_SHIFT + ilog2(roundup_pow_of_two(
-					DIV_ROUND_UP(size, 1 << FA_PAGE_SHIFT))));
+		return fa_pages__bytes(fa_page__order(size));
 	if (align <= 32 && size > 64 && size <= 96)
 		return 96;
 	if (align <= 64 && size > 128 && size <= 192)
@@ -71,18 +85,9 @@ u64 fa_kmalloc__class(u64 size, u32 align)
 #define FA_SLUB_MAX_ORDER	3	/* PAGE_ALLOC_COSTLY_ORDER */
 #define FA_SLUB_MAX_OBJS	32767	/* MAX_OBJS_PER_PAGE */
 
-static u32 fa_page__order(u64 size)
-{
-	u32 order = 0;
-
-	while (((u64)1 << (FA_PAGE_SHIFT + order)) < size)
-		order++;
-	return order;
-}
-
 static u64 fa_slub__objects(u32 order, u64 size)
 {
-	return ((u64)1 << (FA_PAGE_SHIFT + order)) / size;
+	return fa_pages__bytes(order) / size;
 }
 
 /*
@@ -94,7 +99,7 @@ static u32 fa_slub__fit(u64 size, u32 min_order, u32 fract)
 	u32 order;
 
 	for (order = min_order; order <= FA_SLUB_MAX_ORDER; order++) {
-		u64 slab = (u64)1 << (FA_PAGE_SHIFT + order);
+		u64 slab = fa_pages__bytes(order);
 
 		if (slab % size <= slab / fract)
 			break;
@@ -131,7 +136,7 @@ void fa_slub__slab(struct fa_slab *s, u64 size, u32 align, u32 nr_cpus)
 	}
 	s->order = order;
 	s->objects = max_t(u64, fa_slub__objects(order, size), 1);
-	s->per_object = ((u64)1 << (FA_PAGE_SHIFT + order)) / s->objects;
+	s->per_object = fa_pages__bytes(order) / s->objects;
 }
 
 static u64 fa_mem__alloc(enum fa_mem_home home, u32 size, u32 align)
