@@ -13,10 +13,12 @@
  * which report decodes the address each sampled instruction accesses.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 #include <linux/zalloc.h>
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
@@ -94,6 +97,19 @@
 /* More CPUs than this in a header is a damaged header, not a machine */
 #define FA_MAX_CPUS		(1 << 16)
 
+/* Recordings one report reads (-i, several times): fa_space__of() has 8 bits */
+#define AFFINITY_INPUTS_MAX	64
+/* Between two recordings' samples: longer than any window or transfer */
+#define AFFINITY_REC_GAP_NS	(60 * NSEC_PER_SEC)
+
+/* A recording a report reads, of several */
+struct affinity_input {
+	const char		*path;
+	char			*found;		/* @path, found in a directory */
+	struct perf_data	*data;		/* the session's: not moved when sorted */
+	struct perf_session	*session;
+};
+
 struct perf_affinity {
 	struct perf_tool	 tool;
 	struct fa_decoder	 decoder;
@@ -123,6 +139,13 @@ struct perf_affinity {
 	struct fa_config	 cfg;
 	struct fa_report_opts	 ropts;
 	const char		*input_name;
+	const char		*inputs[AFFINITY_INPUTS_MAX];	/* report's -i, as given */
+	int			 nr_inputs;
+	struct affinity_input	*recs;		/* the recordings, in the order read */
+	int			 nr_recs;
+	u64			 time_offset;	/* of the recording being read */
+	u64			 time_end;	/* its last sample's time, offset */
+	bool			 rec_begun;	/* a sample of it was read */
 	const char		*field_sep;
 	const char		*table;		/* -x: "struct" or "fields" */
 	bool			 system_types;	/* also of system libraries' code */
@@ -755,6 +778,22 @@ static bool perf_affinity__skip_sample(struct perf_affinity *aff, struct perf_sa
 	return false;
 }
 
+/*
+ * A sample's time, after those of the recordings read before: the first
+ * sample of each begins AFFINITY_REC_GAP_NS after the last one's
+ */
+static void perf_affinity__offset(struct perf_affinity *aff, struct perf_sample *sample)
+{
+	if (!aff->rec_begun) {
+		aff->rec_begun = true;
+		aff->time_offset = 0;
+		if (aff->time_end && sample->time < aff->time_end + AFFINITY_REC_GAP_NS)
+			aff->time_offset = aff->time_end + AFFINITY_REC_GAP_NS - sample->time;
+	}
+	sample->time += aff->time_offset;
+	aff->time_end = max(aff->time_end, sample->time);
+}
+
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event __maybe_unused,
 				struct perf_sample *sample, struct evsel *evsel,
@@ -768,6 +807,7 @@ static int process_sample_event(const struct perf_tool *tool,
 
 	if (perf_affinity__skip_sample(aff, sample))
 		return 0;
+	perf_affinity__offset(aff, sample);
 	/* the resolver's: not to be exited */
 	al = resolve_cache__resolve(&aff->resolver, machine, sample);
 	if (!al) {
@@ -820,6 +860,19 @@ static u32 perf_env__l1d_line_size(struct perf_env *env)
 	return 0;
 }
 
+/* Several recordings: each one's machine and samples, numbered as threads name them */
+static void perf_affinity__print_recordings(struct perf_affinity *aff, FILE *fp)
+{
+	fprintf(fp, "# recordings: %d, read in this order (thread 1201@2: of the second)\n",
+		aff->nr_recs);
+	for (int i = 0; i < aff->nr_recs; i++) {
+		struct perf_env *env = &aff->recs[i].session->header.env;
+
+		fprintf(fp, "#   %d: %s, recorded on %s (%s), %d CPUs\n", i + 1, aff->recs[i].path,
+			env->hostname ?: "?", env->arch ?: "?", env->nr_cpus_avail);
+	}
+}
+
 static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_session *session,
 					FILE *fp)
 {
@@ -827,8 +880,11 @@ static void perf_affinity__print_header(struct perf_affinity *aff, struct perf_s
 	u32 line = perf_env__l1d_line_size(env);
 
 	fprintf(fp, "# perf affinity report\n");
-	fprintf(fp, "# recorded on: %s (%s), %d CPUs\n", env->hostname ?: "?",
-		env->arch ?: "?", env->nr_cpus_avail);
+	if (aff->nr_recs > 1)
+		perf_affinity__print_recordings(aff, fp);
+	else
+		fprintf(fp, "# recorded on: %s (%s), %d CPUs\n", env->hostname ?: "?",
+			env->arch ?: "?", env->nr_cpus_avail);
 	fprintf(fp, "# cache line size: %u bytes (%s)\n", aff->cfg.line_size,
 		line && line == aff->cfg.line_size ? "recorded" :
 		line ? "--cacheline-size, recorded differs" : "not recorded, this machine's");
@@ -1258,7 +1314,17 @@ static int perf_affinity__write_outputs(struct perf_affinity *aff, struct perf_s
 		.types			= aff->types,
 		.decode			= &aff->decoder.stats,
 	};
+	struct fa_json_recording recs[AFFINITY_INPUTS_MAX];
 
+	for (int i = 0; aff->recs && i < aff->nr_recs; i++) {
+		env = &aff->recs[i].session->header.env;
+		recs[i] = (struct fa_json_recording){
+			.path = aff->recs[i].path, .hostname = env->hostname, .arch = env->arch,
+			.nr_cpus = env->nr_cpus_avail,
+		};
+	}
+	h.recordings = recs;
+	h.nr_recordings = aff->recs ? aff->nr_recs : 0;
 	if (aff->json_fp && !fa_json__fprintf(aff->json_fp, &h, &aff->attr, fh, &aff->ropts))
 		return -ENOMEM;
 	if (aff->heatmap_fp && !fa_heatmap__fprintf(aff->heatmap_fp, fh, &aff->session, &aff->ropts,
@@ -1649,29 +1715,30 @@ static int perf_affinity__annotate_init(void)
 	return 0;
 }
 
-/* A recording, opened for the report's pipeline: its session and decoder */
-static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data,
-			       struct perf_session **psession)
+/* A recording's session: why it cannot be read in one line */
+static int perf_affinity__session(struct perf_affinity *aff, struct perf_data *data,
+				  struct perf_session **psession)
 {
 	struct perf_session *session;
-	int err, old_verbose;
+	int old_verbose = perf_affinity__quiet();
 
-	perf_affinity__tool_init(aff);
-	old_verbose = perf_affinity__quiet();
 	session = perf_session__new(data, &aff->tool);
 	verbose = old_verbose;
-	if (IS_ERR(session)) {
+	if (IS_ERR(session))
 		return perf_affinity__input_error(data->path, data->force, PTR_ERR(session));
-	}
 	*psession = session;
-	err = symbol__init(&session->header.env);
-	if (err < 0)
-		return err;
-	err = perf_affinity__config(aff, session) ?: perf_affinity__filters(aff, session) ?:
-	      fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host) ?:
-	      fa_session__init(&aff->session, &aff->cfg, aff->types) ?:
-	      fa_attr__init(&aff->attr, &aff->session) ?:
-	      resolve_cache__init(&aff->resolver);
+	return min(symbol__init(&session->header.env), 0);
+}
+
+/* The report's pipeline, begun with the first recording: decoder and accumulators */
+static int perf_affinity__begin(struct perf_affinity *aff, struct perf_session *session)
+{
+	int err = perf_affinity__filters(aff, session) ?:
+		  fa_decoder__init(&aff->decoder, &session->header.env, &session->machines.host) ?:
+		  fa_session__init(&aff->session, &aff->cfg, aff->types) ?:
+		  fa_attr__init(&aff->attr, &aff->session) ?:
+		  resolve_cache__init(&aff->resolver);
+
 	if (err)
 		return err;
 	aff->decoder.no_skid = aff->no_skid;
@@ -1680,6 +1747,15 @@ static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data
 	aff->attr.code_context = aff->method != FA_METHOD_WINDOW;
 	aff->attr.dec = &aff->decoder;
 	return 0;
+}
+
+/* A recording, opened for the report's pipeline: its session and decoder */
+static int perf_affinity__open(struct perf_affinity *aff, struct perf_data *data,
+			       struct perf_session **psession)
+{
+	perf_affinity__tool_init(aff);
+	return perf_affinity__session(aff, data, psession) ?:
+	       perf_affinity__config(aff, *psession) ?: perf_affinity__begin(aff, *psession);
 }
 
 /* Below this, the threads' start and handovers cost more than they save */
@@ -1713,8 +1789,8 @@ static int perf_affinity__threads(struct perf_affinity *aff, struct perf_session
 	return workers + 1;
 }
 
-/* Its samples, attributed: an error, or what is odd about them, in one line */
-static int perf_affinity__process(struct perf_affinity *aff, struct perf_session *session)
+/* Its samples, attributed: an error in one line */
+static int perf_affinity__read(struct perf_affinity *aff, struct perf_session *session)
 {
 	const char *path = session->data->path;
 	int err, wait_err, old_verbose, threads = perf_affinity__threads(aff, session);
@@ -1744,10 +1820,24 @@ static int perf_affinity__process(struct perf_affinity *aff, struct perf_session
 			     verbose > 0 ? "" : " (rerun with -v to learn more)");
 		return err;
 	}
+	return 0;
+}
+
+/* What is odd about the samples read, in one line */
+static int perf_affinity__read_done(struct perf_affinity *aff, struct perf_session *session,
+				    const char *name)
+{
 	perf_affinity__warn_line_size(aff);
-	if (!aff->dump_raw && !aff->stats_only)
-		err = perf_affinity__check_input(aff, session, path);
-	return err;
+	if (aff->dump_raw || aff->stats_only)
+		return 0;
+	return perf_affinity__check_input(aff, session, name);
+}
+
+/* Its samples, attributed: an error, or what is odd about them, in one line */
+static int perf_affinity__process(struct perf_affinity *aff, struct perf_session *session)
+{
+	return perf_affinity__read(aff, session) ?:
+	       perf_affinity__read_done(aff, session, session->data->path);
 }
 
 static void perf_affinity__close(struct perf_affinity *aff, struct perf_session *session)
@@ -1759,6 +1849,223 @@ static void perf_affinity__close(struct perf_affinity *aff, struct perf_session 
 	fa_decoder__exit(&aff->decoder);
 	if (session)
 		perf_session__delete(session);
+}
+
+/*
+ * Several recordings in one report: of one workload, to narrow the
+ * intervals; of several workloads or machines that share a struct type.
+ * Each has its own session (binaries, build IDs, kernel); the accesses of
+ * each are another address space and other owners (fa_space__of()), and
+ * its samples come after the one before's, a gap apart, so that no window,
+ * transfer or replay crosses from one to the other.  They are read in an
+ * order of their own (their first sample's time, then size), not the
+ * command line's, so that any order gives the same report.
+ */
+
+static int parse_input(const struct option *opt, const char *str, int unset)
+{
+	struct perf_affinity *aff = opt->value;
+
+	if (unset) {
+		aff->nr_inputs = 0;
+		return 0;
+	}
+	if (aff->nr_inputs == AFFINITY_INPUTS_MAX) {
+		pr_err("-i %s: at most %d recordings in one report\n", str, AFFINITY_INPUTS_MAX);
+		return -1;
+	}
+	aff->inputs[aff->nr_inputs++] = str;
+	return 0;
+}
+
+static int affinity_input__add(struct perf_affinity *aff, const char *path, char *found)
+{
+	if (aff->nr_recs == AFFINITY_INPUTS_MAX) {
+		pr_err("%s: at most %d recordings in one report\n", path, AFFINITY_INPUTS_MAX);
+		free(found);
+		return -E2BIG;
+	}
+	aff->recs[aff->nr_recs].path = found ?: path;
+	aff->recs[aff->nr_recs++].found = found;
+	return 0;
+}
+
+static int affinity__data_file(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 5 && !strcmp(d->d_name + len - 5, ".data");
+}
+
+/* A directory perf record did not write: the recordings in it (*.data), by name */
+static int affinity_input__add_dir(struct perf_affinity *aff, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, affinity__data_file, alphasort), err = 0;
+
+	if (n < 0) {
+		pr_err("%s: %s\n", dir, strerror(errno));
+		return -errno;
+	}
+	if (!n) {
+		pr_err("%s: a directory, and not one 'perf record' wrote (no %s/data), nor one of recordings (*.data)\n",
+		       dir, dir);
+		err = -ENOENT;
+	}
+	for (int i = 0; i < n; i++) {
+		char *path;
+
+		if (!err)
+			err = asprintf(&path, "%s/%s", dir, names[i]->d_name) < 0 ? -ENOMEM :
+			      affinity_input__add(aff, path, path);
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}
+
+/* Whether @path is a directory of recordings, not one perf record -o wrote */
+static bool affinity__recordings_dir(const char *path)
+{
+	char data[PATH_MAX];
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode) &&
+	       snprintf(data, sizeof(data), "%s/data", path) < (int)sizeof(data) &&
+	       access(data, F_OK);
+}
+
+/* The recordings -i names, directories of them read */
+static int perf_affinity__inputs(struct perf_affinity *aff)
+{
+	int err = 0;
+
+	if (!aff->nr_inputs)
+		aff->inputs[aff->nr_inputs++] = "perf.data";
+	aff->recs = calloc(AFFINITY_INPUTS_MAX, sizeof(*aff->recs));
+	if (!aff->recs)
+		return -ENOMEM;
+	for (int i = 0; i < aff->nr_inputs && !err; i++) {
+		const char *path = aff->inputs[i];
+
+		if (!strcmp(path, "-") && aff->nr_inputs > 1) {
+			pr_err("-i -: a recording from standard input is read alone\n");
+			return -EINVAL;
+		}
+		err = affinity__recordings_dir(path) ? affinity_input__add_dir(aff, path) :
+		      affinity_input__add(aff, path, NULL);
+	}
+	return err;
+}
+
+/* The order recordings are read in: theirs, whatever the command line's */
+static int affinity_input__cmp(const void *pa, const void *pb)
+{
+	const struct affinity_input *a = pa, *b = pb;
+	const struct evlist *ea = a->session->evlist, *eb = b->session->evlist;
+	u64 sa = perf_data__size(a->data), sb = perf_data__size(b->data);
+
+	if (ea->first_sample_time != eb->first_sample_time)
+		return ea->first_sample_time < eb->first_sample_time ? -1 : 1;
+	if (ea->last_sample_time != eb->last_sample_time)
+		return ea->last_sample_time < eb->last_sample_time ? -1 : 1;
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+/* One cache line size for all the recordings, unless --cacheline-size gives it */
+static int perf_affinity__config_all(struct perf_affinity *aff)
+{
+	bool given = aff->cfg.line_size != 0;
+	u32 first = perf_env__l1d_line_size(&aff->recs[0].session->header.env);
+	int nr_cpus = 0;
+
+	for (int i = 0; i < aff->nr_recs; i++) {
+		struct perf_session *session = aff->recs[i].session;
+		u32 line = perf_env__l1d_line_size(&session->header.env);
+		int err;
+
+		if (!given && line != first) {
+			pr_err("%s: recorded with %u byte cache lines, %s with %u: give --cacheline-size\n",
+			       aff->recs[i].path, line, aff->recs[0].path, first);
+			return -EINVAL;
+		}
+		err = perf_affinity__config(aff, session);
+		if (err)
+			return err;
+		nr_cpus = max(nr_cpus, aff->cfg.nr_cpus);
+	}
+	aff->cfg.nr_cpus = nr_cpus;
+	return 0;
+}
+
+/* Every recording, opened and ordered, and the pipeline begun with the first */
+static int perf_affinity__open_all(struct perf_affinity *aff)
+{
+	int err = perf_affinity__inputs(aff);
+
+	perf_affinity__tool_init(aff);
+	for (int i = 0; i < aff->nr_recs && !err; i++) {
+		struct affinity_input *in = &aff->recs[i];
+
+		in->data = zalloc(sizeof(*in->data));
+		if (!in->data)
+			return -ENOMEM;
+		*in->data = (struct perf_data){
+			.mode = PERF_DATA_MODE_READ, .path = in->path, .force = aff->force,
+		};
+		err = perf_affinity__session(aff, in->data, &in->session);
+	}
+	if (err)
+		return err;
+	qsort(aff->recs, aff->nr_recs, sizeof(*aff->recs), affinity_input__cmp);
+	aff->input_name = aff->recs[0].path;
+	err = perf_affinity__config_all(aff) ?: perf_affinity__begin(aff, aff->recs[0].session);
+	aff->session.owners.several = aff->nr_recs > 1;
+	aff->attr.several = aff->nr_recs > 1;
+	aff->session.dlines.several = aff->attr.several;
+	aff->session.watched.several = aff->attr.several;
+	return err;
+}
+
+/* The next recording: its machine, its filters, its samples after the last one's */
+static int perf_affinity__next(struct perf_affinity *aff, int rec)
+{
+	struct perf_session *session = aff->recs[rec].session;
+
+	fa_decoder__recording(&aff->decoder, &session->header.env, &session->machines.host, rec);
+	resolve_cache__flush(&aff->resolver);
+	fa_attr__flush_ranges(&aff->attr);
+	aff->rec_begun = false;
+	zfree(&aff->ptime_range);
+	return perf_affinity__filters(aff, session);
+}
+
+/* Every recording's samples, attributed, in their order */
+static int perf_affinity__process_all(struct perf_affinity *aff)
+{
+	int err = 0;
+
+	for (int i = 0; i < aff->nr_recs && !err; i++)
+		err = (i ? perf_affinity__next(aff, i) : 0) ?:
+		      perf_affinity__read(aff, aff->recs[i].session);
+	if (err)
+		return err;
+	return perf_affinity__read_done(aff, aff->recs[0].session,
+					aff->nr_recs > 1 ? "the recordings" : aff->recs[0].path);
+}
+
+static void perf_affinity__close_all(struct perf_affinity *aff)
+{
+	perf_affinity__close(aff, NULL);
+	for (int i = 0; aff->recs && i < aff->nr_recs; i++) {
+		if (aff->recs[i].session)
+			perf_session__delete(aff->recs[i].session);
+		free(aff->recs[i].data);
+		free(aff->recs[i].found);
+	}
+	zfree(&aff->recs);
 }
 
 #ifndef HAVE_DWARF_SUPPORT
@@ -1773,7 +2080,9 @@ static int perf_affinity__no_dwarf(const char *cmd, const char *why)
 static int perf_affinity__report(struct perf_affinity *aff, int argc, const char **argv)
 {
 	const struct option options[] = {
-	OPT_STRING('i', "input", &aff->input_name, "file", "the input file name"),
+	OPT_CALLBACK('i', "input", aff, "file",
+		     "the recording (default perf.data); again for several, or a directory of them",
+		     parse_input),
 	OPT_BOOLEAN('f', "force", &aff->force, "don't complain, do it"),
 	OPT_STRING('T', "type", &aff->types, "struct[,struct...]",
 		   "only these struct types ('struct rq' or rq)"),
@@ -1842,8 +2151,7 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 	OPT_END()
 	};
-	struct perf_data data = { .mode = PERF_DATA_MODE_READ, };
-	struct perf_session *session = NULL;
+	struct perf_session *session;
 	int err;
 
 	perf_affinity__defaults(aff);
@@ -1860,13 +2168,10 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	if (err)
 		goto out;
 
-	data.path = aff->input_name ?: "perf.data";
-	data.force = aff->force;
-	err = perf_affinity__annotate_init();
-	if (!err)
-		err = perf_affinity__open(aff, &data, &session);
+	err = perf_affinity__annotate_init() ?: perf_affinity__open_all(aff);
 	if (err)
 		goto out_close;
+	session = aff->recs[0].session;
 	perf_affinity__setup_browser(aff);
 	/* the pager only once there is output: the progress is on stderr */
 	if (aff->dump_raw) {
@@ -1875,11 +2180,11 @@ static int perf_affinity__report(struct perf_affinity *aff, int argc, const char
 	} else if (!use_browser && !quiet && isatty(STDERR_FILENO)) {
 		ui_progress__ops = &stdio_progress__ops;
 	}
-	err = perf_affinity__process(aff, session);
+	err = perf_affinity__process_all(aff);
 	if (!err && (!aff->dump_raw || aff->stats_only))
 		err = perf_affinity__output(aff, session);
 out_close:
-	perf_affinity__close(aff, session);
+	perf_affinity__close_all(aff);
 	annotation_options__exit();
 out:
 	return perf_affinity__close_outputs(aff, err);

@@ -129,19 +129,19 @@ static int test__affinity_owners(struct test_suite *test __maybe_unused,
 	char buf[64];
 
 	T("owners", !fa_owners__init(&o));
-	T("first", fa_owners__index(&o, 1201) == 0);
-	T("second", fa_owners__index(&o, 1202) == 1);
-	T("the first again", fa_owners__index(&o, 1201) == 0);
+	T("first", fa_owners__index(&o, 0, 1201) == 0);
+	T("second", fa_owners__index(&o, 0, 1202) == 1);
+	T("the first again", fa_owners__index(&o, 0, 1201) == 0);
 	for (u32 tid = 2000; tid < 2000 + FA_MAX_THREADS + 40; tid++) {
-		int idx = fa_owners__index(&o, tid);
+		int idx = fa_owners__index(&o, 0, tid);
 
-		T("seen twice, the same", fa_owners__index(&o, tid) == idx);
+		T("seen twice, the same", fa_owners__index(&o, 0, tid) == idx);
 		T("in range", idx >= 0 && idx < FA_MAX_THREADS);
 	}
 	pr_debug("%u owners, %" PRIu64 " folded\n", o.nr, o.folded);
 	T("all indexes given", o.nr == FA_MAX_THREADS);
 	T("42 threads folded, each once", o.folded == 42);
-	T("told apart still", fa_owners__index(&o, 1202) == 1);
+	T("told apart still", fa_owners__index(&o, 0, 1202) == 1);
 
 	T("none", fa_owners__scnprintf(NULL, bits, 8, buf, sizeof(buf)) == 1 && !strcmp(buf, "-"));
 	__set_bit(0, bits);
@@ -161,6 +161,19 @@ static int test__affinity_owners(struct test_suite *test __maybe_unused,
 	bitmap_fill(bits, FA_MAX_THREADS);
 	fa_owners__scnprintf(&o, bits, FA_MAX_THREADS, buf, 16);
 	T("too long for the buffer: cut with a '+'", !strcmp(buf, "1201,1202,2000+"));
+	fa_owners__exit(&o);
+
+	/* two recordings: one thread ID is two threads, named by recording */
+	T("owners", !fa_owners__init(&o));
+	T("a thread of the first recording", fa_owners__index(&o, 0, 1201) == 0);
+	T("its ID in the second: another thread", fa_owners__index(&o, 1, 1201) == 1);
+	T("the first's again", fa_owners__index(&o, 0, 1201) == 0);
+	o.several = true;
+	bitmap_zero(bits, FA_MAX_THREADS);
+	__set_bit(0, bits);
+	__set_bit(1, bits);
+	fa_owners__scnprintf(&o, bits, FA_MAX_THREADS, buf, sizeof(buf));
+	T("printed with their recordings", !strcmp(buf, "1201@1,1201@2"));
 	fa_owners__exit(&o);
 	return TEST_OK;
 }

@@ -22,24 +22,26 @@ void fa_owners__exit(struct fa_owners *o)
 }
 
 struct fa_owner {
-	u64	tid;		/* the key */
+	u64	key;		/* rec << 32 | tid */
 	u32	index;
 };
 
-/* The index of thread @tid, a new one for a thread not seen yet */
-int fa_owners__index(struct fa_owners *o, u32 tid)
+/*
+ * The index of thread @tid of recording @rec, a new one for a thread not
+ * seen yet: threads of two recordings are two owners, whatever their IDs
+ */
+int fa_owners__index(struct fa_owners *o, u8 rec, u32 tid)
 {
-	u64 key = tid, *slot = &o->cache[fa_cache__slot(tid)];
+	u64 key = (u64)rec << 32 | tid;
+	int c = fa_cache__slot(key);
 	struct fa_owner *ow;
 
 	/* every access looks its thread up: most are one of a few recent ones */
-	if (*slot && *slot >> 32 == tid)
-		return (u32)*slot - 1;
-	if (hashmap__find(o->index, &key, &ow)) {
-		*slot = (u64)tid << 32 | (ow->index + 1);
-		return ow->index;
-	}
-	ow = fa_u64_map__findnew(o->index, tid, sizeof(*ow));
+	if (o->cache_index[c] && o->cache[c] == key)
+		return o->cache_index[c] - 1;
+	if (hashmap__find(o->index, &key, &ow))
+		goto out_cache;
+	ow = fa_u64_map__findnew(o->index, key, sizeof(*ow));
 	if (!ow)
 		return -ENOMEM;
 	/* a folded thread is in the map too: counted once, found as fast */
@@ -48,9 +50,12 @@ int fa_owners__index(struct fa_owners *o, u32 tid)
 		ow->index = FA_MAX_THREADS - 1;
 	} else {
 		ow->index = o->nr;
+		o->recs[o->nr] = rec;
 		o->tids[o->nr++] = tid;
 	}
-	*slot = (u64)tid << 32 | (ow->index + 1);
+out_cache:
+	o->cache[c] = key;
+	o->cache_index[c] = ow->index + 1;
 	return ow->index;
 }
 
@@ -71,9 +76,14 @@ int fa_owners__scnprintf(const struct fa_owners *o, const unsigned long *bits, i
 		return n ?: scnprintf(buf, size, "-");
 	}
 	for_each_set_bit(bit, bits, nbits) {
-		char tid[16];
-		int len = scnprintf(tid, sizeof(tid), "%s%u%s", n ? "," : "", o->tids[bit],
-				    bit == FA_MAX_THREADS - 1 && o->folded ? "+" : "");
+		char tid[24], rec[8] = "";
+		int len;
+
+		/* the recordings as the header numbers them */
+		if (o->several)
+			scnprintf(rec, sizeof(rec), "@%u", o->recs[bit] + 1);
+		len = scnprintf(tid, sizeof(tid), "%s%u%s%s", n ? "," : "", o->tids[bit], rec,
+				bit == FA_MAX_THREADS - 1 && o->folded ? "+" : "");
 
 		if ((size_t)(n + len + 2) > size)
 			return n + scnprintf(buf + n, size - n, "+");

@@ -10,6 +10,7 @@
 #ifndef __PERF_AFFINITY_OWNER_H
 #define __PERF_AFFINITY_OWNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "../decode/key.h"
@@ -20,16 +21,19 @@ struct hashmap;
 #define FA_MAX_THREADS	256
 
 struct fa_owners {
-	struct hashmap	*index;		/* tid -> index */
-	u64		 cache[FA_CACHE_SIZE];	/* tid << 32 | index + 1, most recent */
+	struct hashmap	*index;		/* rec << 32 | tid -> index */
+	u64		 cache[FA_CACHE_SIZE];	/* rec << 32 | tid, most recent */
+	u32		 cache_index[FA_CACHE_SIZE];
 	u32		 tids[FA_MAX_THREADS];
+	u8		 recs[FA_MAX_THREADS];	/* the recording of each thread */
 	u32		 nr;
 	u64		 folded;	/* threads past FA_MAX_THREADS - 1 */
+	bool		 several;	/* of several recordings: tid@recording */
 };
 
 int fa_owners__init(struct fa_owners *o);
 void fa_owners__exit(struct fa_owners *o);
-int fa_owners__index(struct fa_owners *o, u32 tid);
+int fa_owners__index(struct fa_owners *o, u8 rec, u32 tid);
 int fa_owners__scnprintf(const struct fa_owners *o, const unsigned long *bits, int nbits,
 			 char *buf, size_t size);
 

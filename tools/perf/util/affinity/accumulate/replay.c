@@ -110,7 +110,7 @@ int fa_replay__add(struct fa_replay *r, const struct fa_sample *s)
 		return -ENOMEM;
 	r->events[pos] = (struct fa_event){
 		.time = s->time, .instance = index, .tid = s->tid, .func = s->func,
-		.cpu = s->cpu, .field = s->field, .op = s->op,
+		.cpu = s->cpu, .field = s->field, .op = s->op, .rec = s->rec,
 	};
 	return 0;
 }

@@ -141,6 +141,7 @@ struct fa_sample {
 	bool	watched;	/* a watchpoint's hit: exact.h, not a sample */
 	bool	held;		/* accounted to the class holding it too */
 	u16	siblings;	/* other accesses decoded from the same sample */
+	u8	rec;		/* the recording, of several */
 };
 
 /*
@@ -165,6 +166,7 @@ struct fa_event {
 	u16	cpu;
 	u16	field;
 	u8	op;
+	u8	rec;		/* fa_sample::rec */
 };
 
 /* A bounded sample of the access stream: chunks of consecutive accesses. */
@@ -330,16 +332,17 @@ struct fa_type {
 };
 
 /* The scope an access's window is of (enum fa_scope) */
-static inline u64 fa_scope__of(int scope, u32 cpu, u32 tid, u64 instance)
+static inline u64 fa_scope__of(int scope, u8 rec, u32 cpu, u32 tid, u64 instance)
 {
+	/* an instance is of one recording already (fa_space__of()) */
 	switch (scope) {
 	case FA_SCOPE_THREAD:
-		return tid;
+		return (u64)rec << 32 | tid;
 	case FA_SCOPE_INSTANCE:
 		return instance;
 	case FA_SCOPE_CPU:
 	default:
-		return cpu;
+		return (u64)rec << 32 | cpu;
 	}
 }
 

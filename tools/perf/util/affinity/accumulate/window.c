@@ -98,7 +98,7 @@ static bool fa_window__seen(u64 *seen_lo, int *seen, int *nr_seen, int f)
 /* Pair the access with the distinct fields before it in its window. */
 int fa_type__window(struct fa_type *t, const struct fa_sample *s)
 {
-	u64 key = fa_scope__of(t->cfg.scope, s->cpu, s->tid, s->instance);
+	u64 key = fa_scope__of(t->cfg.scope, s->rec, s->cpu, s->tid, s->instance);
 	struct fa_window **slot = &t->win.cache[fa_cache__slot(key)], *w = *slot;
 	int seen[FA_MAX_WINDOW], nr_seen = 0, nr;
 	u64 seen_lo = 0;

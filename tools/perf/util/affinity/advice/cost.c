@@ -521,7 +521,7 @@ static void fa_replayer__end_window(struct fa_replayer *r, struct fa_replay_wind
 static int fa_replayer__window(struct fa_replayer *r, const struct fa_event *e, u64 line)
 {
 	const struct fa_config *cfg = &r->t->cfg;
-	u64 key = fa_scope__of(cfg->scope, e->cpu, e->tid, e->instance);
+	u64 key = fa_scope__of(cfg->scope, e->rec, e->cpu, e->tid, e->instance);
 	struct fa_replay_window **slot = &r->window_cache[fa_cache__slot(key)], *w = *slot;
 	int i;
 

@@ -94,6 +94,7 @@ struct fa_func {
 void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, size_t size,
 		       bool *created);
 struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso);
+struct dso *fa_attr__same_dso(struct fa_attr *a, struct dso *dso);
 bool fa_map_name__heap(const char *name);
 bool fa_map_name__stack(const char *name);
 struct debuginfo *fa_attr__debuginfo(struct fa_attr *a, struct dso *dso);
@@ -114,10 +115,10 @@ void fa_attr__fail(struct fa_attr *a, int reason);
 void fa_attr__fail_at(struct fa_attr *a, int reason, const struct fa_origin *o);
 void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc);
 
-/* The address space of a data address: the process, the kernel's is 0 */
+/* The address space of a data address: the recording's process or kernel */
 static inline u32 fa_access__space(const struct fa_access *acc)
 {
-	return acc->flags & FA_ACC_KERNEL ? 0 : acc->origin->pid;
+	return fa_space__of(acc->origin->rec, acc->flags & FA_ACC_KERNEL, acc->origin->pid);
 }
 
 /* A data address, not a segment offset (fs:/gs: relative) nor none */

@@ -57,10 +57,12 @@ int fa_attr__init(struct fa_attr *a, struct fa_session *s)
 	a->debuginfo = fa_dso_map__new();
 	a->srclines = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
+	a->same_dsos = fa_dso_map__new();
+	a->layouts = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
 	a->tps = fa_u64_map__new();
-	return a->memo && a->vars && a->debuginfo && a->srclines && a->funcs && a->fail_sites &&
-	       a->tps ? 0 : -ENOMEM;
+	return a->memo && a->vars && a->debuginfo && a->srclines && a->funcs && a->same_dsos &&
+	       a->layouts && a->fail_sites && a->tps ? 0 : -ENOMEM;
 }
 
 static void fa_attr__put_dsos(struct hashmap *map)
@@ -104,6 +106,10 @@ void fa_attr__exit(struct fa_attr *a)
 	fa_attr__put_dsos(a->vars);
 	fa_attr__put_dsos(a->debuginfo);
 	fa_attr__put_dsos(a->funcs);
+	fa_attr__put_dsos(a->same_dsos);
+	fa_map__free_values(a->same_dsos);
+	fa_attr__put_dsos(a->layouts);
+	fa_map__free_values(a->layouts);
 	if (a->srclines) {
 		hashmap__for_each_entry(a->srclines, cur, bkt)
 			free(((struct fa_srcline *)cur->pvalue)->line);
@@ -147,10 +153,25 @@ void *fa_attr__findnew(struct hashmap *map, struct dso *dso, u64 offset, size_t 
 }
 
 /*
+ * Whether @a and @b are one file: DSOs of one session with one long name,
+ * or of two recordings, whose build IDs then agree (or neither has one)
+ */
+static bool fa_dso__same_file(struct dso *a, struct dso *b)
+{
+	if (dso__long_name(a) == dso__long_name(b))
+		return true;
+	if (strcmp(dso__long_name(a), dso__long_name(b)) ||
+	    dso__has_build_id(a) != dso__has_build_id(b))
+		return false;
+	return !dso__has_build_id(a) || dso__build_id_equal(a, dso__bid(b));
+}
+
+/*
  * The entry of another DSO of the same file: the sections of a vmlinux
  * that perf maps apart ([kernel.kallsyms].data..percpu, ...) are DSOs of
  * the kernel DSO's long name, and opening its debug info once for each
- * mapped the whole vmlinux again (about 220 MB resident each).
+ * mapped the whole vmlinux again (about 220 MB resident each); so would
+ * each recording of several.
  */
 static struct fa_dbg *fa_attr__dbg_of_file(struct fa_attr *a, struct dso *dso)
 {
@@ -160,10 +181,45 @@ static struct fa_dbg *fa_attr__dbg_of_file(struct fa_attr *a, struct dso *dso)
 	hashmap__for_each_entry(a->debuginfo, cur, bkt) {
 		struct fa_dbg *d = cur->pvalue;
 
-		if (d->file == d && dso__long_name(d->key.dso) == dso__long_name(dso))
+		if (d->file == d && fa_dso__same_file(d->key.dso, dso))
 			return d;
 	}
 	return NULL;
+}
+
+struct fa_same_dso {
+	struct fa_dso_key	 key;
+	struct dso		*dso;	/* the first seen of its file */
+};
+
+/*
+ * fa_attr__same_dso - Of several recordings, the DSO of @dso's file the
+ * first recording to sample it had, so that a function sampled in several
+ * is one; @dso itself when a report reads one.  Return: NULL out of memory
+ */
+struct dso *fa_attr__same_dso(struct fa_attr *a, struct dso *dso)
+{
+	struct hashmap_entry *cur;
+	struct fa_same_dso *s;
+	bool created;
+	size_t bkt;
+
+	if (!a->several)
+		return dso;
+	s = fa_attr__findnew(a->same_dsos, dso, 0, sizeof(*s), &created);
+	if (!s || !created)
+		return s ? s->dso : NULL;
+	s->dso = dso;
+	hashmap__for_each_entry(a->same_dsos, cur, bkt) {
+		struct fa_same_dso *other = cur->pvalue;
+
+		if (other != s && other->dso == other->key.dso &&
+		    fa_dso__same_file(other->dso, dso)) {
+			s->dso = other->dso;
+			break;
+		}
+	}
+	return s->dso;
 }
 
 struct fa_dbg *fa_attr__dbg(struct fa_attr *a, struct dso *dso)
@@ -275,30 +331,120 @@ static int fa_attr__embeds(struct fa_attr *a, struct dso *dso, struct fa_type_en
 	return 0;
 }
 
+/* @dso's layout of type @name: its fields from the DWARF */
+static struct fa_struct *fa_attr__struct(struct fa_attr *a, struct dso *dso, const char *name,
+					 u32 size, u64 die_offset,
+					 struct annotated_member *members)
+{
+	struct debuginfo *di = fa_attr__debuginfo(a, dso);
+
+	return di ? fa_struct__from_members(di->dbg, name, size, die_offset, members) : NULL;
+}
+
+static struct fa_type_entry *fa_attr__new_type(struct fa_attr *a, struct dso *dso,
+					       const char *name, u32 size, struct fa_struct *st,
+					       int layout);
+
+struct fa_layout_memo {
+	struct fa_dso_key	 key;	/* @dso, the entry found by name */
+	struct fa_type_entry	*te;	/* of @dso's layout */
+};
+
+/*
+ * Of several recordings, the entry of type @te's name with @dso's layout:
+ * two builds of a program (before and after a fix) may lay one type out
+ * two ways, whose accesses must not add up by offset.  A layout of its
+ * own is another entry, "name (layout N)".
+ */
+static struct fa_type_entry *fa_attr__layout(struct fa_attr *a, struct dso *dso,
+					     struct fa_type_entry *te, const char *name,
+					     u32 size, u64 die_offset,
+					     struct annotated_member *members)
+{
+	struct fa_type_entry *other = NULL;
+	struct fa_layout_memo *m;
+	struct fa_struct *st;
+	int nr = 0;
+	bool created;
+
+	m = fa_attr__findnew(a->layouts, dso, (u64)(unsigned long)te, sizeof(*m), &created);
+	if (!m || !created)
+		return m ? m->te : NULL;
+	m->te = te;
+	st = fa_attr__struct(a, dso, name, size, die_offset, members);
+	if (!st)
+		return te;
+	hashmap__find(a->s->type_names, te->key ?: te->name, &other);
+	for (; other; other = other->same_name) {
+		if (other->size != te->size)
+			continue;
+		nr++;
+		if (fa_struct__same_layout(other->st, st)) {
+			fa_struct__delete(st);
+			m->te = other;
+			return other;
+		}
+		/* the first of its layouts: numbered once there is another */
+		if (!other->layout)
+			other->layout = 1;
+	}
+	pr_warning("perf affinity: %s has another layout in %s: reported apart, as layout %d\n",
+		   te->st ? te->st->name : name, dso__long_name(dso), nr + 1);
+	m->te = fa_attr__new_type(a, dso, te->key ?: te->name, size, st, nr + 1);
+	if (m->te)
+		m->te->layout = nr + 1;
+	return m->te;
+}
+
 /*
  * The entry of a type, with its fields from @dso's DWARF when it is new:
  * from its DIE at @die_offset when known (0: search it by name), and from
  * the @members data-type profiling built, if any.  Types of the same name
- * and size are one, whatever DSO they come from.
+ * and size are one, whatever DSO they come from; of several recordings,
+ * when their layout is one too.
  */
 struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const char *name,
 				    u32 size, u64 die_offset, struct annotated_member *members)
 {
-	struct fa_type_entry *te = fa_session__find_type(a->s, name, size), *same;
-	struct debuginfo *di;
+	struct fa_type_entry *te = fa_session__find_type(a->s, name, size);
 
+	if (te && a->several)
+		te = fa_attr__layout(a, dso, te, name, size, die_offset, members);
 	if (te) {
 		te->system = te->system && (fa_dso__system(dso) || (te->st && te->st->std_lib));
 		return te;
 	}
-	te = zalloc(sizeof(*te));
-	if (!te)
+	return fa_attr__new_type(a, dso, name, size,
+				 fa_attr__struct(a, dso, name, size, die_offset, members), 0);
+}
+
+/* The name of layout @layout of @name, 0: @name */
+static char *fa_type_name__layout(const char *name, int layout)
+{
+	char *s;
+
+	if (!layout)
+		return strdup(name);
+	return asprintf(&s, "%s (layout %d)", name, layout) < 0 ? NULL : s;
+}
+
+/* A new entry of a type, its layout @st (taken); of several layouts, the @layout-th */
+static struct fa_type_entry *fa_attr__new_type(struct fa_attr *a, struct dso *dso,
+					       const char *name, u32 size, struct fa_struct *st,
+					       int layout)
+{
+	struct fa_type_entry *te = zalloc(sizeof(*te)), *same;
+
+	if (!te) {
+		fa_struct__delete(st);
 		return NULL;
-	di = fa_attr__debuginfo(a, dso);
-	if (di)
-		te->st = fa_struct__from_members(di->dbg, name, size, die_offset, members);
+	}
+	te->st = st;
 	/* a C++ record by its name with its scopes; found by perf's */
-	if (te->st && te->st->cxx_name && strcmp(te->st->cxx_name, name)) {
+	if (layout) {
+		te->key = strdup(name);
+		te->name = te->key ? fa_type_name__layout(te->st->cxx_name ?: name, layout) : NULL;
+	} else if (te->st && te->st->cxx_name && strcmp(te->st->cxx_name, name)) {
 		te->key = strdup(name);
 		te->name = te->key ? strdup(te->st->cxx_name) : NULL;
 	} else {
@@ -309,7 +455,7 @@ struct fa_type_entry *fa_attr__type(struct fa_attr *a, struct dso *dso, const ch
 		return NULL;
 	}
 	te->size = te->st ? te->st->size : size;
-	same = fa_session__find_same(a->s, te);
+	same = layout ? NULL : fa_session__find_same(a->s, te);
 	if (same) {
 		fa_type_entry__delete(te);
 		return fa_session__add_alias(a->s, name, same) ? NULL : same;

@@ -175,6 +175,8 @@ struct fa_attr {
 	struct hashmap		 *debuginfo;	/* dso -> struct fa_dbg */
 	struct hashmap		 *srclines;	/* dso, objdump addr -> struct fa_srcline */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
+	struct hashmap		 *same_dsos;	/* dso -> struct fa_same_dso */
+	struct hashmap		 *layouts;	/* (dso, entry) -> struct fa_layout_memo */
 	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
 	struct fa_attr_stats	  stats;
 	u32			  bad_cpu;	/* of a sample past the CPUs of the header: -ERANGE */
@@ -188,6 +190,7 @@ struct fa_attr {
 	struct fa_decoder	 *dec;		/* reads the code heap lines are named from */
 	struct fa_ptr_memo	  ptrs[FA_PTR_MEMO];	/* the pointer variable a store reaches */
 	bool			  code_context;
+	bool			  several;	/* of several recordings (their DSOs) */
 };
 
 #ifdef HAVE_DWARF_SUPPORT

@@ -39,6 +39,27 @@ static u64 fa_instance__key(u64 base, u32 space)
 	return base ^ ((u64)space * 0x9E3779B97F4A7C15ULL);
 }
 
+/*
+ * The function @o sampled, by the name its sites are counted by: of several
+ * recordings, the first one's symbol of it (its name, not another copy)
+ */
+static const char *fa_attr__site(struct fa_attr *a, const struct fa_origin *o)
+{
+	struct symbol *sym = NULL;
+	struct dso *dso;
+
+	if (!o->sym)
+		return "[unknown]";
+	if (!a->several || !o->map)
+		return o->sym->name;
+	if (a->cur_func)
+		return a->cur_func->sym->name;
+	dso = fa_attr__same_dso(a, map__dso(o->map));
+	if (dso)
+		sym = dso__find_symbol(dso, o->sym->start);
+	return sym ? sym->name : o->sym->name;
+}
+
 /* One access of @parts that an access to @parts fields is */
 static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 				 const struct fa_access *acc, u64 base, u64 instance, int field,
@@ -53,6 +74,7 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 		.data_src = acc->data_src, .cpu = o->cpu, .tid = o->tid,
 		.field = field, .op = acc->op, .func = a->cur_func ? a->cur_func->id : 0,
 		.watched = o->watch, .siblings = min(nr - 1, (u32)USHRT_MAX), .held = held,
+		.rec = o->rec,
 	};
 	int owner;
 
@@ -69,7 +91,7 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 			return -ENOMEM;
 	}
 	te->nr_accounted++;
-	owner = te->t->cfg.owners ? fa_owners__index(&a->s->owners, o->tid) : (int)o->cpu;
+	owner = te->t->cfg.owners ? fa_owners__index(&a->s->owners, o->rec, o->tid) : (int)o->cpu;
 	if (owner < 0)
 		return owner;
 	/* a CPU's bit in the sets of CPUs the header's count sized */
@@ -80,7 +102,7 @@ static int fa_attr__account_part(struct fa_attr *a, struct fa_type_entry *te,
 	s.owner = owner;
 	/* a tracepoint's small instance is an index: show it */
 	a->last = (struct fa_attr_last){ .te = te, .field = field, .base = base ?: instance, };
-	return fa_workers__add(a->s->workers, te->t, o->sym ? o->sym->name : "[unknown]", &s);
+	return fa_workers__add(a->s->workers, te->t, fa_attr__site(a, o), &s);
 }
 
 /*

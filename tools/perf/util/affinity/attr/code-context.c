@@ -49,7 +49,9 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 	/* the code's weight is the time sampled in it: a watchpoint's hit is none */
 	if (!a->code_context || o->source == FA_SRC_TP || o->watch || !o->map || !o->sym)
 		return 0;
-	dso = map__dso(o->map);
+	dso = fa_attr__same_dso(a, map__dso(o->map));
+	if (!dso)
+		return -ENOMEM;
 	slot = &a->func_cache[fa_cache__slot(o->sym->start ^ fa_dso__id(dso))];
 	fn = *slot;
 	if (!fn || fa_dso__id(fn->key.dso) != fa_dso__id(dso) || fn->key.offset != o->sym->start) {
@@ -73,7 +75,7 @@ int fa_attr__add_code(struct fa_attr *a, const struct fa_origin *o)
 	a->cur_func = fn;
 	if (o->cpu < (u32)a->s->cfg->nr_cpus)
 		__set_bit(o->cpu, fn->cpus);
-	owner = fa_owners__index(&a->s->owners, o->tid);
+	owner = fa_owners__index(&a->s->owners, o->rec, o->tid);
 	if (owner < 0)
 		return owner;
 	__set_bit(owner, fn->tids);

@@ -9,6 +9,7 @@
 #include <linux/log2.h>
 #include <linux/zalloc.h>
 #include "../advice/analyze.h"
+#include "../decode/access.h"
 #include "dlines.h"
 
 #define FA_DL_NO_HOME	0xff
@@ -175,6 +176,7 @@ static struct fa_dline *fa_dl_first__share(struct fa_dlines *dl, struct fa_dl_fi
 	l->addr = f->addr;
 	l->space = f->space;
 	l->exact = dl->exact;
+	l->several = dl->several;
 	l->array = -1;
 	l->loads = f->loads;
 	l->stores = f->stores;
@@ -911,7 +913,8 @@ int fa_dline__watch_scnprintf(const struct fa_dline *l, u32 line_size, char *buf
 {
 	int n = min_t(int, l->nr_owners, FA_DL_OWNERS), printed = 0;
 
-	if (l->exact || !l->space || !l->where.var || !l->where.map || strstr(l->where.map, ".so"))
+	if (l->exact || fa_space__kernel(l->space) || !l->where.var || !l->where.map ||
+	    strstr(l->where.map, ".so"))
 		return 0;
 	if (fa_dline__advice(l, line_size) == FA_DL_ADV_TYPE)
 		return scnprintf(buf, size, "%s.*", l->where.var);

@@ -140,6 +140,7 @@ struct fa_dline {
 	u64			 addr;
 	u32			 space;
 	bool			 exact;
+	bool			 several;	/* of several recordings: tid@recording */
 	u32			 nr_owners;
 	u64			 loads;
 	u64			 stores;
@@ -184,6 +185,7 @@ struct fa_dlines {
 	u64			  boot_ns;
 	u64			  untracked;	/* accesses to lines past FA_DL_MAX */
 	bool			  exact;	/* of watchpoint hits */
+	bool			  several;	/* of several recordings */
 };
 
 /* How the owners of a line share it */

@@ -53,6 +53,7 @@ struct fa_type_entry {
 	bool			 wanted;	/* -T asks for it (or there is no -T) */
 	bool			 holds_wanted;	/* a class it holds by value is wanted */
 	bool			 held;		/* a C++ class holds it by value */
+	int			 layout;	/* of several in the recordings, from 1; 0 */
 };
 
 struct fa_session {

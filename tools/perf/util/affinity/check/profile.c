@@ -142,7 +142,8 @@ static struct fa_struct *fa_profile__struct(const struct json_value *jt, const c
 static int fa_profile__owner(struct fa_profile_ctx *ctx, double id)
 {
 	if (ctx->threads)
-		return fa_profile__in(id, 0, UINT_MAX) ? fa_owners__index(&ctx->p->owners, id) : -1;
+		return fa_profile__in(id, 0, UINT_MAX) ?
+		       fa_owners__index(&ctx->p->owners, 0, id) : -1;
 	return fa_profile__in(id, 0, ctx->nr_owners - 1) ? (int)id : -1;
 }
 

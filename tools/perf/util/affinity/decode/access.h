@@ -10,6 +10,7 @@
 #ifndef __PERF_AFFINITY_ACCESS_H
 #define __PERF_AFFINITY_ACCESS_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
 enum fa_source {
@@ -60,6 +61,7 @@ struct thread;
  * @map: The map of the sampled IP, NULL outside every known map
  * @sym: The function of the sampled IP, NULL if in no symbol
  * @evsel: The sampled event
+ * @rec: The recording, of those a report reads (0 of one)
  */
 struct fa_origin {
 	u64		 time;
@@ -76,7 +78,36 @@ struct fa_origin {
 	struct map	*map;
 	struct symbol	*sym;
 	struct evsel	*evsel;
+	u8		 rec;
 };
+
+/*
+ * An address space: the recording in the top bits, the process below them
+ * (none: the kernel's), so that no two recordings share an instance or a line
+ */
+#define FA_SPACE_REC_SHIFT	24
+
+static inline u32 fa_space__of(u8 rec, bool kernel, u32 pid)
+{
+	u32 mask = (1U << FA_SPACE_REC_SHIFT) - 1;
+
+	return (u32)rec << FA_SPACE_REC_SHIFT | (kernel ? 0 : pid & mask);
+}
+
+static inline u32 fa_space__pid(u32 space)
+{
+	return space & ((1U << FA_SPACE_REC_SHIFT) - 1);
+}
+
+static inline bool fa_space__kernel(u32 space)
+{
+	return !fa_space__pid(space);
+}
+
+static inline u8 fa_space__rec(u32 space)
+{
+	return space >> FA_SPACE_REC_SHIFT;
+}
 
 /**
  * struct fa_access - A memory access: all attribution needs to know

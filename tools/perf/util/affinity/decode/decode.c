@@ -79,6 +79,19 @@ int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machin
 	return fa_decoder__cache_init(dec);
 }
 
+/*
+ * The next of several recordings a report reads: its header and machine.
+ * What was decoded stays: its code is another session's DSOs.
+ */
+void fa_decoder__recording(struct fa_decoder *dec, struct perf_env *env, struct machine *machine,
+			   u8 rec)
+{
+	dec->env = env;
+	dec->machine = machine;
+	dec->arch = NULL;
+	dec->rec = rec;
+}
+
 void fa_decoder__exit(struct fa_decoder *dec)
 {
 	struct hashmap_entry *cur;
@@ -217,8 +230,8 @@ static int fa_decoder__mem(struct fa_decoder *dec, struct perf_sample *sample,
 	return 1;
 }
 
-static void fa_origin__init(struct fa_origin *o, struct evsel *evsel,
-			    struct perf_sample *sample, struct addr_location *al, int source)
+static void fa_origin__init(struct fa_origin *o, struct evsel *evsel, struct perf_sample *sample,
+			    struct addr_location *al, int source, u8 rec)
 {
 	*o = (struct fa_origin){
 		.time = sample->time, .ip = sample->ip, .period = sample->period ?: 1,
@@ -226,6 +239,7 @@ static void fa_origin__init(struct fa_origin *o, struct evsel *evsel,
 		.pid = sample->pid, .tid = sample->tid, .cpumode = sample->cpumode,
 		.source = source, .thread = al->thread, .map = al->map, .sym = al->sym,
 		.evsel = evsel, .watch = evsel->core.attr.type == PERF_TYPE_BREAKPOINT,
+		.rec = rec,
 	};
 }
 
@@ -290,7 +304,7 @@ int fa_decoder__decode(struct fa_decoder *dec, struct evsel *evsel,
 		dec->arch = dec->env ? perf_env__arch(dec->env) : NULL;
 		dec->is64 = !dec->env || !dec->env->arch || strstr(dec->env->arch, "64");
 	}
-	fa_origin__init(origin, evsel, sample, al, source);
+	fa_origin__init(origin, evsel, sample, al, source, dec->rec);
 	fa_access__init(&acc[0], sample, origin);
 	if (source < 0) {
 		dec->stats.other++;

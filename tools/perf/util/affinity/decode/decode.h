@@ -193,10 +193,13 @@ struct fa_decoder {
 	u8			 place;		/* enum fa_place of software samples */
 	u64			 place_seed;
 	u64			 placed;	/* samples re-placed */
+	u8			 rec;		/* the recording read, of several */
 };
 
 int fa_decoder__init(struct fa_decoder *dec, struct perf_env *env, struct machine *machine);
 void fa_decoder__exit(struct fa_decoder *dec);
+void fa_decoder__recording(struct fa_decoder *dec, struct perf_env *env, struct machine *machine,
+			   u8 rec);
 int fa_evsel__source(struct evsel *evsel);
 void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason);
 void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso);

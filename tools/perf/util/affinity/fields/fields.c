@@ -41,6 +41,24 @@ void fa_nest__delete(struct fa_nest *nest, int nr)
 	free(nest);
 }
 
+/* Whether @a and @b lay a type out alike: the same members where they were */
+bool fa_struct__same_layout(const struct fa_struct *a, const struct fa_struct *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->size != b->size || a->nr_fields != b->nr_fields)
+		return false;
+	for (int i = 0; i < a->nr_fields; i++) {
+		const struct fa_field *fa = &a->fields[i], *fb = &b->fields[i];
+
+		if (fa->offset != fb->offset || fa->size != fb->size ||
+		    fa->bit_offset != fb->bit_offset || fa->bit_size != fb->bit_size ||
+		    strcmp(fa->name ?: "", fb->name ?: ""))
+			return false;
+	}
+	return true;
+}
+
 void fa_struct__delete(struct fa_struct *st)
 {
 	if (!st)

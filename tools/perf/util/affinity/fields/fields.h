@@ -200,6 +200,7 @@ struct fa_struct {
 
 struct fa_struct *fa_struct__new(const char *name, u32 size, u32 align);
 void fa_struct__delete(struct fa_struct *st);
+bool fa_struct__same_layout(const struct fa_struct *a, const struct fa_struct *b);
 void fa_nest__delete(struct fa_nest *nest, int nr);
 int fa_struct__add_field(struct fa_struct *st, const struct fa_field *field);
 int fa_struct__finish(struct fa_struct *st);

@@ -106,6 +106,18 @@ static void fa_json__header(struct json_writer *j, const struct fa_json_header *
 	json_writer__string(j, "hostname", h->hostname);
 	json_writer__string(j, "arch", h->arch);
 	json_writer__int(j, "nr_cpus", h->nr_cpus);
+	if (h->nr_recordings > 1) {
+		json_writer__begin_array(j, "recordings", /*flat=*/false);
+		for (int i = 0; i < h->nr_recordings; i++) {
+			json_writer__begin_object(j, NULL, /*flat=*/true);
+			json_writer__string(j, "path", h->recordings[i].path);
+			json_writer__string(j, "hostname", h->recordings[i].hostname);
+			json_writer__string(j, "arch", h->recordings[i].arch);
+			json_writer__int(j, "nr_cpus", h->recordings[i].nr_cpus);
+			json_writer__end_object(j);
+		}
+		json_writer__end_array(j);
+	}
 	json_writer__begin_object(j, "cacheline", /*flat=*/true);
 	json_writer__u64(j, "size", a->s->cfg->line_size);
 	json_writer__string(j, "source", h->line_size_source);
@@ -1016,7 +1028,9 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 	if (l->where.ptr)
 		json_writer__string(j, "pointer", l->where.ptr);
 	json_writer__u64(j, "addr", l->addr);
-	json_writer__u64(j, "pid", l->space);
+	json_writer__u64(j, "pid", fa_space__pid(l->space));
+	if (l->several)
+		json_writer__int(j, "recording", fa_space__rec(l->space) + 1);
 	json_writer__u64(j, "loads", l->loads);
 	json_writer__u64(j, "stores", l->stores);
 	json_writer__u64(j, "transfers", l->xfers);
@@ -1029,7 +1043,7 @@ static void fa_json__dline(struct json_writer *j, const struct fa_attr *a, const
 	json_writer__bool(j, "false_sharing", fa_dline__false_sharing(l));
 	json_writer__string(j, "sharing", fa_dl_sharing__key(fa_dline__sharing(l)));
 	json_writer__u64(j, "nr_owners", l->nr_owners);
-	json_writer__string(j, "owner_kind", l->space ? "thread" : "cpu");
+	json_writer__string(j, "owner_kind", fa_space__kernel(l->space) ? "cpu" : "thread");
 	json_writer__begin_array(j, "owners", /*flat=*/false);
 	for (int i = 0; i < n; i++)
 		fa_json__dl_owner(j, &l->owners[i], line_size);
@@ -1069,7 +1083,9 @@ static void fa_json__dl_group(struct json_writer *j, const struct fa_dl_group *g
 		json_writer__string(j, "map", l0->where.map);
 	if (l0->where.ptr)
 		json_writer__string(j, "pointer", l0->where.ptr);
-	json_writer__u64(j, "pid", l0->space);
+	json_writer__u64(j, "pid", fa_space__pid(l0->space));
+	if (l0->several)
+		json_writer__int(j, "recording", fa_space__rec(l0->space) + 1);
 	json_writer__string(j, "type", g->what->type);
 	json_writer__u64(j, "element_size", g->what->size);
 	json_writer__int(j, "lines", g->nr);

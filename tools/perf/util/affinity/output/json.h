@@ -37,7 +37,16 @@ void fa_json__cost(struct json_writer *j, const char *key, const struct fa_cost 
  * @method: --method
  * @types: -T, or NULL
  * @decode: What decoding made of the samples
+ * @recordings: Of a report of several recordings, each one; else NULL
+ * @nr_recordings: How many
  */
+struct fa_json_recording {
+	const char			*path;
+	const char			*hostname;
+	const char			*arch;
+	int				 nr_cpus;
+};
+
 struct fa_json_header {
 	const char			*hostname;
 	const char			*arch;
@@ -48,6 +57,8 @@ struct fa_json_header {
 	int				 method;
 	const char			*types;
 	const struct fa_decode_stats	*decode;
+	const struct fa_json_recording	*recordings;
+	int				 nr_recordings;
 };
 
 size_t fa_json__fprintf(FILE *fp, const struct fa_json_header *h, struct fa_attr *a,

@@ -18,7 +18,26 @@
 /* "thread 1234" or "CPU 3" */
 static const char *fa_dline__owner_kind(const struct fa_dline *l)
 {
-	return l->space ? "thread" : "CPU";
+	return fa_space__kernel(l->space) ? "CPU" : "thread";
+}
+
+/* Of several recordings, the one its pid, threads or CPUs are of: "@2" */
+static const char *fa_dline__rec(const struct fa_dline *l, char *buf, size_t size)
+{
+	if (!l->several)
+		return "";
+	scnprintf(buf, size, "@%u", fa_space__rec(l->space) + 1);
+	return buf;
+}
+
+static size_t fa_dline__fprintf_pid(const struct fa_dline *l, FILE *fp)
+{
+	char rec[8];
+
+	if (fa_space__kernel(l->space))
+		return 0;
+	return fprintf(fp, "  pid %u%s", fa_space__pid(l->space),
+		       fa_dline__rec(l, rec, sizeof(rec)));
 }
 
 /**
@@ -63,14 +82,15 @@ static size_t fa_report__dl_code(FILE *fp, const char *lead, const struct fa_dl_
 static size_t fa_report__dl_owner(FILE *fp, const struct fa_dline *l, const struct fa_dl_owner *o,
 				  u32 line_size)
 {
-	char what[256];
+	char what[256], rec[8];
 	u32 lo, hi;
 	size_t printed;
 
 	fa_dl_owner__bytes(o, line_size, &lo, &hi);
 	fa_dl_owner__what_scnprintf(o, what, sizeof(what));
-	printed = fprintf(fp, "      %s %u: %s, bytes %u-%u, %" PRIu64 " loads %" PRIu64 " stores",
-			  fa_dline__owner_kind(l), o->id, what, lo, hi, o->loads, o->stores);
+	printed = fprintf(fp, "      %s %u%s: %s, bytes %u-%u, %" PRIu64 " loads %" PRIu64 " stores",
+			  fa_dline__owner_kind(l), o->id, fa_dline__rec(l, rec, sizeof(rec)), what,
+			  lo, hi, o->loads, o->stores);
 	if (o->code.sym)
 		printed += fa_report__dl_code(fp, ", by ", &o->code);
 	if (o->wcode.sym && o->wcode.addr != o->code.addr)
@@ -90,8 +110,7 @@ static size_t fa_report__dl_where(FILE *fp, const struct fa_dline *l)
 		printed += fprintf(fp, "  *%s", l->where.ptr);
 	if (l->where.map)
 		printed += fprintf(fp, "  %s+0x%" PRIx64, l->where.map, l->where.map_off);
-	if (l->space)
-		printed += fprintf(fp, "  pid %u", l->space);
+	printed += fa_dline__fprintf_pid(l, fp);
 	printed += fprintf(fp, ": %" PRIu64 " loads, %" PRIu64 " stores,", l->loads, l->stores);
 	printed += fprintf(fp, " %" PRIu64 " transfers", l->xfers);
 	/* every access to the bytes watched: roles and transfers exact */
@@ -187,10 +206,13 @@ static size_t fa_report__dl_predicted(FILE *fp, u64 xfers, u64 apart, const stru
 static size_t fa_report__dl_alone(FILE *fp, const struct fa_dline *l)
 {
 	int k = fa_dline__alone(l);
+	char rec[8];
+
 	if (k < 0)
 		return 0;
-	return fprintf(fp, "      smaller: a line for %s %u's bytes alone, the others' together, leaves %" PRIu64 " transfers\n",
-		       fa_dline__owner_kind(l), l->owners[k].id, l->xfers_alone[k]);
+	return fprintf(fp, "      smaller: a line for %s %u%s's bytes alone, the others' together, leaves %" PRIu64 " transfers\n",
+		       fa_dline__owner_kind(l), l->owners[k].id, fa_dline__rec(l, rec, sizeof(rec)),
+		       l->xfers_alone[k]);
 }
 
 /*
@@ -321,8 +343,7 @@ static size_t fa_report__dl_group_where(FILE *fp, const struct fa_dl_group *g)
 	if (l0->where.map)
 		printed += fprintf(fp, "  %s+0x%" PRIx64 "-0x%" PRIx64, l0->where.map,
 				   l0->where.map_off - (l0->addr - lo), l0->where.map_off + (hi - l0->addr));
-	if (l0->space)
-		printed += fprintf(fp, "  pid %u", l0->space);
+	printed += fa_dline__fprintf_pid(l0, fp);
 	printed += fprintf(fp, ": %d lines of one array of %s, elements [%" PRId64 "..%" PRId64 "],",
 			   g->nr, g->what->type, g->index_lo, g->index_hi);
 	return printed + fprintf(fp, " %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " transfers\n",
@@ -333,7 +354,9 @@ static size_t fa_report__dl_group_where(FILE *fp, const struct fa_dl_group *g)
 static size_t fa_report__dl_group_owner(FILE *fp, const struct fa_dl_group *g, u32 k)
 {
 	const struct fa_dline *l0 = g->lines[0];
-	size_t printed = fprintf(fp, "      %s %u:", fa_dline__owner_kind(l0), g->ids[k]);
+	char rec[8];
+	size_t printed = fprintf(fp, "      %s %u%s:", fa_dline__owner_kind(l0), g->ids[k],
+				 fa_dline__rec(l0, rec, sizeof(rec)));
 
 	if (g->stride)
 		printed += fprintf(fp, " every %u%s element from [%u]", g->stride,

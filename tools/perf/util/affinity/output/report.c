@@ -401,6 +401,9 @@ static size_t fa_report__alignment(FILE *fp, struct fa_type_entry *te)
 	const struct fa_type *t = te->t;
 	size_t printed = 0;
 
+	if (te->layout)
+		printed += fprintf(fp, "  layout %d of %s: the recordings' binaries lay it out differently, each layout is reported apart\n",
+				   te->layout, te->key ?: te->name);
 	if (t->xfer.misaligned)
 		printed += fprintf(fp, "  %" PRIu64 " of %" PRIu64 " instances do not start on a cache line\n",
 				   t->xfer.misaligned, t->xfer.nr_instances);
