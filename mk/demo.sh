@@ -28,5 +28,15 @@ for w in lockshare refshare; do
 	echo "######## $w: perf affinity report --stdio -i build/demo/$w.data"
 	perf affinity report --stdio -i "$out/$w.data"
 done
+
+# a second recording of lockshare, and one report of both: the counts of
+# both, narrower intervals, their threads told apart (tid@recording)
+echo
+echo "######## lockshare again: perf affinity record -o build/demo/lockshare-2.data -- perf test -w lockshare 2000"
+perf affinity record -o "$out/lockshare-2.data" -- perf test -w lockshare 2000 2>&1 |
+	grep -v '^\[ perf record: Woken up'
+echo
+echo "######## both in one report: perf affinity report --stdio -i build/demo/lockshare.data -i build/demo/lockshare-2.data"
+perf affinity report --stdio -i "$out/lockshare.data" -i "$out/lockshare-2.data"
 echo
 echo "The recordings are in $out: try 'build/perf affinity report -i $out/lockshare.data'"

@@ -73,6 +73,11 @@ for f in futex msg epoll; do
 		--json "$out/$f.json" > "$out/$f.txt" 2> /dev/null
 done
 took "report perf bench futex hash, sched messaging, epoll" "$t"
+t=$(now)
+# struct rq under the four loads at once: one report of the recordings
+perf affinity report -i "$out/rq.data" -i "$out/futex.data" -i "$out/msg.data" \
+	-i "$out/epoll.data" -k "$vmlinux" -T rq --stdio > "$out/rq.loads.txt" 2> /dev/null
+took "report struct rq of the four recordings in one" "$t"
 perf affinity check -i "$out/tcp.data" -k "$vmlinux" -T tcp_sock "$vmlinux" \
 	> "$out/tcp_sock.check" 2>&1 && rc=0 || rc=$?
 echo "kernel-record: perf affinity check of the 6.12 tcp_sock layout: exit $rc," \
@@ -81,4 +86,4 @@ echo "kernel-record: perf affinity check of the 6.12 tcp_sock layout: exit $rc,"
 echo
 python3 "$TOP/bench/kernel_truth.py" --dir "$out" --doc "$doc"
 echo
-echo "kernel-record: reports in $out (rq.64.txt, rq.128.txt, tcp_sock.txt, futex.txt, msg.txt, epoll.txt and their .json)"
+echo "kernel-record: reports in $out (rq.64.txt, rq.128.txt, tcp_sock.txt, futex.txt, msg.txt, epoll.txt and their .json; rq.loads.txt of four recordings)"
