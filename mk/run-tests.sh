@@ -53,5 +53,18 @@ for f in "$TOP"/tools/perf/tests/shell/*.sh; do
 	fi
 done
 
+# util/affinity's stages in one direction: no include or call back up, no
+# circle (mk/check-layers.py), from the sources and the objects just built
+layers="$BUILD/layers.log"
+if python3 "$TOP/mk/check-layers.py" --objs "$(dirname "$(readlink -f "$PERF")")/util/affinity" \
+	"$TOP" > "$layers" 2>&1; then
+	echo "  layers: util/affinity's stages in one direction (mk/check-layers.py) : Ok"
+	passed=$((passed + 1))
+else
+	echo "FAILED: util/affinity's stages: an include, a call or a circle runs back up"
+	cat "$layers"
+	failed=$((failed + 1))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

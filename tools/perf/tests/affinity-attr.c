@@ -20,7 +20,7 @@
 #include "affinity/fields/fields.h"
 #include "affinity/attr/session.h"
 #include "affinity/attr/tls.h"
-#include "affinity/layout/boot.h"
+#include "affinity/accumulate/boot.h"
 #include "debug.h"
 #include "debuginfo.h"
 #include "tests.h"

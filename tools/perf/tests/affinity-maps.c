@@ -13,7 +13,7 @@
 #include "affinity/accumulate/instances.h"
 #include "affinity/accumulate/owner.h"
 #include "affinity/decode/key.h"
-#include "affinity/layout/matrix.h"
+#include "affinity/accumulate/matrix.h"
 #include "debug.h"
 #include "tests.h"
 

@@ -11,7 +11,7 @@
 #include <linux/kernel.h>
 #include "affinity-analysis.h"
 #include "affinity-planted.h"
-#include "affinity/advice/arrays.h"
+#include "affinity/accumulate/arrays.h"
 #include "affinity/advice/merge.h"
 #include "debug.h"
 #include "tests.h"

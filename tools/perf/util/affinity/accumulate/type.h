@@ -24,9 +24,9 @@
 #include <stdbool.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "boot.h"
 #include "../decode/key.h"
-#include "../layout/matrix.h"
+#include "matrix.h"
 
 struct fa_exact;
 struct fa_exact_lines;

@@ -17,7 +17,7 @@
 #include "watched.h"
 #include "../layout/keep.h"
 #include "../layout/layout.h"
-#include "../layout/matrix.h"
+#include "../accumulate/matrix.h"
 #include "split.h"
 
 struct fa_field;
@@ -191,8 +191,6 @@ struct fa_analysis {
  * it is better in this share of the replicates
  */
 #define FA_SURE			FA_BOOT_LEVEL
-/* Fewer groups with windows (visits) than this: the intervals say little */
-#define FA_BOOT_MIN_GROUPS	8
 
 /* A field this share of the windows (visits) touches is read by every call */
 #define FA_EVERY_CALL	0.9

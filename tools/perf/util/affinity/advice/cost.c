@@ -14,7 +14,7 @@
 #include "../fields/fields.h"
 #include "../decode/key.h"
 #include "../layout/layout.h"
-#include "../layout/matrix.h"
+#include "../accumulate/matrix.h"
 #include "../accumulate/type.h"
 #include "../../hashmap.h"
 

@@ -25,7 +25,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 
 struct fa_classes;
 struct fa_layout;
@@ -33,11 +33,6 @@ struct fa_type;
 
 #define FA_XFER_COST	8.0
 
-/*
- * Reordering a struct is a patch to review and a history to follow: not
- * worth it for less than this share of the predicted cost.
- */
-#define FA_MIN_GAIN	0.01
 
 struct fa_cost {
 	double	lines_per_window;

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 
 struct fa_classes;
 struct fa_cost_model;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include "analyze.h"
-#include "arrays.h"
+#include "../accumulate/arrays.h"
 #include "merge.h"
 
 /* The functions accessing @a and @b at one index: the same register, or sampled in both */

@@ -322,8 +322,3 @@ int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_an
 	tr->breaks = !fa_keep__allows(&an->keep, &an->current, &tr->layout);
 	return 0;
 }
-
-void fa_try__exit(struct fa_try *tr)
-{
-	fa_layout__exit(&tr->layout);
-}

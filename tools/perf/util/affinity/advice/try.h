@@ -57,6 +57,9 @@ int fa_try__syntax(const char *text, char *msg, size_t size);
 int fa_try__parse(struct fa_try *tr, const struct fa_struct *st, const struct fa_layout *cur,
 		  const char *text, char *msg, size_t size);
 int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_analysis *an);
-void fa_try__exit(struct fa_try *tr);
+static inline void fa_try__exit(struct fa_try *tr)
+{
+	fa_layout__exit(&tr->layout);
+}
 
 #endif /* __PERF_AFFINITY_TRY_H */

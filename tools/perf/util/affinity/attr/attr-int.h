@@ -16,7 +16,7 @@
 #include "../decode/access.h"
 #include "../decode/decode.h"
 #include "../decode/key.h"
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 #include "tls.h"
 
 struct addr_location;

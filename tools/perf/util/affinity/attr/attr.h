@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
-#include "../advice/arrays.h"
+#include "../accumulate/arrays.h"
 #include "dlines.h"
 #include "../accumulate/instances.h"
-#include "../layout/matrix.h"
+#include "../accumulate/matrix.h"
 #include "../accumulate/owner.h"
 #include "pending.h"
 #include "session.h"

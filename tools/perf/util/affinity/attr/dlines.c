@@ -8,7 +8,6 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/zalloc.h>
-#include "../advice/analyze.h"
 #include "../decode/access.h"
 #include "dlines.h"
 

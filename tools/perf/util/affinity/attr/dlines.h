@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 #include "../decode/key.h"
 
 #define FA_DL_OWNERS	4		/* owners named per line */

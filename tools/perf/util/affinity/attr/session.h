@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "../advice/arrays.h"
+#include "../accumulate/arrays.h"
 #include "../accumulate/instances.h"
 #include "../accumulate/owner.h"
 #include "dlines.h"

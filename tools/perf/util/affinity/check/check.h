@@ -40,7 +40,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 #include "../advice/cost.h"
 #include "../layout/layout.h"
 

@@ -12,7 +12,7 @@
 #include "../fields/fields.h"
 #include "../output/json.h"
 #include "../layout/layout.h"
-#include "../layout/matrix.h"
+#include "../accumulate/matrix.h"
 #include "../accumulate/type.h"
 
 static const char * const fa_diff_keys[FA_DIFF_MAX] = {

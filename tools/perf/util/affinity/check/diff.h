@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 
 struct fa_analysis;
 struct json_writer;

@@ -442,3 +442,28 @@ u64 fa_decoder__base_global(struct fa_decoder *dec, struct dso *dso, struct symb
 		return 0;
 	return fa_code__base_global(fn, off, dec->arch, fa_decoder__is64(dec, dso));
 }
+
+void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason)
+{
+	dec->stats.dropped[reason]++;
+	dec->last_drop = reason;
+}
+
+/* A drop for @dso's code: which binaries to name when nothing is decoded */
+void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso)
+{
+	struct fa_drop_dso *d;
+
+	fa_decoder__drop(dec, reason);
+	if (!dso)
+		return;
+	d = fa_u64_map__findnew(dec->drop_dsos, (u64)reason << 56 ^ (u64)(unsigned long)dso,
+				sizeof(*d));
+	if (!d)
+		return;		/* only the name is lost */
+	if (!d->dso) {
+		d->dso = dso__get(dso);
+		d->reason = reason;
+	}
+	d->count++;
+}

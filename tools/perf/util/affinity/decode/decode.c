@@ -108,31 +108,6 @@ void fa_decoder__exit(struct fa_decoder *dec)
 	dec->drop_dsos = NULL;
 }
 
-void fa_decoder__drop(struct fa_decoder *dec, enum fa_drop reason)
-{
-	dec->stats.dropped[reason]++;
-	dec->last_drop = reason;
-}
-
-/* A drop for @dso's code: which binaries to name when nothing is decoded */
-void fa_decoder__drop_at(struct fa_decoder *dec, enum fa_drop reason, struct dso *dso)
-{
-	struct fa_drop_dso *d;
-
-	fa_decoder__drop(dec, reason);
-	if (!dso)
-		return;
-	d = fa_u64_map__findnew(dec->drop_dsos, (u64)reason << 56 ^ (u64)(unsigned long)dso,
-				sizeof(*d));
-	if (!d)
-		return;		/* only the name is lost */
-	if (!d->dso) {
-		d->dso = dso__get(dso);
-		d->reason = reason;
-	}
-	d->count++;
-}
-
 /*
  * Whether the event's data address is the address of an access: a memory
  * sampling PMU's (a raw or dynamic PMU: mem-loads, IBS, SPE) or a page

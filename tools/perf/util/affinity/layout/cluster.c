@@ -8,7 +8,7 @@
 #include "classify.h"
 #include "cluster.h"
 #include "../fields/fields.h"
-#include "matrix.h"
+#include "../accumulate/matrix.h"
 
 /* Sum the field x field weights per unit pair (u < v). */
 int fa_units__affinity(const struct fa_struct *st, const struct fa_matrix *fields,

@@ -20,7 +20,7 @@
 #include "../layout/classify.h"
 #include "../fields/fields.h"
 #include "hists.h"
-#include "../layout/matrix.h"
+#include "../accumulate/matrix.h"
 #include "../accumulate/owner.h"
 #include "report.h"
 #include "../accumulate/type.h"

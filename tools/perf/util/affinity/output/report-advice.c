@@ -68,44 +68,6 @@ const char *fa_align_by__key(int by)
 	return fa_label__key(fa_align_by_labels, FA_ALIGN_BY_MAX, by);
 }
 
-/*
- * The instances are on stacks: a quarter of the accesses were near the
- * accessing thread's stack pointer (its own stack; another thread reaches
- * it through a pointer, not near its own), or most instances were
- * identified there
- */
-bool fa_type_entry__on_stacks(const struct fa_type_entry *te)
-{
-	return (te->nr_in_frames && te->nr_in_frames * 4 >= te->nr_accounted) ||
-	       te->nr_inst_stack > te->nr_inst_heap + te->nr_inst_data;
-}
-
-/*
- * Whether the instances of a kernel type are the per-CPU copies of one
- * variable: each CPU's copy is at a page aligned offset from the variable
- * (its per-CPU area's), so all are at one offset into their pages.  The
- * type's alignment aligns them, as any variable's.
- */
-bool fa_type_entry__per_cpu(const struct fa_type_entry *te)
-{
-	const struct fa_replay *rp = te->t ? &te->t->replay : NULL;
-
-	/* the pt_regs at the top of each kernel stack are at one offset too */
-	if (!te->kernel || !rp || rp->nr_bases < 2 || fa_type_entry__on_stacks(te))
-		return false;
-	for (u32 i = 1; i < rp->nr_bases; i++) {
-		if (rp->bases[i] % FA_PAGE_SIZE != rp->bases[0] % FA_PAGE_SIZE)
-			return false;
-	}
-	return true;
-}
-
-/* Most accesses to the type were to a variable of it (or TLS) */
-bool fa_type_entry__in_vars(const struct fa_type_entry *te)
-{
-	return te->nr_in_vars * 2 > te->nr_accounted;
-}
-
 /**
  * fa_type_entry__align_by - How the instances of @te get lines of their own
  *

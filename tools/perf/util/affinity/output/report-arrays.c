@@ -9,7 +9,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include "../advice/analyze.h"
-#include "../advice/arrays.h"
+#include "../accumulate/arrays.h"
 #include "../attr/attr.h"
 #include "../advice/merge.h"
 #include "report.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <linux/kernel.h>
 #include "../advice/analyze.h"
-#include "../layout/boot.h"
+#include "../accumulate/boot.h"
 #include "../attr/attr.h"
 #include "../attr/dlines.h"
 #include "report.h"

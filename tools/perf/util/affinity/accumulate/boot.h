@@ -24,6 +24,13 @@
 #define FA_BOOT_BLOCK_NS	100000ULL	/* 100 us */
 #define FA_BOOT_REPS		400
 #define FA_BOOT_LEVEL		0.95
+/* Fewer groups with windows (visits) than this: the intervals say little */
+#define FA_BOOT_MIN_GROUPS	8
+/*
+ * Reordering a struct is a patch to review and a history to follow: not
+ * worth it for less than this share of the predicted cost.
+ */
+#define FA_MIN_GAIN		0.01
 
 /* An estimate and its interval; @lo == @hi == @est when there is none */
 struct fa_interval {
