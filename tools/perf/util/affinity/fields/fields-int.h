@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The helpers of the DWARF reader of struct fields (fields-dwarf.c) that
- * the other readers of fields/ use too.
+ * The helpers of the DWARF readers of fields/: DIEs as C lays them out
+ * (die.c), declarations (fields-dwarf.c), as pahole prints them
+ * (fields-pahole.c).
  */
 #ifndef __PERF_AFFINITY_FIELDS_INT_H
 #define __PERF_AFFINITY_FIELDS_INT_H
