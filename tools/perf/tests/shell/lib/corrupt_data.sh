@@ -35,7 +35,7 @@ export PYTHONPATH PYTHONDONTWRITEBYTECODE
 # corrupt_data__record [perf record options]: a small recording, ${perfdata}
 corrupt_data__record() {
 	if ! perf record -e cpu-clock -c 100000 "$@" -o "${perfdata}" -- \
-			perf test -w lockshare 300 > /dev/null 2>&1; then
+			perf test -w thloop 1 > /dev/null 2>&1; then
 		echo "[Fail] perf record"
 		cleanup
 		exit 1
