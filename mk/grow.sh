@@ -33,7 +33,7 @@ mk=$(dirname "$0")
 . "$mk/env.sh"
 
 GROW="$TOP/series/grow.patch"
-entries=$(grep -v '^#' "$TOP/series/series" | grep -v '^$')
+entries=$(grep -v '^[#%]' "$TOP/series/series" | grep -v '^$')
 
 die() {
 	echo "grow.sh: $*" >&2

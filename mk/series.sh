@@ -4,9 +4,9 @@
 #
 #   build/series-git/   a git tree: the pristine base commit + one commit per
 #                       series/ entry (its Makefile.patch section + new files)
-#   build/series/       git format-patch output, checkpatch.pl results: two
-#                       series, 1-perf-fixes/ and 2-perf-affinity/, each with
-#                       its cover letter (series/cover-prep, cover-affinity)
+#   build/series/       git format-patch output, checkpatch.pl results: the
+#                       series series/series names ('%series NAME COVER'),
+#                       N-NAME/, each with its cover letter series/COVER
 #
 # Then check that the patches apply to the base with 'git am'.  With
 # --build, also build perf at every patch of the series, and the whole
@@ -25,7 +25,11 @@ AUTHOR_EMAIL=$(git -C "$TOP" config user.email || echo "perf-affinity@localhost"
 export GIT_AUTHOR_NAME="$AUTHOR_NAME" GIT_AUTHOR_EMAIL="$AUTHOR_EMAIL"
 export GIT_COMMITTER_NAME="$AUTHOR_NAME" GIT_COMMITTER_EMAIL="$AUTHOR_EMAIL"
 
-entries=$(grep -v '^#' "$SERIES_DIR/series" | grep -v '^$')
+entries=$(grep -v '^[#%]' "$SERIES_DIR/series" | grep -v '^$')
+# NAME COVER FIRST-ENTRY of each series, in order
+topics=$(awk '/^%series / { want = $2 " " $3; next }
+	      /^[#%]/ || /^$/ { next }
+	      want { print want " " $1; want = "" }' "$SERIES_DIR/series")
 
 die() {
 	echo "error: $*" >&2
@@ -128,18 +132,23 @@ fill_cover() {
 	rm -f "$1.blurb"
 }
 
-# Two series, each with its cover letter: the fixes to perf, then perf
-# affinity on them (from the first affinity-* entry of series/series)
+# Each series with its cover letter, from its first entry's commit (tag
+# topic-N) to the next series' first, the last to HEAD
 write_patches() {
 	rm -rf "$OUT"
-	git format-patch -q --no-signature --cover-letter -o "$OUT/1-perf-fixes" base..prep-end
-	git format-patch -q --no-signature --cover-letter -o "$OUT/2-perf-affinity" prep-end..HEAD
-	fill_cover "$OUT/1-perf-fixes/0000-cover-letter.patch" cover-prep base..prep-end
-	fill_cover "$OUT/2-perf-affinity/0000-cover-letter.patch" cover-affinity prep-end..HEAD
-	ls "$OUT"/*
+	topic=0
+	echo "$topics" | while read -r name cover first; do
+		topic=$((topic + 1))
+		from=$(git rev-parse "topic-$topic^")
+		to=$(git rev-parse -q --verify "topic-$((topic + 1))^" || git rev-parse HEAD)
+		dir="$OUT/$topic-$name"
+		git format-patch -q --no-signature --cover-letter -o "$dir" "$from..$to"
+		fill_cover "$dir/0000-cover-letter.patch" "$cover" "$from..$to"
+		echo "$dir: $(git rev-list --count "$from..$to") patches"
+	done
 }
 
-# The patches of both series in order, without the cover letters
+# The patches of every series in order, without the cover letters
 patches() {
 	ls "$OUT"/*/*.patch | grep -v '/0000-cover-letter.patch$'
 }
@@ -256,11 +265,13 @@ build_without() {
 check_coverage
 sh "$TOP/mk/grow.sh" unpack "$GROWN"
 make_base
+topic=0
 for e in $entries; do
-	case "$e" in
-	affinity-*) git rev-parse -q --verify prep-end > /dev/null || git tag prep-end ;;
-	esac
 	commit_entry "$e"
+	if echo "$topics" | awk -v e="$e" '$3 == e { f = 1 } END { exit !f }'; then
+		topic=$((topic + 1))
+		git tag "topic-$topic"
+	fi
 done
 check_final
 write_patches
