@@ -2,7 +2,7 @@
 # perf affinity report survives mutated perf.data
 # SPDX-License-Identifier: GPL-2.0
 #
-# A bounded run of the perf.data fuzzer (lib/perf_data_fuzz.py): 300 damaged
+# A bounded run of the perf.data fuzzer (lib/affinity_data_fuzz.py): 300 damaged
 # copies of a synthesized perf.data, each reported with --stdio, --json and
 # --heatmap at once.  An error exit is fine; a signal, a sanitizer report
 # or a hang is not.  The seed is written without address space layout
@@ -30,7 +30,7 @@ if ! setarch "$(uname -m)" -R perf bench affinity synth -n 500 -I 16 \
 fi
 
 err=0
-python3 "${shelldir}/lib/perf_data_fuzz.py" --perf perf --seeds "${work}/seeds" \
+python3 "${shelldir}/lib/affinity_data_fuzz.py" --perf perf --seeds "${work}/seeds" \
 	--only synth -n 300 -j 2 -t 60 --seed smoke -o "${work}/out" || err=1
 if [ ${err} -ne 0 ]; then
 	for f in "${work}"/out/*es/*/*.txt; do

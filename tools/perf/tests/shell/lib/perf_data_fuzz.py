@@ -21,6 +21,10 @@ random generator seeded with "SEED:N".
           --rerun-perf build/perf-asan --rerun-fraction 0.05
   perf_data_fuzz.py --perf perf --seeds DIR --replay 1234 -o OUT
 
+It fuzzes 'perf report' by default; a tool of its own passes the report
+command (--cmd), the code a crash is to be blamed on (--ours) and the
+seeds to record to main() as presets.
+
 Exit status: 0 when no run crashed or hung, 1 when some did, 2 on bad use.
 """
 
@@ -49,7 +53,16 @@ FEATURES = ["reserved", "tracing_data", "build_id", "hostname", "osrelease",
             "bpf_prog_info", "bpf_btf", "compressed", "cpu_pmu_caps",
             "clock_data", "hybrid_topology", "pmu_caps"]
 
-DEFAULT_CMD = "affinity report -i {input} --stdio --json {json} --heatmap {svg}"
+DEFAULT_CMD = "report -i {input} --stdio"
+
+# The seeds --record-seeds records: a name, and perf arguments ({perf}: the
+# perf fuzzed, {out}: the seed's path)
+DEFAULT_SEEDS = [
+    ("thloop", ["record", "-e", "cpu-clock", "-c", "100000", "-o", "{out}", "--",
+                "{perf}", "test", "-w", "thloop", "1"]),
+    ("noploop-g", ["record", "-g", "-e", "cpu-clock", "-c", "100000", "-o", "{out}", "--",
+                   "{perf}", "test", "-w", "noploop", "1"]),
+]
 
 # What a crash leaves on stderr when it is not a plain signal
 CRASH_PATTERNS = [
@@ -293,13 +306,14 @@ def stack_key(kind, err, nframes=3):
     return kind + " " + " < ".join(frames or ["?"])
 
 
-def in_affinity(err):
-    """Is the top frame that is not the sanitizers' or libc's perf affinity's?"""
+def is_ours(err, ours):
+    """Is the top frame that is not the sanitizers' or libc's one @ours matches?"""
+    if not ours:
+        return False
     for func, where in FRAME.findall(err):
         if NOISE_FRAME.match(func) or not where or where.startswith("("):
             continue
-        return bool(re.search(r"util/affinity/|builtin-affinity|browsers/affinity|"
-                              r"bench/affinity", where) or func.startswith("fa_"))
+        return bool(re.search(ours, f"{func} {where}"))
     return False
 
 
@@ -310,7 +324,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = {"clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.crashes = {}	# stack key -> [index, ...]
-        self.ours = {}		# stack key -> the top frame is perf affinity's
+        self.ours = {}		# stack key -> the top frame is the code --ours names
         self.errors = {}	# first stderr line -> count
         self.rerun = {"runs": 0, "clean": 0, "error": 0, "crash": 0, "hang": 0}
         self.done = 0
@@ -350,7 +364,7 @@ class Runner:
         with self.lock:
             first = key not in self.crashes
             self.crashes.setdefault(key, []).append(index)
-            self.ours.setdefault(key, in_affinity(err))
+            self.ours.setdefault(key, is_ours(err, self.args.ours))
             nr = len(self.crashes[key])
         if nr > self.args.keep_per_stack:
             return
@@ -359,7 +373,7 @@ class Runner:
         with open(os.path.join(d, f"{index}.data"), "wb") as f:
             f.write(data)
         with open(os.path.join(d, f"{index}.txt"), "w") as f:
-            f.write(f"stack: {key}\nin perf affinity code: {in_affinity(err)}\n"
+            f.write(f"stack: {key}\nin the code --ours names: {is_ours(err, self.args.ours)}\n"
                     f"seed file: {seed_name}, input {index} of --seed {self.args.seed}\n"
                     f"mutations:\n  " + "\n  ".join(log) + "\n"
                     f"command: {shlex.join(cmd)}\n\n{err}")
@@ -407,22 +421,17 @@ class Runner:
                 "perf": self.args.perf, "counts": self.counts,
                 "rerun": self.rerun if self.args.rerun_perf else None,
                 "crash_stacks": {k: {"count": len(v), "inputs": v[:20],
-                                     "in_perf_affinity": self.ours[k]}
+                                     "ours": self.ours[k]}
                                  for k, v in sorted(self.crashes.items())},
                 "error_first_lines": dict(sorted(self.errors.items(),
                                                  key=lambda kv: -kv[1])[:40])}
 
 
-def record_seeds(perf, d, env):
-    """Small real recordings: two live workloads and a synthesized one."""
+def record_seeds(perf, d, env, runs):
+    """Small real recordings, each of @runs: (name, perf arguments)."""
     os.makedirs(d, exist_ok=True)
-    runs = [["affinity", "record", "--sw", "-o", f"{d}/lockshare.data", "--",
-             perf, "test", "-w", "lockshare", "300"],
-            ["affinity", "record", "--sw", "-o", f"{d}/refshare.data", "--",
-             perf, "test", "-w", "refshare", "300"],
-            ["bench", "affinity", "synth", "-n", "500", "-I", "16",
-             "-o", f"{d}/synth.data"]]
-    for r in runs:
+    for name, argv in runs:
+        r = [a.format(perf=perf, out=os.path.join(d, name + ".data")) for a in argv]
         p = subprocess.run([perf] + r, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, env=env)
         if p.returncode:
@@ -448,11 +457,16 @@ def parse_weights(arg):
     return {k: float(v or 1) for k, _, v in (w.partition("=") for w in arg.split(","))}
 
 
-def main():
+def main(presets=None):
+    """@presets: a tool's "cmd", "ours" and "seeds" (as DEFAULT_SEEDS)"""
+    presets = presets or {}
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--perf", default="perf", help="the perf to fuzz")
-    ap.add_argument("--cmd", default=DEFAULT_CMD,
+    ap.add_argument("--cmd", default=presets.get("cmd", DEFAULT_CMD),
                     help="perf arguments; {input}, {json} and {svg} are replaced")
+    ap.add_argument("--ours", metavar="REGEX", default=presets.get("ours"),
+                    help="a crash whose top frame ('function file:line') matches "
+                    "is the code under test's, not perf's")
     ap.add_argument("--seeds", help="directory of seed *.data files")
     ap.add_argument("--record-seeds", metavar="DIR",
                     help="record the seeds into DIR first (with --perf)")
@@ -487,7 +501,7 @@ def main():
     if not seed_dir:
         ap.error("--seeds or --record-seeds is needed")
     if args.record_seeds:
-        record_seeds(args.perf, args.record_seeds, env)
+        record_seeds(args.perf, args.record_seeds, env, presets.get("seeds", DEFAULT_SEEDS))
     seeds = load_seeds(seed_dir, parse_weights(args.only))
     if not seeds:
         ap.error(f"no seed *.data files in {seed_dir}")
@@ -517,7 +531,7 @@ def main():
         print(f"rerun with {args.rerun_perf}: {r['runs']} inputs: {r['clean']} clean, "
               f"{r['error']} error, {r['crash']} crashes, {r['hang']} hangs")
     for key, idx in sorted(runner.crashes.items()):
-        where = "perf affinity" if runner.ours[key] else "perf"
+        where = "ours" if runner.ours[key] else "perf"
         print(f"  {len(idx)} x {key} (e.g. input {idx[0]}; {where})")
     try:
         os.rmdir(os.path.join(args.output, "tmp"))
