@@ -1551,7 +1551,8 @@ out:
 
 /*
  * Events that change threads or maps: what the resolver and the data
- * address ranges hold of them may be stale after them.
+ * address ranges hold of them may be stale after them, and the data lines
+ * are named with them as they were before (fa_attr__sync_lines()).
  */
 #define FA_FLUSHING_TOOL(name)							\
 static int perf_affinity__##name(const struct perf_tool *tool, union perf_event *event,	\
@@ -1559,9 +1560,11 @@ static int perf_affinity__##name(const struct perf_tool *tool, union perf_event 
 {										\
 	struct perf_affinity *aff = container_of(tool, struct perf_affinity, tool);	\
 										\
+	int err = fa_attr__sync_lines(&aff->attr);				\
+										\
 	resolve_cache__flush(&aff->resolver);					\
 	fa_attr__flush_ranges(&aff->attr);					\
-	return perf_event__process_##name(tool, event, sample, machine);	\
+	return err ?: perf_event__process_##name(tool, event, sample, machine);	\
 }
 
 FA_FLUSHING_TOOL(mmap)
@@ -1803,9 +1806,10 @@ static int perf_affinity__read(struct perf_affinity *aff, struct perf_session *s
 	err = perf_session__process_events(session);
 	if (!err)
 		fa_attr__flush_pending(&aff->attr);
-	/* the types are the main thread's again */
+	/* the types and the data lines are the main thread's again */
 	wait_err = fa_workers__delete(aff->session.workers);
 	aff->session.workers = NULL;
+	fa_attr__name_lines(&aff->attr);
 	err = err ?: wait_err;
 	verbose = old_verbose;
 	if (err == -ERANGE) {

@@ -417,6 +417,73 @@ static int test__affinity_workers(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* What the calls of one key did, in the order they ran */
+struct call_log {
+	u32	seq[3000];
+	u32	nr;
+};
+
+struct call_arg {
+	struct call_log	*log;
+	u32		 seq;
+	int		 ret;
+};
+
+static int call_log__add(void *arg)
+{
+	struct call_arg *c = arg;
+
+	c->log->seq[c->log->nr++] = c->seq;
+	return c->ret;
+}
+
+/*
+ * Calls (the data lines' work) go with the accesses to the workers: the
+ * calls of a key run in one worker, in order, on a copy of their argument
+ * (the caller's is gone by then); an error of one comes back later
+ */
+static int test__affinity_worker_calls(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	static struct call_log logs[3], now;
+	struct fa_workers *ws = fa_workers__new(3);
+	struct fa_type *t = longs_type__new(16);
+	u8 big[FA_WORK_CALL_MAX + 1] = { 0 };
+	int err = 0;
+
+	T("workers and a type", ws && t);
+	for (u32 k = 0; !err && k < 9000; k++) {
+		struct fa_sample s = worker__sample(k);
+		struct call_arg c = { .log = &logs[k % 3], .seq = k, };
+
+		err = fa_workers__add(ws, t, NULL, &s) ?:
+		      fa_workers__call(ws, k % 3, call_log__add, &c, sizeof(c));
+		/* the caller's argument changes at once: the worker has a copy */
+		c.seq = ~0U;
+	}
+	T("queued", !err);
+	T("drained", !fa_workers__drain(ws));
+	for (int i = 0; i < 3; i++) {
+		T("every call of the key", logs[i].nr == 3000);
+		for (u32 j = 0; j < logs[i].nr; j++)
+			T("in order, with its argument", logs[i].seq[j] == j * 3 + i);
+	}
+	T("too large an argument", fa_workers__call(ws, 0, call_log__add, big, sizeof(big)) ==
+	  -EINVAL);
+	{
+		struct call_arg c = { .log = &now, .seq = 7, .ret = -ENOSPC, };
+
+		T("an error: later", !fa_workers__call(ws, 1, call_log__add, &c, sizeof(c)));
+		T("by the drain", fa_workers__drain(ws) == -ENOSPC);
+		T("without workers: at once", fa_workers__call(NULL, 1, call_log__add, &c,
+							       sizeof(c)) == -ENOSPC &&
+		  now.nr == 2 && now.seq[1] == 7);
+	}
+	fa_workers__delete(ws);
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 static int test__affinity_sweep(struct test_suite *test __maybe_unused,
 				int subtest __maybe_unused)
 {
@@ -632,6 +699,8 @@ static struct test_case tests__affinity_type[] = {
 	TEST_CASE("The replay sample keeps whole chunks within its bound", affinity_replay),
 	TEST_CASE("What the sampled code accesses is kept per function", affinity_sampled_code),
 	TEST_CASE("A worker thread accumulates what the main thread would", affinity_worker),
+	TEST_CASE("Calls run in a worker in order, on a copy of their argument",
+		  affinity_worker_calls),
 	TEST_CASE("Types sharded over worker threads accumulate as in line", affinity_workers),
 	TEST_CASE("Live instances are not swept at every access", affinity_sweep),
 	TEST_CASE("The lines of several instances, two owners and a writer are found",

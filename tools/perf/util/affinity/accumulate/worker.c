@@ -32,11 +32,20 @@
  */
 #define FA_WORK_WAKE	(FA_WORK_RING / 4)
 
+/* An access to a type, or a call (fa_workers__call()): @t is NULL */
 struct fa_work {
 	struct fa_type		*t;
-	struct fa_inst		*inst;
-	const char		*sym;	/* the sampled function, for the sites */
-	struct fa_sample	 s;
+	union {
+		struct {
+			struct fa_inst		*inst;
+			const char		*sym;	/* the sampled function, for the sites */
+			struct fa_sample	 s;
+		};
+		struct {
+			int		(*fn)(void *arg);
+			u64		 arg[FA_WORK_CALL_MAX / sizeof(u64)];
+		} call;
+	};
 };
 
 /*
@@ -96,7 +105,8 @@ static int fa_type__accumulate_at(struct fa_type *t, struct fa_inst *inst, const
 
 static void fa_work__do(struct fa_worker *w, struct fa_work *wk)
 {
-	int err = fa_type__accumulate_at(wk->t, wk->inst, wk->sym, &wk->s);
+	int err = wk->t ? fa_type__accumulate_at(wk->t, wk->inst, wk->sym, &wk->s) :
+			  wk->call.fn(wk->call.arg);
 
 	if (err && !__atomic_load_n(&w->err, __ATOMIC_RELAXED))
 		__atomic_store_n(&w->err, err, __ATOMIC_RELAXED);
@@ -231,23 +241,44 @@ static void fa_worker__room(struct fa_worker *w)
 	w->tail_seen = __atomic_load_n(&w->tail, __ATOMIC_ACQUIRE);
 }
 
-static int fa_worker__queue(struct fa_worker *w, struct fa_type *t, struct fa_inst *inst,
-			    const char *sym, const struct fa_sample *s)
+/* The entry to queue next: fa_worker__queued() once it is written */
+static struct fa_work *fa_worker__slot(struct fa_worker *w)
 {
-	struct fa_work *wk;
-
 	if (w->next - w->tail_seen == FA_WORK_RING)
 		fa_worker__room(w);
-	wk = &w->ring[w->next & (FA_WORK_RING - 1)];
-	wk->t = t;
-	wk->inst = inst;
-	wk->sym = sym;
-	wk->s = *s;
+	return &w->ring[w->next & (FA_WORK_RING - 1)];
+}
+
+static int fa_worker__queued(struct fa_worker *w)
+{
 	/* the consumer's line is read once a batch, not once an access */
 	if (++w->next % FA_WORK_BATCH)
 		return 0;
 	fa_worker__publish(w, !(w->next % FA_WORK_WAKE));
 	return __atomic_load_n(&w->err, __ATOMIC_RELAXED);
+}
+
+static int fa_worker__queue(struct fa_worker *w, struct fa_type *t, struct fa_inst *inst,
+			    const char *sym, const struct fa_sample *s)
+{
+	struct fa_work *wk = fa_worker__slot(w);
+
+	wk->t = t;
+	wk->inst = inst;
+	wk->sym = sym;
+	wk->s = *s;
+	return fa_worker__queued(w);
+}
+
+static int fa_worker__call(struct fa_worker *w, int (*fn)(void *arg), const void *arg,
+			   size_t size)
+{
+	struct fa_work *wk = fa_worker__slot(w);
+
+	wk->t = NULL;
+	wk->call.fn = fn;
+	memcpy(wk->call.arg, arg, size);
+	return fa_worker__queued(w);
 }
 
 /**
@@ -390,6 +421,42 @@ int fa_workers__add(struct fa_workers *ws, struct fa_type *t, const char *sym,
 	k = fa_workers__of(ws, t);
 	ws->taken[k]++;
 	return fa_worker__add(ws->w[k], t, sym, s);
+}
+
+/**
+ * fa_workers__call - Call @fn with a copy of @arg in the worker @key picks
+ * @ws: The workers, or NULL to call it now
+ * @key: What orders the calls: calls of one key are made in order
+ * @size: Of @arg, at most FA_WORK_CALL_MAX bytes
+ *
+ * Return: 0, or a negative error of this call or, with workers, of an
+ * earlier access or call of that worker.
+ */
+int fa_workers__call(struct fa_workers *ws, u64 key, int (*fn)(void *arg), void *arg,
+		     size_t size)
+{
+	int k;
+
+	if (size > FA_WORK_CALL_MAX)
+		return -EINVAL;
+	if (!ws)
+		return fn(arg);
+	k = key % ws->nr;
+	ws->taken[k]++;
+	return fa_worker__call(ws->w[k], fn, arg, size);
+}
+
+/* Wait until every worker has done what was queued.  Return: the first error. */
+int fa_workers__drain(struct fa_workers *ws)
+{
+	int err = 0;
+
+	for (int i = 0; ws && i < ws->nr; i++) {
+		int e = fa_worker__drain(ws->w[i]);
+
+		err = err ?: e;
+	}
+	return err;
 }
 
 /* Drain, stop and free them all; NULL is fine.  Return: the first error. */

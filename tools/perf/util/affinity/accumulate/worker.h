@@ -10,12 +10,15 @@
  * Several workers (fa_workers) shard the types: each type is one worker's,
  * the least loaded when the type's first access comes, so that every type
  * still sees its accesses in order and the report is the same for any
- * number of them.
+ * number of them.  Other work (the data lines) goes to them as calls of a
+ * function with a copy of its argument, in order by a key.
  */
 #ifndef __PERF_AFFINITY_WORKER_H
 #define __PERF_AFFINITY_WORKER_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
 
 struct fa_sample;
 struct fa_type;
@@ -28,6 +31,7 @@ int fa_worker__drain(struct fa_worker *w);
 int fa_worker__delete(struct fa_worker *w);
 
 #define FA_WORKERS_MAX	16	/* worker threads, as perf record --threads caps its own */
+#define FA_WORK_CALL_MAX	160	/* bytes of a call's argument */
 
 struct fa_workers;
 
@@ -36,6 +40,9 @@ struct fa_workers *fa_workers__new(int nr);
 int fa_workers__nr(const struct fa_workers *ws);
 int fa_workers__add(struct fa_workers *ws, struct fa_type *t, const char *sym,
 		    const struct fa_sample *s);
+int fa_workers__call(struct fa_workers *ws, u64 key, int (*fn)(void *arg), void *arg,
+		     size_t size);
+int fa_workers__drain(struct fa_workers *ws);
 int fa_workers__delete(struct fa_workers *ws);
 
 #endif /* __PERF_AFFINITY_WORKER_H */

@@ -113,7 +113,7 @@ struct fa_memo *fa_attr__var(struct fa_attr *a, struct thread *thread, u8 cpumod
 			     u64 addr, int *offset);
 void fa_attr__fail(struct fa_attr *a, int reason);
 void fa_attr__fail_at(struct fa_attr *a, int reason, const struct fa_origin *o);
-void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc);
+int fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc);
 
 /* The address space of a data address: the recording's process or kernel */
 static inline u32 fa_access__space(const struct fa_access *acc)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "attr.h"
 #include "attr-int.h"
+#include "../accumulate/worker.h"
 #include "../decode/decode.h"
 #include "../../debug.h"
 #include "../fields/fields.h"
@@ -41,17 +42,15 @@ static void fa_attr__line_what(const struct fa_attr *a, const struct fa_access *
 }
 
 /* Where a line that became shared is: its map and the variable there */
-static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
+static void fa_attr__line_where(struct fa_dline *l, const struct fa_line_origin *o)
 {
-	const struct fa_origin *o = acc->origin;
-	u8 cpumode = acc->flags & FA_ACC_KERNEL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	struct addr_location al;
 	struct symbol *sym;
 
 	if (!o->thread)
 		return;
 	addr_location__init(&al);
-	sym = fa_thread__find_data_symbol(o->thread, cpumode, l->addr, &al);
+	sym = fa_thread__find_data_symbol(o->thread, o->data_cpumode, l->addr, &al);
 	if (al.map) {
 		l->where.map = dso__short_name(map__dso(al.map));
 		l->where.map_off = l->addr - map__start(al.map);
@@ -69,7 +68,7 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_access *acc)
  * named by.  Memoized by instruction: the stores to an array's lines are
  * few.
  */
-static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_origin *o, u64 ip)
+static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_line_origin *o, u64 ip)
 {
 	struct dso *dso = map__dso(o->map);
 	u64 rip = map__map_ip(o->map, ip);
@@ -97,7 +96,7 @@ static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_origin *
 }
 
 /* The code at @ip of the sample of @o */
-static void fa_dl_code__set(struct fa_dl_code *code, const struct fa_origin *o, u64 ip)
+static void fa_dl_code__set(struct fa_dl_code *code, const struct fa_line_origin *o, u64 ip)
 {
 	code->dso = map__dso(o->map);
 	code->symbol = o->sym;
@@ -132,38 +131,170 @@ static void fa_attr__dl_code_srcline(struct fa_attr *a, struct fa_dl_code *code)
 		code->srcline = fa_attr__srcline(a, (struct dso *)code->dso, code->addr);
 }
 
-/* Count the access on its data line, whatever it was attributed to */
-void fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
+/*
+ * An access on its data line as the worker that counts it has it: what it
+ * needs to ask the main thread to name the line and the code (attr.h)
+ */
+struct fa_line_work {
+	struct fa_attr		*a;
+	struct fa_dlines	*dl;
+	struct fa_dl_access	 la;
+	struct fa_line_origin	 o;
+};
+
+/* Ask the main thread to name what @kind says, as of the access of @o */
+static int fa_attr__ask_name(struct fa_attr *a, int kind, struct fa_dline *l,
+			     struct fa_dl_owner *owner, const struct fa_line_origin *o)
 {
-	const struct fa_origin *o = acc->origin;
-	bool kernel = acc->flags & FA_ACC_KERNEL, new_shared;
-	struct fa_dl_access la = {
-		.addr = acc->addr, .space = fa_access__space(acc), .cpu = o->cpu,
-		.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
-		.store = acc->op & FA_OP_STORE,
-	};
+	struct fa_line_names *n = &a->names;
+	int err = 0;
+
+	mutex_lock(&n->lock);
+	if (n->nr == n->alloc) {
+		size_t alloc = n->alloc ? n->alloc * 2 : 64;
+		struct fa_line_name *v = realloc(n->v, alloc * sizeof(*v));
+
+		if (!v) {
+			err = -ENOMEM;
+			goto out_unlock;
+		}
+		n->v = v;
+		n->alloc = alloc;
+	}
+	n->v[n->nr++] = (struct fa_line_name){ .kind = kind, .l = l, .owner = owner, .o = *o, };
+	__atomic_store_n(&n->asked, n->nr, __ATOMIC_RELEASE);
+out_unlock:
+	mutex_unlock(&n->lock);
+	return err;
+}
+
+/*
+ * Count the access on its data line (in a worker, if any) and ask for
+ * what is to be named: the line's place once it is shared; the code of
+ * its owner's first access, first store and first load
+ */
+static int fa_line_work__do(void *arg)
+{
+	struct fa_line_work *w = arg;
+	const struct fa_line_origin *o = &w->o;
 	struct fa_dl_owner *owner;
 	struct fa_dline *l;
+	bool new_shared;
+	int err = 0;
+
+	l = fa_dlines__add(w->dl, &w->la, &new_shared, &owner);
+	if (l && new_shared)
+		err = fa_attr__ask_name(w->a, FA_NAME_WHERE, l, NULL, o);
+	if (err || !owner || !o->map || !o->sym)
+		return err;
+	if (!(owner->asked & FA_NAME_CODE)) {
+		owner->asked |= FA_NAME_CODE;
+		err = fa_attr__ask_name(w->a, FA_NAME_CODE, l, owner, o);
+	}
+	if (!err && w->la.store && !(owner->asked & FA_NAME_WCODE)) {
+		owner->asked |= FA_NAME_WCODE;
+		err = fa_attr__ask_name(w->a, FA_NAME_WCODE, l, owner, o);
+	}
+	if (!err && !w->la.store && !(owner->asked & FA_NAME_RCODE)) {
+		owner->asked |= FA_NAME_RCODE;
+		err = fa_attr__ask_name(w->a, FA_NAME_RCODE, l, owner, o);
+	}
+	return err;
+}
+
+static void fa_attr__name(struct fa_attr *a, const struct fa_line_name *n)
+{
+	switch (n->kind) {
+	case FA_NAME_WHERE:
+		fa_attr__line_where(n->l, &n->o);
+		break;
+	case FA_NAME_CODE:
+		fa_dl_code__set(&n->owner->code, &n->o, n->o.ip);
+		break;
+	case FA_NAME_WCODE:
+		fa_dl_code__set(&n->owner->wcode, &n->o, n->o.ip);
+		if (!n->l->where.var && !n->l->where.ptr)
+			n->l->where.ptr = fa_attr__line_ptr(a, &n->o, n->o.ip);
+		break;
+	case FA_NAME_RCODE:
+	default:
+		fa_dl_code__set(&n->owner->rcode, &n->o, n->o.ip);
+		break;
+	}
+}
+
+/**
+ * fa_attr__name_lines - Name what the data lines asked for, in the order
+ * asked: on the main thread, which owns the threads, maps and decoder the
+ * names come from, and before an event changes those (fa_attr__sync_lines())
+ */
+void fa_attr__name_lines(struct fa_attr *a)
+{
+	struct fa_line_names *n = &a->names;
+	struct fa_line_name *v;
+	size_t nr;
+
+	/* pairs with fa_attr__ask_name()'s release */
+	if (!__atomic_load_n(&n->asked, __ATOMIC_ACQUIRE))
+		return;
+	mutex_lock(&n->lock);
+	v = n->v;
+	nr = n->nr;
+	n->v = NULL;
+	n->nr = n->alloc = 0;
+	__atomic_store_n(&n->asked, 0, __ATOMIC_RELAXED);
+	mutex_unlock(&n->lock);
+	for (size_t i = 0; i < nr; i++)
+		fa_attr__name(a, &v[i]);
+	free(v);
+}
+
+/**
+ * fa_attr__sync_lines - Before an event that changes threads or maps: the
+ * workers count every access queued, and what they asked is named with
+ * the threads and maps as they were
+ *
+ * Return: 0, or the first error of the workers.
+ */
+int fa_attr__sync_lines(struct fa_attr *a)
+{
+	int err = a->lines_queued ? fa_workers__drain(a->s->workers) : 0;
+
+	a->lines_queued = false;
+	fa_attr__name_lines(a);
+	return err;
+}
+
+/* Count the access on its data line, whatever it was attributed to */
+int fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+	bool kernel = acc->flags & FA_ACC_KERNEL;
+	struct fa_line_work w = {
+		.a = a,
+		/* a watchpoint sees every access to some bytes of a line: its own account */
+		.dl = o->watch ? &a->s->watched : &a->s->dlines,
+		.la = {
+			.addr = acc->addr, .space = fa_access__space(acc), .cpu = o->cpu,
+			.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
+			.store = acc->op & FA_OP_STORE,
+		},
+		.o = {
+			.thread = o->thread, .map = o->map, .sym = o->sym, .ip = acc->ip,
+			.cpumode = o->cpumode,
+			.data_cpumode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+		},
+	};
+	int err;
 
 	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
-		return;
-	fa_attr__line_what(a, acc, &la.what);
-	/* a watchpoint sees every access to some bytes of a line: its own account */
-	l = fa_dlines__add(o->watch ? &a->s->watched : &a->s->dlines, &la, &new_shared, &owner);
-	if (l && new_shared)
-		fa_attr__line_where(l, acc);
-	/* the code of the owner's first access the line is shared for, its first store, its first load */
-	if (!owner || !o->map || !o->sym)
-		return;
-	if (!owner->code.sym)
-		fa_dl_code__set(&owner->code, o, acc->ip);
-	if (la.store && !owner->wcode.sym) {
-		fa_dl_code__set(&owner->wcode, o, acc->ip);
-		if (!l->where.var && !l->where.ptr)
-			l->where.ptr = fa_attr__line_ptr(a, o, acc->ip);
-	}
-	if (!la.store && !owner->rcode.sym)
-		fa_dl_code__set(&owner->rcode, o, acc->ip);
+		return 0;
+	fa_attr__line_what(a, acc, &w.la.what);
+	/* the data lines are one structure: one worker counts them all, in order */
+	err = fa_workers__call(a->s->workers, 0, fa_line_work__do, &w, sizeof(w));
+	a->lines_queued = a->s->workers != NULL;
+	fa_attr__name_lines(a);
+	return err;
 }
 
 /**

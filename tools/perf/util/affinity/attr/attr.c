@@ -52,6 +52,7 @@ int fa_attr__init(struct fa_attr *a, struct fa_session *s)
 {
 	memset(a, 0, sizeof(*a));
 	a->s = s;
+	mutex_init(&a->names.lock);
 	a->memo = fa_dso_map__new();
 	a->vars = fa_dso_map__new();
 	a->debuginfo = fa_dso_map__new();
@@ -126,6 +127,8 @@ void fa_attr__exit(struct fa_attr *a)
 	}
 	fa_map__free_values(a->fail_sites);
 	fa_map__free_values(a->tps);
+	free(a->names.v);
+	mutex_destroy(&a->names.lock);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -31,6 +31,7 @@
 #include "../accumulate/owner.h"
 #include "pending.h"
 #include "session.h"
+#include "../../mutex.h"
 #include "../accumulate/type.h"
 
 struct dso;
@@ -167,6 +168,44 @@ struct fa_ptr_memo {
 	const char	*name;		/* NULL: none the code shows */
 };
 
+/* The sample of an access a data line's name comes from (attr-lines.c) */
+struct fa_line_origin {
+	struct thread	*thread;
+	struct map	*map;
+	struct symbol	*sym;
+	u64		 ip;
+	u8		 cpumode;
+	u8		 data_cpumode;	/* of the data address */
+};
+
+enum fa_line_name_kind {
+	FA_NAME_WHERE	= 1,	/* the map and variable of a line just shared */
+	FA_NAME_CODE	= 2,	/* the code of an owner's first access */
+	FA_NAME_WCODE	= 4,	/* of its first store, and the pointer it reached the line by */
+	FA_NAME_RCODE	= 8,	/* of its first load */
+};
+
+/* What the data lines ask the main thread to name, as of one access */
+struct fa_line_name {
+	int			 kind;
+	struct fa_dline		*l;
+	struct fa_dl_owner	*owner;
+	struct fa_line_origin	 o;
+};
+
+/*
+ * The data lines are counted where the workers are, and name nothing:
+ * what is to be named is asked here and named by the main thread, in the
+ * order asked (fa_attr__name_lines())
+ */
+struct fa_line_names {
+	struct mutex		 lock;
+	struct fa_line_name	*v;
+	size_t			 nr;
+	size_t			 alloc;
+	size_t			 asked;		/* @nr, read without the lock */
+};
+
 struct fa_attr {
 	struct fa_session	 *s;
 	struct fa_attr_last	  last;
@@ -189,6 +228,8 @@ struct fa_attr {
 	struct hashmap		 *tps;		/* tid -> the thread pointer learned */
 	struct fa_decoder	 *dec;		/* reads the code heap lines are named from */
 	struct fa_ptr_memo	  ptrs[FA_PTR_MEMO];	/* the pointer variable a store reaches */
+	struct fa_line_names	  names;
+	bool			  lines_queued;	/* since the last fa_attr__sync_lines() */
 	bool			  code_context;
 	bool			  several;	/* of several recordings (their DSOs) */
 };
@@ -203,6 +244,8 @@ void fa_attr__drop_system(struct fa_attr *a);
 bool fa_attr__left_out(const struct fa_attr *a, const char *name);
 void fa_attr__flush_ranges(struct fa_attr *a);
 void fa_attr__flush_pending(struct fa_attr *a);
+void fa_attr__name_lines(struct fa_attr *a);
+int fa_attr__sync_lines(struct fa_attr *a);
 void fa_attr__dl_srclines(struct fa_attr *a);
 const char *fa_attr_fail__name(enum fa_attr_fail reason);
 const char *fa_attr_fail__key(enum fa_attr_fail reason);
@@ -224,6 +267,15 @@ static inline void fa_attr__flush_ranges(struct fa_attr *a __maybe_unused)
 
 static inline void fa_attr__flush_pending(struct fa_attr *a __maybe_unused)
 {
+}
+
+static inline void fa_attr__name_lines(struct fa_attr *a __maybe_unused)
+{
+}
+
+static inline int fa_attr__sync_lines(struct fa_attr *a __maybe_unused)
+{
+	return 0;
 }
 
 static inline void fa_attr__dl_srclines(struct fa_attr *a __maybe_unused)

@@ -657,7 +657,5 @@ int fa_attr__add(struct fa_attr *a, const struct fa_access *acc)
 {
 	int err = fa_attr__attribute(a, acc);
 
-	if (!err)
-		fa_attr__add_line(a, acc);
-	return err;
+	return err ?: fa_attr__add_line(a, acc);
 }

@@ -93,6 +93,7 @@ struct fa_dl_owner {
 	struct fa_dl_code	 code;		/* of its first access */
 	struct fa_dl_code	 wcode;		/* of its first store */
 	struct fa_dl_code	 rcode;		/* of its first load */
+	u8			 asked;		/* enum fa_line_name_kind: names asked for */
 };
 
 /* When a line was last written and by which owner, and which CPUs fetched it since */
