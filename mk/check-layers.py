@@ -138,6 +138,8 @@ def main():
     args = ap.parse_args()
 
     top, files = sources(args.tree)
+    if not files:
+        sys.exit('check-layers: no tools/perf/util/affinity/ under %s' % args.tree)
     graph = {f: set(includes(top, f)) for f in files}
     back = [(f, h) for f in files for h in sorted(graph[f]) if rank(h) > rank(f)]
     header_circles = circles(graph)
