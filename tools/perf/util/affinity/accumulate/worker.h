@@ -31,7 +31,7 @@ int fa_worker__drain(struct fa_worker *w);
 int fa_worker__delete(struct fa_worker *w);
 
 #define FA_WORKERS_MAX	16	/* worker threads, as perf record --threads caps its own */
-#define FA_WORK_CALL_MAX	160	/* bytes of a call's argument */
+#define FA_WORK_CALL_MAX	224	/* bytes of a call's argument */
 
 struct fa_workers;
 

@@ -9,7 +9,9 @@
 #include "../fields/fields.h"
 #include "../../debuginfo.h"
 #include "../../dso.h"
+#include "../../machine.h"
 #include "../../map.h"
+#include "../../maps.h"
 #include "../../symbol.h"
 #include "../../thread.h"
 
@@ -41,16 +43,27 @@ static void fa_attr__line_what(const struct fa_attr *a, const struct fa_access *
 	}
 }
 
+/*
+ * The thread of the access @o names a line for, found again: the worker
+ * asked after the sample let go of its reference, but before an event
+ * could take the thread out of its machine (fa_attr__sync_lines())
+ */
+static struct thread *fa_line_origin__thread(const struct fa_line_origin *o)
+{
+	return o->machine ? machine__find_thread(o->machine, o->pid, o->tid) : NULL;
+}
+
 /* Where a line that became shared is: its map and the variable there */
 static void fa_attr__line_where(struct fa_dline *l, const struct fa_line_origin *o)
 {
+	struct thread *thread = fa_line_origin__thread(o);
 	struct addr_location al;
 	struct symbol *sym;
 
-	if (!o->thread)
+	if (!thread)
 		return;
 	addr_location__init(&al);
-	sym = fa_thread__find_data_symbol(o->thread, o->data_cpumode, l->addr, &al);
+	sym = fa_thread__find_data_symbol(thread, o->data_cpumode, l->addr, &al);
 	if (al.map) {
 		l->where.map = dso__short_name(map__dso(al.map));
 		l->where.map_off = l->addr - map__start(al.map);
@@ -60,6 +73,7 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_line_origin 
 		l->where.var_off = map__map_ip(al.map, l->addr) - sym->start;
 	}
 	addr_location__exit(&al);
+	thread__put(thread);
 }
 
 /*
@@ -68,41 +82,35 @@ static void fa_attr__line_where(struct fa_dline *l, const struct fa_line_origin 
  * named by.  Memoized by instruction: the stores to an array's lines are
  * few.
  */
-static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_line_origin *o, u64 ip)
+static const char *fa_attr__line_ptr(struct fa_attr *a, const struct fa_line_origin *o)
 {
-	struct dso *dso = map__dso(o->map);
-	u64 rip = map__map_ip(o->map, ip);
-	struct fa_ptr_memo *m = &a->ptrs[fa_cache__slot(rip ^ fa_dso__id(dso)) % FA_PTR_MEMO];
+	struct dso *dso = (struct dso *)o->code.dso;
+	const struct symbol *sym = o->code.symbol;
+	struct fa_ptr_memo *m = &a->ptrs[fa_cache__slot(o->rip ^ fa_dso__id(dso)) % FA_PTR_MEMO];
 	struct addr_location al;
+	struct thread *thread;
 	struct symbol *var;
 	u64 g, addr;
 
-	if (m->dso == dso && m->addr == rip)
+	if (m->dso == dso && m->addr == o->rip)
 		return m->name;
 	m->dso = dso;
-	m->addr = rip;
+	m->addr = o->rip;
 	m->name = NULL;
-	g = a->dec ? fa_decoder__base_global(a->dec, dso, o->sym, rip - o->sym->start) : 0;
-	if (!g)
+	g = a->dec ? fa_decoder__base_global(a->dec, dso, (struct symbol *)sym,
+					     o->rip - sym->start) : 0;
+	thread = g ? fa_line_origin__thread(o) : NULL;
+	if (!thread)
 		return NULL;
 	/* the variable's address in the process: as the code's map places the function */
-	addr = map__unmap_ip(o->map, g);
+	addr = g + o->unmap;
 	addr_location__init(&al);
-	var = fa_thread__find_data_symbol(o->thread, o->cpumode, addr, &al);
+	var = fa_thread__find_data_symbol(thread, o->cpumode, addr, &al);
 	if (var && al.map && map__map_ip(al.map, addr) == var->start)
 		m->name = var->name;
 	addr_location__exit(&al);
+	thread__put(thread);
 	return m->name;
-}
-
-/* The code at @ip of the sample of @o */
-static void fa_dl_code__set(struct fa_dl_code *code, const struct fa_line_origin *o, u64 ip)
-{
-	code->dso = map__dso(o->map);
-	code->symbol = o->sym;
-	code->addr = map__rip_2objdump(o->map, map__map_ip(o->map, ip));
-	code->sym = o->sym->name;
-	code->sym_off = map__map_ip(o->map, ip) - o->sym->start;
 }
 
 /*
@@ -185,7 +193,7 @@ static int fa_line_work__do(void *arg)
 	l = fa_dlines__add(w->dl, &w->la, &new_shared, &owner);
 	if (l && new_shared)
 		err = fa_attr__ask_name(w->a, FA_NAME_WHERE, l, NULL, o);
-	if (err || !owner || !o->map || !o->sym)
+	if (err || !owner || !o->code.sym)
 		return err;
 	if (!(owner->asked & FA_NAME_CODE)) {
 		owner->asked |= FA_NAME_CODE;
@@ -202,6 +210,22 @@ static int fa_line_work__do(void *arg)
 	return err;
 }
 
+/*
+ * The code of @o, its DSO a reference of @a's: the sample's is its map's,
+ * which an event may free before the report names the code's source line
+ */
+static struct fa_dl_code fa_attr__code(struct fa_attr *a, const struct fa_line_origin *o)
+{
+	struct fa_dl_code code = o->code;
+	bool created;
+	struct fa_dso_key *k = fa_attr__findnew(a->dsos, (struct dso *)code.dso, 0, sizeof(*k),
+						&created);
+
+	if (k)
+		code.dso = k->dso;
+	return code;
+}
+
 static void fa_attr__name(struct fa_attr *a, const struct fa_line_name *n)
 {
 	switch (n->kind) {
@@ -209,16 +233,16 @@ static void fa_attr__name(struct fa_attr *a, const struct fa_line_name *n)
 		fa_attr__line_where(n->l, &n->o);
 		break;
 	case FA_NAME_CODE:
-		fa_dl_code__set(&n->owner->code, &n->o, n->o.ip);
+		n->owner->code = fa_attr__code(a, &n->o);
 		break;
 	case FA_NAME_WCODE:
-		fa_dl_code__set(&n->owner->wcode, &n->o, n->o.ip);
+		n->owner->wcode = fa_attr__code(a, &n->o);
 		if (!n->l->where.var && !n->l->where.ptr)
-			n->l->where.ptr = fa_attr__line_ptr(a, &n->o, n->o.ip);
+			n->l->where.ptr = fa_attr__line_ptr(a, &n->o);
 		break;
 	case FA_NAME_RCODE:
 	default:
-		fa_dl_code__set(&n->owner->rcode, &n->o, n->o.ip);
+		n->owner->rcode = fa_attr__code(a, &n->o);
 		break;
 	}
 }
@@ -265,6 +289,34 @@ int fa_attr__sync_lines(struct fa_attr *a)
 	return err;
 }
 
+/*
+ * What names the access: the sample's thread by its machine and ids, and
+ * its code, as values: the references the sample holds are let go before
+ * the worker asks
+ */
+static void fa_line_origin__init(struct fa_line_origin *lo, const struct fa_access *acc)
+{
+	const struct fa_origin *o = acc->origin;
+
+	lo->cpumode = o->cpumode;
+	lo->data_cpumode = acc->flags & FA_ACC_KERNEL ? PERF_RECORD_MISC_KERNEL :
+			   PERF_RECORD_MISC_USER;
+	if (o->thread) {
+		lo->machine = maps__machine(thread__maps(o->thread));
+		lo->pid = thread__pid(o->thread);
+		lo->tid = thread__tid(o->thread);
+	}
+	if (!o->map || !o->sym)
+		return;
+	lo->rip = map__map_ip(o->map, acc->ip);
+	/* a DSO address in the process: perf's maps are the DSO's shifted, or not */
+	lo->unmap = map__unmap_ip(o->map, 0);
+	lo->code = (struct fa_dl_code){
+		.dso = map__dso(o->map), .symbol = o->sym, .sym = o->sym->name,
+		.addr = map__rip_2objdump(o->map, lo->rip), .sym_off = lo->rip - o->sym->start,
+	};
+}
+
 /* Count the access on its data line, whatever it was attributed to */
 int fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 {
@@ -279,17 +331,13 @@ int fa_attr__add_line(struct fa_attr *a, const struct fa_access *acc)
 			.owner = kernel ? o->cpu : o->tid, .time = o->time, .size = acc->size,
 			.store = acc->op & FA_OP_STORE,
 		},
-		.o = {
-			.thread = o->thread, .map = o->map, .sym = o->sym, .ip = acc->ip,
-			.cpumode = o->cpumode,
-			.data_cpumode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-		},
 	};
 	int err;
 
 	if (!fa_access__has_addr(acc) || o->source == FA_SRC_TP)
 		return 0;
 	fa_attr__line_what(a, acc, &w.la.what);
+	fa_line_origin__init(&w.o, acc);
 	/* the data lines are one structure: one worker counts them all, in order */
 	err = fa_workers__call(a->s->workers, 0, fa_line_work__do, &w, sizeof(w));
 	a->lines_queued = a->s->workers != NULL;

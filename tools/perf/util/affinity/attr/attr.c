@@ -59,10 +59,12 @@ int fa_attr__init(struct fa_attr *a, struct fa_session *s)
 	a->srclines = fa_dso_map__new();
 	a->funcs = fa_dso_map__new();
 	a->same_dsos = fa_dso_map__new();
+	a->dsos = fa_dso_map__new();
 	a->layouts = fa_dso_map__new();
 	a->fail_sites = fa_u64_map__new();
 	a->tps = fa_u64_map__new();
 	return a->memo && a->vars && a->debuginfo && a->srclines && a->funcs && a->same_dsos &&
+	       a->dsos &&
 	       a->layouts && a->fail_sites && a->tps ? 0 : -ENOMEM;
 }
 
@@ -109,6 +111,8 @@ void fa_attr__exit(struct fa_attr *a)
 	fa_attr__put_dsos(a->funcs);
 	fa_attr__put_dsos(a->same_dsos);
 	fa_map__free_values(a->same_dsos);
+	fa_attr__put_dsos(a->dsos);
+	fa_map__free_values(a->dsos);
 	fa_attr__put_dsos(a->layouts);
 	fa_map__free_values(a->layouts);
 	if (a->srclines) {

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include "../accumulate/arrays.h"
@@ -168,14 +169,19 @@ struct fa_ptr_memo {
 	const char	*name;		/* NULL: none the code shows */
 };
 
-/* The sample of an access a data line's name comes from (attr-lines.c) */
+/*
+ * The sample of an access a data line's name comes from (attr-lines.c), as
+ * values: no reference of the sample's is kept past it
+ */
 struct fa_line_origin {
-	struct thread	*thread;
-	struct map	*map;
-	struct symbol	*sym;
-	u64		 ip;
-	u8		 cpumode;
-	u8		 data_cpumode;	/* of the data address */
+	struct machine		*machine;	/* of the thread, NULL: none */
+	pid_t			 pid;
+	pid_t			 tid;
+	struct fa_dl_code	 code;		/* of the sampled instruction, .sym NULL: none */
+	u64			 rip;		/* its address in its DSO */
+	u64			 unmap;		/* where the DSO's address 0 is in the process */
+	u8			 cpumode;
+	u8			 data_cpumode;	/* of the data address */
 };
 
 enum fa_line_name_kind {
@@ -215,6 +221,7 @@ struct fa_attr {
 	struct hashmap		 *srclines;	/* dso, objdump addr -> struct fa_srcline */
 	struct hashmap		 *funcs;	/* (dso, symbol) -> struct fa_func */
 	struct hashmap		 *same_dsos;	/* dso -> struct fa_same_dso */
+	struct hashmap		 *dsos;		/* dso -> its reference the data lines' code keeps */
 	struct hashmap		 *layouts;	/* (dso, entry) -> struct fa_layout_memo */
 	struct hashmap		 *fail_sites;	/* (reason, symbol) -> struct fa_fail_site */
 	struct fa_attr_stats	  stats;
