@@ -216,11 +216,12 @@ struct dso *fa_attr__same_dso(struct fa_attr *a, struct dso *dso)
 	s = fa_attr__findnew(a->same_dsos, dso, 0, sizeof(*s), &created);
 	if (!s || !created)
 		return s ? s->dso : NULL;
-	s->dso = dso;
+	/* the entry's reference, not the caller's: with REFCNT_CHECKING each is another */
+	s->dso = s->key.dso;
 	hashmap__for_each_entry(a->same_dsos, cur, bkt) {
 		struct fa_same_dso *other = cur->pvalue;
 
-		if (other != s && other->dso == other->key.dso &&
+		if (other != s && fa_dso__id(other->dso) == fa_dso__id(other->key.dso) &&
 		    fa_dso__same_file(other->dso, dso)) {
 			s->dso = other->dso;
 			break;
