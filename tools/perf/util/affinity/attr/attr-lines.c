@@ -176,6 +176,16 @@ out_unlock:
 	return err;
 }
 
+/* Ask for @kind of @owner's code, once: of its first access of that kind */
+static int fa_attr__ask_code(struct fa_attr *a, int kind, struct fa_dline *l,
+			     struct fa_dl_owner *owner, const struct fa_line_origin *o)
+{
+	if (owner->asked & kind)
+		return 0;
+	owner->asked |= kind;
+	return fa_attr__ask_name(a, kind, l, owner, o);
+}
+
 /*
  * Count the access on its data line (in a worker, if any) and ask for
  * what is to be named: the line's place once it is shared; the code of
@@ -195,19 +205,8 @@ static int fa_line_work__do(void *arg)
 		err = fa_attr__ask_name(w->a, FA_NAME_WHERE, l, NULL, o);
 	if (err || !owner || !o->code.sym)
 		return err;
-	if (!(owner->asked & FA_NAME_CODE)) {
-		owner->asked |= FA_NAME_CODE;
-		err = fa_attr__ask_name(w->a, FA_NAME_CODE, l, owner, o);
-	}
-	if (!err && w->la.store && !(owner->asked & FA_NAME_WCODE)) {
-		owner->asked |= FA_NAME_WCODE;
-		err = fa_attr__ask_name(w->a, FA_NAME_WCODE, l, owner, o);
-	}
-	if (!err && !w->la.store && !(owner->asked & FA_NAME_RCODE)) {
-		owner->asked |= FA_NAME_RCODE;
-		err = fa_attr__ask_name(w->a, FA_NAME_RCODE, l, owner, o);
-	}
-	return err;
+	return fa_attr__ask_code(w->a, FA_NAME_CODE, l, owner, o) ?:
+	       fa_attr__ask_code(w->a, w->la.store ? FA_NAME_WCODE : FA_NAME_RCODE, l, owner, o);
 }
 
 /*
