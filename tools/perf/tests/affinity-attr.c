@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/compiler.h>
@@ -331,6 +332,50 @@ static int test__affinity_data_lines_groups(struct test_suite *test __maybe_unus
 	return TEST_OK;
 }
 
+#define FA_TEST_LONE_LINES	4096
+
+/* The heap in use, the large blocks glibc maps apart too */
+static size_t heap__in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/*
+ * Thousands of contended lines of no array: a finding each, in memory of
+ * the lines, not of the lines squared (each had room for all lines after it)
+ */
+static int test__affinity_data_lines_lone(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	struct fa_dline *l = calloc(FA_TEST_LONE_LINES, sizeof(*l));
+	struct fa_dline **lines = calloc(FA_TEST_LONE_LINES, sizeof(*lines));
+	struct fa_dl_group *groups = NULL;
+	size_t before, after;
+	int nr_groups;
+
+	T("lines", l && lines);
+	for (int i = 0; i < FA_TEST_LONE_LINES; i++) {
+		l[i].addr = 0x10000 + 64 * i;
+		lines[i] = &l[i];
+	}
+	before = heap__in_use();
+	nr_groups = fa_dlines__groups(lines, FA_TEST_LONE_LINES, &groups);
+	after = heap__in_use();
+	pr_debug("%d groups of %d lines: %zd bytes\n", nr_groups, FA_TEST_LONE_LINES,
+		 (ssize_t)(after - before));
+	T("a finding each", nr_groups == FA_TEST_LONE_LINES);
+	T("in their order", groups[1].nr == 1 && groups[1].lines[0] == &l[1]);
+	T("of no array", l[7].array == -1);
+	/* a group, its line, malloc's headers: 1 KB a line is plenty, not 64 MB in all */
+	T("memory linear in the lines", after < before + FA_TEST_LONE_LINES * 1024);
+	fa_dl_groups__free(groups, nr_groups);
+	free(lines);
+	free(l);
+	return TEST_OK;
+}
+
 #if defined(HAVE_DWARF_SUPPORT) && defined(__x86_64__)
 /* This test's own thread-local array, found in perf's DWARF */
 static __thread long tls_test_var[4];
@@ -563,6 +608,7 @@ static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("Per-thread slots: a byte is its writer's, the smaller edit", affinity_data_lines_sum),
 	TEST_CASE("The lines of an array threads interleave are one finding", affinity_data_lines_groups),
+	TEST_CASE("Thousands of lone lines take memory of the lines", affinity_data_lines_lone),
 	TEST_CASE("A thread-local variable from the thread pointer", affinity_tls),
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
 	TEST_CASE("A session wants the types -T asks for, and finds them", affinity_session),

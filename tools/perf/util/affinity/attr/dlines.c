@@ -723,6 +723,37 @@ static void fa_dl_group__add(struct fa_dl_group *g, struct fa_dline *l)
 	}
 }
 
+/*
+ * The group of each of @lines in @of, in the order of their first lines
+ * (@first), and how many lines each has (@count): each group's lines are
+ * allocated to size, not to the lines left (thousands of lines of a group
+ * each zeroed memory quadratic in the lines)
+ */
+static int fa_dlines__group_of(struct fa_dline **lines, int nr, int *of, int *first, int *count)
+{
+	int nr_groups = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct fa_dl_what *w = fa_dline__array(lines[i]);
+		int k;
+
+		for (k = 0; w && k < nr_groups; k++) {
+			const struct fa_dline *l0 = lines[first[k]];
+
+			if (l0->space == lines[i]->space &&
+			    fa_dl_what__same_array(fa_dline__array(l0), w))
+				break;
+		}
+		if (!w || k == nr_groups) {
+			k = nr_groups++;
+			first[k] = i;
+		}
+		of[i] = k;
+		count[k]++;
+	}
+	return nr_groups;
+}
+
 /**
  * fa_dlines__groups - The contended @lines (most transfers first) by array
  *
@@ -739,38 +770,35 @@ static void fa_dl_group__add(struct fa_dl_group *g, struct fa_dline *l)
 int fa_dlines__groups(struct fa_dline **lines, int nr, struct fa_dl_group **groups)
 {
 	struct fa_dl_group *g = calloc(nr + 1, sizeof(*g));
-	int nr_groups = 0;
+	int *of = calloc(3 * (nr + 1), sizeof(*of));
+	int nr_groups = 0, *count;
 
 	*groups = g;
-	if (!g)
-		return -ENOMEM;
-	for (int i = 0; i < nr; i++) {
-		const struct fa_dl_what *w = fa_dline__array(lines[i]);
-		int k;
-
-		for (k = 0; w && k < nr_groups; k++) {
-			if (g[k].lines[0]->space == lines[i]->space &&
-			    fa_dl_what__same_array(fa_dline__array(g[k].lines[0]), w))
-				break;
-		}
-		if (!w || k == nr_groups) {
-			k = nr_groups++;
-			g[k].lines = calloc(nr - i, sizeof(*g[k].lines));
-			if (!g[k].lines) {
-				fa_dl_groups__free(g, nr_groups);
-				*groups = NULL;
-				return -ENOMEM;
-			}
-		}
-		fa_dl_group__add(&g[k], lines[i]);
+	if (!g || !of)
+		goto out_enomem;
+	count = of + 2 * (nr + 1);
+	nr_groups = fa_dlines__group_of(lines, nr, of, of + nr + 1, count);
+	for (int k = 0; k < nr_groups; k++) {
+		g[k].lines = calloc(count[k], sizeof(*g[k].lines));
+		if (!g[k].lines)
+			goto out_enomem;
 	}
+	for (int i = 0; i < nr; i++)
+		fa_dl_group__add(&g[of[i]], lines[i]);
 	for (int k = 0, array = 0; k < nr_groups; k++) {
 		fa_dl_group__interleave(&g[k]);
 		for (int i = 0; i < g[k].nr; i++)
 			g[k].lines[i]->array = g[k].nr > 1 ? array : -1;
 		array += g[k].nr > 1;
 	}
+	free(of);
 	return nr_groups;
+
+out_enomem:
+	free(of);
+	fa_dl_groups__free(g, nr_groups);
+	*groups = NULL;
+	return -ENOMEM;
 }
 
 void fa_dl_groups__free(struct fa_dl_group *groups, int nr)
