@@ -556,6 +556,94 @@ static int test__affinity_watch_hit(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* A sample at @off of @code re-placed later in its block (place.c), %rdi 0x5000 */
+static int place_later(const u8 *code, u32 len, u32 off, u64 time, struct fa_access *acc)
+{
+	unsigned long starts[1] = { 0 }, targets[1] = { 0 }, rotated[1] = { 0 };
+	struct fa_code fn = {
+		.len = len, .code = (u8 *)code, .starts = starts, .targets = targets,
+		.rotated = rotated,
+	};
+	struct fa_insn fi = { .readable = true, };
+	u64 rdi = 0x5000;
+	struct regs_dump regs = {
+		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = 1ULL << 5, .regs = &rdi,
+	};
+	int n;
+
+	memset(acc, 0, sizeof(*acc));
+	fa_code__sweep(&fn, "x86", /*is64=*/true);
+	n = fa_place__later(&fn, off, &fi, 0x400000 + off, "x86", /*is64=*/true, &regs, time,
+			    /*seed=*/1, acc);
+	free(fn.back_edges);
+	return n;
+}
+
+/*
+ * --placement: a recording taken as another CPU's timer would have taken
+ * it, the same way in every run (a seeded hash of the sample's time)
+ */
+static int test__affinity_place(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0x48, 0x8b, 0x0f,		/* 00 loop: mov (%rdi),%rcx */
+		0x48, 0x83, 0xc0, 0x01,		/* 03 add $0x1,%rax */
+		0x48, 0x01, 0xca,		/* 07 add %rcx,%rdx */
+		0x48, 0x39, 0xc6,		/* 0a cmp %rax,%rsi */
+		0x75, 0xf1,			/* 0d jne loop */
+	};
+	struct fa_access acc[FA_DECODE_MAX_ACC], four[4];
+	struct insn_access_insn probe;
+	bool picked[4] = { false, }, recorded = false;
+	u16 flags = 0;
+	u64 seed;
+
+	TEST_ASSERT_VAL("recorded", fa_place__parse("recorded", &seed) == FA_PLACE_RECORDED &&
+			seed == 1);
+	TEST_ASSERT_VAL("later:7", fa_place__parse("later:7", &seed) == FA_PLACE_LATER &&
+			seed == 7);
+	TEST_ASSERT_VAL("one:", fa_place__parse("one:", &seed) < 0);
+	TEST_ASSERT_VAL("one:x", fa_place__parse("one:x", &seed) < 0);
+	TEST_ASSERT_VAL("sooner", fa_place__parse("sooner", &seed) < 0);
+
+	/* one of a sample's four accesses, each for some time */
+	for (u64 time = 1; time <= 64; time++) {
+		for (int i = 0; i < 4; i++)
+			four[i] = (struct fa_access){ .addr = 0x1000 * (i + 1), };
+		TEST_ASSERT_VAL("one access", fa_place__one(time, 1, four, 4) == 1);
+		picked[four[0].addr / 0x1000 - 1] = true;
+		TEST_ASSERT_VAL("a single access stays", fa_place__one(time, 1, four, 1) == 1);
+	}
+	TEST_ASSERT_VAL("each access taken for some time",
+			picked[0] && picked[1] && picked[2] && picked[3]);
+
+	insn_access__decode(&probe, "x86", code, sizeof(code), 0, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	/* at the loop's load, later in the body: the load, from where it lands */
+	for (u64 time = 1; time <= 64; time++) {
+		int n = place_later(code, sizeof(code), 0, time, acc);
+
+		pr_debug("time %" PRIu64 ": %d accesses, %#" PRIx64 " at %#" PRIx64 ", flags %#x\n",
+			 time, n, acc[0].addr, acc[0].ip, acc[0].flags);
+		TEST_ASSERT_VAL("the same for the same time",
+				place_later(code, sizeof(code), 0, time, &four[0]) == n);
+		/* landed where it was: the caller decodes it as recorded */
+		if (n < 0) {
+			recorded = true;
+			continue;
+		}
+		TEST_ASSERT_VAL("the loop's load", n == 1 && acc[0].addr == 0x5000 &&
+				acc[0].op == FA_OP_LOAD && acc[0].ip == 0x400000);
+		TEST_ASSERT_VAL("and where", four[0].flags == acc[0].flags);
+		flags |= acc[0].flags & (FA_ACC_SKID | FA_ACC_BLOCK);
+	}
+	TEST_ASSERT_VAL("as recorded, right before where it lands, and further back",
+			recorded && flags == (FA_ACC_SKID | FA_ACC_BLOCK));
+	return TEST_OK;
+}
+
 /*
  * 'perf record -d' asks every event for a data address: only a memory
  * PMU's and a page fault's are one.  Before, context switches and cycles
@@ -603,6 +691,7 @@ static struct test_case tests__affinity_decode[] = {
 	TEST_CASE("A rotated loop's condition follows its body", affinity_block_rotated),
 	TEST_CASE("A loop's head follows its body's end, once", affinity_block_loop_head),
 	TEST_CASE("A watchpoint's hit is the access before the IP", affinity_watch_hit),
+	TEST_CASE("A sample taken where another CPU's timer would take it", affinity_place),
 	{	.name = NULL, }
 };
 
