@@ -221,6 +221,55 @@ static int test__affinity_decode_mem(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * A function swept from its start: where its instructions start, where its
+ * jumps go, the condition of a rotated loop, the body's one jump back
+ */
+static int test__affinity_sweep(struct test_suite *test __maybe_unused,
+				int subtest __maybe_unused)
+{
+	static const u8 code[] = {
+		0xeb, 0x07,			/* 00 jmp cond */
+		0x48, 0x8b, 0x0f,		/* 02 body: mov (%rdi),%rcx */
+		0x48, 0x83, 0xc0, 0x01,		/* 05 add $0x1,%rax */
+		0x48, 0x39, 0xc6,		/* 09 cond: cmp %rax,%rsi */
+		0x75, 0xf4,			/* 0c jne body */
+		0xc3,				/* 0e ret */
+	};
+	/* mov %fs:0x0,%rax; jmp *%rax */
+	static const u8 tp_jump[] = { 0x64, 0x48, 0x8b, 0x04, 0x25, 0, 0, 0, 0, 0xff, 0xe0 };
+	unsigned long starts[1] = { 0 }, targets[1] = { 0 }, rotated[1] = { 0 };
+	struct fa_code fn = {
+		.len = sizeof(code), .code = (u8 *)code, .starts = starts, .targets = targets,
+		.rotated = rotated,
+	};
+	struct insn_access_insn probe;
+
+	insn_access__decode(&probe, "x86", code, sizeof(code), 0, true);
+	if (probe.result == INSN_ACCESS__UNSUPPORTED)
+		return TEST_SKIP;
+	fa_code__sweep(&fn, "x86", /*is64=*/true);
+	TEST_ASSERT_VAL("instruction starts", starts[0] == (BIT(0x0) | BIT(0x2) | BIT(0x5) |
+							     BIT(0x9) | BIT(0xc) | BIT(0xe)));
+	TEST_ASSERT_VAL("jump targets", targets[0] == (BIT(0x2) | BIT(0x9)));
+	TEST_ASSERT_VAL("the rotated loop's condition", rotated[0] == BIT(0x9));
+	TEST_ASSERT_VAL("the body's one jump back", fa_code__back_edge(&fn, 0x2) == 0xc &&
+			fa_code__back_edge(&fn, 0x9) == -1);
+	TEST_ASSERT_VAL("no indirect jump, no thread pointer", !fn.indirect && !fn.loads_tp);
+	free(fn.back_edges);
+
+	starts[0] = targets[0] = rotated[0] = 0;
+	fn = (struct fa_code){
+		.len = sizeof(tp_jump), .code = (u8 *)tp_jump, .starts = starts,
+		.targets = targets, .rotated = rotated,
+	};
+	fa_code__sweep(&fn, "x86", /*is64=*/true);
+	TEST_ASSERT_VAL("an indirect jump, the thread pointer loaded",
+			fn.indirect && fn.loads_tp && starts[0] == (BIT(0) | BIT(9)));
+	free(fn.back_edges);
+	return TEST_OK;
+}
+
 static int test__affinity_tp_line(struct test_suite *test __maybe_unused,
 				  int subtest __maybe_unused)
 {
@@ -682,6 +731,7 @@ static struct test_case tests__affinity_decode[] = {
 		  affinity_sources),
 	TEST_CASE("PEBS-shaped samples keep address, data source and weight",
 		  affinity_decode_mem),
+	TEST_CASE("A function is swept for its starts, jumps and loops", affinity_sweep),
 	TEST_CASE("Field labelled tracepoint lines", affinity_tp_line),
 	TEST_CASE("A sample at a spill slot is the stall of the load before",
 		  affinity_skid),
