@@ -22,7 +22,7 @@
 #include "../../debug.h"
 #include "../../mutex.h"
 
-#define FA_WORK_RING	4096	/* accesses queued, a power of two: 352 KB */
+#define FA_WORK_RING	4096	/* entries queued, a power of two: 960 KB with calls */
 #define FA_WORK_BATCH	32	/* accesses published or consumed at once */
 #define FA_WORK_SPIN	2000	/* polls of the other side before sleeping */
 /*
