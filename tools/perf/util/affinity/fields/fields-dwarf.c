@@ -837,7 +837,12 @@ struct fa_struct *fa_struct__from_members(Dwarf *dbg, const char *type_name, u32
 		members = NULL;
 		if (fa_struct__find_dwarf(dbg, &q, &die))
 			break;
-		pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
+		/* an anonymous one is not searched for: no name to say it was missed by */
+		if (*q.name)
+			pr_debug("perf affinity: no DWARF type %s of size %u\n", type_name, size);
+		else
+			pr_debug2("perf affinity: %s of size %u: anonymous, not at the DIE given\n",
+				  type_name, size);
 		return NULL;
 	}
 	w.packed = fa_die__packed(&die);
