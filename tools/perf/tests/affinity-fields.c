@@ -192,6 +192,10 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("inner.load", check_field(st, "inner.load", offsetof(struct fa_test_layout, inner) +
 				    offsetof(struct fa_test_inner, load), sizeof(int)) >= 0);
 	T("u", F("u", u) >= 0);
+	i = field_index(st, "u");
+	T("an anonymous union declared as C", st->fields[i].c_type &&
+	  !strncmp(st->fields[i].c_type, "union {\n", 8) &&
+	  strstr(st->fields[i].c_type, "char b[8];"));
 	i = F("{ua|ub|lo,hi}", ua);
 	T("anonymous union, its anonymous struct", i >= 0);
 	T("expanded as pahole prints it", st->fields[i].nr_nest > 0 &&
@@ -231,6 +235,9 @@ static int __maybe_unused check_layout(const struct fa_struct *st)
 	T("leaf of the middle of l", fa_struct__find_leaf(st,
 		offsetof(struct fa_test_layout, l) + 3) == field_index(st, "l"));
 	T("padding after c", fa_struct__find_leaf(st, 1) == -1);
+	/* perf is C: nothing of C++ */
+	T("a C struct is not C++", !st->cxx && !st->cxx_name && !st->cxx_open &&
+	  !st->fields[0].cxx_decl && !st->std_lib);
 	return TEST_OK;
 }
 
