@@ -1394,6 +1394,20 @@ static bool perf_affinity__unnamed(const struct perf_affinity *aff)
 }
 
 /*
+ * As many samples lost to what the recording lacks (registers, code, the
+ * binary recorded) as gave an access: the few accesses decoded prove
+ * nothing of the rest
+ */
+static bool perf_affinity__undecoded(const struct perf_affinity *aff)
+{
+	const u64 *drop = aff->decoder.stats.dropped;
+	u64 lost = drop[FA_DROP_NO_REGS] + drop[FA_DROP_NO_REG] + drop[FA_DROP_NO_MAP] +
+		   drop[FA_DROP_NO_CODE] + drop[FA_DROP_CHANGED];
+
+	return lost >= aff->attr.stats.accesses;
+}
+
+/*
  * A recording of other events gives no report: say what would.  One where
  * nothing could be attributed gives an empty one: say why instead, and
  * when almost nothing could, say it too.
@@ -1425,7 +1439,8 @@ static int perf_affinity__check_input(struct perf_affinity *aff, struct perf_ses
 		return 0;
 	/* lines threads share are worth a report, typed or not */
 	if (!as->resolved && !aff->session.dlines.nr_shared &&
-	    fa_keymap__size(&aff->session.dlines.lines) && !perf_affinity__unnamed(aff)) {
+	    fa_keymap__size(&aff->session.dlines.lines) && !perf_affinity__unnamed(aff) &&
+	    !perf_affinity__undecoded(aff)) {
 		report_error(true, "%s: nothing shared: none of the %zu data lines accessed moved between threads, and no access is to a struct field\n",
 			     path, (size_t)fa_keymap__size(&aff->session.dlines.lines));
 		return 0;

@@ -177,12 +177,37 @@ perf record -e cpu-clock -c 250000 -m 1024 -o "${tmpdir}/noregs.data" -- "${tmpd
 	> /dev/null 2>&1 || fail "perf record"
 error "no registers sampled" "has no memory access samples .*without registers" \
 	-i "${tmpdir}/noregs.data"
+# %rsp alone gives the addresses of locals on the stack: main's counter,
+# a few in a hundred samples; the rest, hot_work()'s, need %rdi.  The
+# accesses to that one line prove nothing of the rest: no "nothing shared"
+cat > "${tmpdir}/hotregs.c" <<'PROG'
+#include <stdlib.h>
+struct hot { long a; long pad[7]; long c; };
+
+__attribute__((noinline)) void hot_work(volatile struct hot *h)
+{
+	for (long i = 0; i < 10000; i++)
+		h->c += h->a++;
+}
+
+int main(void)
+{
+	struct hot *h = calloc(1, sizeof(*h));
+	volatile long n = 0;
+
+	for (long r = 0; r < 40000; r++) {
+		hot_work(h);
+		for (long k = 0; k < 300; k++)
+			n += k;
+	}
+	return 0;
+}
+PROG
+cc -O2 -g -o "${tmpdir}/hotregs" "${tmpdir}/hotregs.c" || fail "cc hotregs"
 perf record -e cpu-clock -c 250000 -m 1024 --user-regs=ip,sp -o "${tmpdir}/fewregs.data" \
-	-- "${tmpdir}/hot" > /dev/null 2>&1 || fail "perf record --user-regs=ip,sp"
-# %rsp alone gives the addresses of locals on the stack (main's struct
-# timespec): a sample there makes a report, with the warning
+	-- "${tmpdir}/hotregs" > /dev/null 2>&1 || fail "perf record --user-regs=ip,sp"
 told "too few registers" "lack the registers the addresses need \(sampled: sp,ip\)" \
-	-i "${tmpdir}/fewregs.data" -d hot
+	-i "${tmpdir}/fewregs.data" -d hotregs
 record hotnog "${tmpdir}/hotnog"
 error "built without -g" "no debug info for the hot DSOs.*: hotnog" \
 	-i "${tmpdir}/hotnog.data" -d hotnog
