@@ -113,6 +113,37 @@ static int test__affinity_cost_transfers(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* The replay of the access sample sees the line the written field moves, and f1 a line away */
+static int test__affinity_cost_replay(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fa_type *t = longs_type__new(NR_LONGS);
+	struct fa_cost now, apart;
+	struct fa_layout l;
+
+	T("type", t);
+	T("accesses", !plant_pairs(t, 0, 0, FA_OP_STORE, 1, 1, FA_OP_LOAD));
+	fa_type__flush(t);
+	T("layout", !fa_layout__current(&l, t->st, 64));
+	T("replay as recorded", !fa_cost__replay(t, &l, FA_BASES_RECORDED, FA_XFER_COST,
+						 &now, NULL));
+	fa_layout__exit(&l);
+	T("layout", !layout__swapped(&l, t->st, 1, 8));
+	T("replay with f1 a line away", !fa_cost__replay(t, &l, FA_BASES_RECORDED,
+							 FA_XFER_COST, &apart, NULL));
+	fa_layout__exit(&l);
+	pr_debug("replayed transfers per 1k accesses: %.1f recorded, %.1f with f1 a line away\n",
+		 now.xfers_per_kacc, apart.xfers_per_kacc);
+	T("every access replayed", now.accesses == 2000 && apart.accesses == 2000);
+	T("transfers as recorded", now.xfers_per_kacc > 100);
+	T("none with f1 a line away", apart.xfers_per_kacc == 0);
+	T("the cost follows", apart.total < now.total);
+	T("a layout the replay prices higher is contradicted",
+	  fa_cost__replay_contradicts(&apart, &now) && !fa_cost__replay_contradicts(&now, &apart));
+	planted_type__delete(t);
+	return TEST_OK;
+}
+
 /* f0 and f8 a line apart, read together: the local search puts them on one line */
 static int test__affinity_refine(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
@@ -341,6 +372,7 @@ static struct test_case tests__affinity_cost[] = {
 	TEST_CASE("Fields accessed together on one line cost one line", affinity_cost_lines),
 	TEST_CASE("A written field moves the line of the fields others read",
 		  affinity_cost_transfers),
+	TEST_CASE("The replay of the accesses sees the same transfers", affinity_cost_replay),
 	TEST_CASE("The local search puts fields read together on one line", affinity_refine),
 	TEST_CASE("Layouts keep what --keep and --keep-order name", affinity_keep),
 	TEST_CASE("The smallest edit takes a written field from what others read",
