@@ -184,7 +184,9 @@ check_slots() {
 echo "a newcomer's program: counters of a struct beside read-only flags, and heap slots"
 if command -v cc > /dev/null; then
 	cat > "${tmpdir}/mix.c" <<'PROG'
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -215,8 +217,15 @@ int main(void)
 	pthread_t th[2];
 
 	slots = calloc(2, sizeof(*slots));
-	for (long i = 0; i < 2; i++)
+	for (long i = 0; i < 2; i++) {
+		/* a CPU each: a busy machine may run both on one, where no line moves */
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(i, &one);
 		pthread_create(&th[i], NULL, w, (void *)i);
+		pthread_setaffinity_np(th[i], sizeof(one), &one);
+	}
 	usleep(1500000);
 	done = 1;
 	for (int i = 0; i < 2; i++)
