@@ -203,9 +203,9 @@ suite_descs() {
 	done
 }
 
-# shell_descs COMMIT: the descriptions of the shell tests COMMIT adds
+# shell_descs COMMIT: the descriptions of the shell tests COMMIT adds or changes
 shell_descs() {
-	for f in $(git show --format= --name-only --diff-filter=A "$1" |
+	for f in $(git show --format= --name-only --diff-filter=AM "$1" |
 		   grep '^tools/perf/tests/shell/[^/]*\.sh$'); do
 		sed -n '2s/^# //p' "$f"
 	done
