@@ -10,6 +10,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 
 if [ "$(uname -m)" != x86_64 ] || [ "$(nproc)" -lt 2 ] || ! command -v cc > /dev/null; then
 	affinity__skip "needs software address sampling (x86-64), two CPUs and cc"
@@ -67,7 +68,7 @@ int main(void)
 	return 0;
 }
 PROG
-cc -O2 -g -pthread -I"${tmpdir}/arch/x86/include" -o "${tmpdir}/abiframe" \
+cc -O2 -g -pthread -include "${tmpdir}/pin.h" -I"${tmpdir}/arch/x86/include" -o "${tmpdir}/abiframe" \
 	"${tmpdir}/abiframe.c" || affinity__skip "cc failed"
 perf affinity record -o "${tmpdir}/perf.data" -- "${tmpdir}/abiframe" > /dev/null 2>&1 ||
 	{ fail "record"; cleanup; exit 1; }

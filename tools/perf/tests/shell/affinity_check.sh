@@ -21,6 +21,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 result="${tmpdir}/result"
 
 if [ "$(uname -m)" != x86_64 ]; then
@@ -123,7 +124,7 @@ PROG
 
 for v in good:-DGOOD bad: cold:"-DGOOD -DCOLD"; do
 	# shellcheck disable=SC2086 # the flags are words
-	if ! cc -g -O2 -pthread ${v#*:} -o "${tmpdir}/${v%%:*}" "${tmpdir}/rq.c"; then
+	if ! cc -g -O2 -pthread -include "${tmpdir}/pin.h" ${v#*:} -o "${tmpdir}/${v%%:*}" "${tmpdir}/rq.c"; then
 		fail "cc ${v#*:} rq.c"
 		cleanup
 		exit 1

@@ -17,6 +17,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 
 if [ "$(uname -m)" != x86_64 ] || ! command -v cc > /dev/null; then
 	affinity__skip "needs software address sampling (x86-64) and a C compiler"
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOC
-if ! cc -O2 -g -pthread -o "${tmpdir}/ctor" "${tmpdir}/ctor.c"; then
+if ! cc -O2 -g -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/ctor" "${tmpdir}/ctor.c"; then
 	fail "cc ctor.c"
 elif ! perf affinity record -o "${tmpdir}/ctor.data" -- "${tmpdir}/ctor" > /dev/null 2>&1; then
 	fail "perf affinity record of ctor"

@@ -69,6 +69,7 @@ EOC
 }
 
 fields="long lock0; long held; long reader1; long reader2;"
+affinity__pin
 n=0
 for decl in "typedef struct _buf { ${fields} } buf;" \
 	    "typedef struct { ${fields} } buf;" \
@@ -77,7 +78,7 @@ typedef struct _buf buf;"; do
 	n=$((n + 1))
 	echo "${n}: $(echo "${decl}" | sed "s/${fields}/.../" | tr '\n' ' ')"
 	program "${decl}" > "${tmpdir}/p${n}.c"
-	if ! cc -O2 -g -pthread -o "${tmpdir}/p${n}" "${tmpdir}/p${n}.c"; then
+	if ! cc -O2 -g -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/p${n}" "${tmpdir}/p${n}.c"; then
 		fail "${n}: the program does not compile"
 		continue
 	fi

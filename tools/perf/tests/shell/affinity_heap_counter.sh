@@ -18,6 +18,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 out="${tmpdir}/out"
 
 if [ "$(uname -m)" != x86_64 ] || ! command -v cc > /dev/null; then
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 PROG
 for v in orig:"" moved:-DMOVED fixed:"-DMOVED -DFIXED"; do
 	# shellcheck disable=SC2086
-	if ! cc -g -O2 -pthread ${v#*:} -o "${tmpdir}/${v%%:*}" "${tmpdir}/svc.c"; then
+	if ! cc -g -O2 -pthread -include "${tmpdir}/pin.h" ${v#*:} -o "${tmpdir}/${v%%:*}" "${tmpdir}/svc.c"; then
 		fail "cc svc.c ${v#*:}"
 		cleanup
 		exit 1

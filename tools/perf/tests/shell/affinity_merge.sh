@@ -13,6 +13,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 
 if [ "$(uname -m)" != x86_64 ] || [ "$(nproc)" -lt 2 ]; then
 	affinity__skip "needs software address sampling (x86-64) and two CPUs"
@@ -153,8 +154,8 @@ int main(void)
 	return 0;
 }
 PROG
-	cc -O2 -g -pthread -o "${tmpdir}/pair1" "${tmpdir}/pair.c" &&
-	cc -O2 -g -pthread -DSWAP -o "${tmpdir}/pair2" "${tmpdir}/pair.c" ||
+	cc -O2 -g -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/pair1" "${tmpdir}/pair.c" &&
+	cc -O2 -g -pthread -include "${tmpdir}/pin.h" -DSWAP -o "${tmpdir}/pair2" "${tmpdir}/pair.c" ||
 		affinity__skip "cc failed"
 	for r in 1 2; do
 		perf affinity record -o "${tmpdir}/pair$r.data" -- "${tmpdir}/pair$r" \

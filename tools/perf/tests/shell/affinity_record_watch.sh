@@ -31,6 +31,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 perfdata="${tmpdir}/perf.data"
 result="${tmpdir}/result"
 
@@ -322,7 +323,7 @@ int main(int argc, char **argv)
 	return r.drops == 42;
 }
 PROG
-	if ! cc -O2 -g -pthread -o "${tmpdir}/ring" "${tmpdir}/ring.c"; then
+	if ! cc -O2 -g -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/ring" "${tmpdir}/ring.c"; then
 		fail "cc of ring.c"
 		return
 	fi

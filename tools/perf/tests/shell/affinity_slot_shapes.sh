@@ -30,6 +30,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 
 if [ "$(uname -m)" != x86_64 ]; then
 	affinity__skip "needs software address sampling (x86-64)"
@@ -184,9 +185,7 @@ check_slots() {
 echo "a newcomer's program: counters of a struct beside read-only flags, and heap slots"
 if command -v cc > /dev/null; then
 	cat > "${tmpdir}/mix.c" <<'PROG'
-#define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -217,15 +216,8 @@ int main(void)
 	pthread_t th[2];
 
 	slots = calloc(2, sizeof(*slots));
-	for (long i = 0; i < 2; i++) {
-		/* a CPU each: a busy machine may run both on one, where no line moves */
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(i, &one);
+	for (long i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, w, (void *)i);
-		pthread_setaffinity_np(th[i], sizeof(one), &one);
-	}
 	usleep(1500000);
 	done = 1;
 	for (int i = 0; i < 2; i++)
@@ -233,7 +225,7 @@ int main(void)
 	return 0;
 }
 PROG
-	if cc -g -O2 -pthread -o "${tmpdir}/mixprog" "${tmpdir}/mix.c" &&
+	if cc -g -O2 -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/mixprog" "${tmpdir}/mix.c" &&
 	   perf affinity record -o "${tmpdir}/mix.data" -- "${tmpdir}/mixprog" > /dev/null 2>&1; then
 		perf affinity report -i "${tmpdir}/mix.data" --stdio > "${tmpdir}/mix" 2>&1
 		line_of mix 'done+0x0' > "${tmpdir}/mix.line"

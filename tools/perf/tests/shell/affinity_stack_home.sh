@@ -11,6 +11,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 
 if [ "$(uname -m)" != x86_64 ] || [ "$(nproc)" -lt 2 ] || ! command -v cc > /dev/null; then
 	affinity__skip "needs software address sampling (x86-64), two CPUs and cc"
@@ -81,7 +82,7 @@ int main(void)
 	return 0;
 }
 PROG
-cc -O2 -g -pthread -o "${tmpdir}/stackjob" "${tmpdir}/stackjob.c" || affinity__skip "cc failed"
+cc -O2 -g -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/stackjob" "${tmpdir}/stackjob.c" || affinity__skip "cc failed"
 perf affinity record -o "${tmpdir}/perf.data" -- "${tmpdir}/stackjob" > /dev/null 2>&1 ||
 	{ fail "record"; cleanup; exit 1; }
 perf affinity report -i "${tmpdir}/perf.data" -T stackjob --stdio > "${tmpdir}/report" 2>&1 ||

@@ -12,6 +12,7 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/affinity.sh
 . "${shelldir}/lib/affinity.sh"
+affinity__pin
 perfdata="${tmpdir}/perf.data"
 result="${tmpdir}/result"
 
@@ -90,7 +91,7 @@ int main(void)
 	return 0;
 }
 PROG
-cc -g -O2 -pthread -o "${tmpdir}/tls" "${tmpdir}/tls.c" || affinity__skip "cc failed"
+cc -g -O2 -pthread -include "${tmpdir}/pin.h" -o "${tmpdir}/tls" "${tmpdir}/tls.c" || affinity__skip "cc failed"
 
 if ! perf affinity record -o "${perfdata}" -- "${tmpdir}/tls" > /dev/null 2>&1; then
 	fail "perf affinity record"

@@ -51,6 +51,57 @@ except (ValueError, jsonschema.ValidationError) as e:
 PY
 }
 
+# affinity__pin: ${tmpdir}/pin.h, for 'cc -include': each thread a program
+# creates goes to a CPU of its own, as far as there are, and its main
+# thread to the first.  A busy machine may otherwise run the threads on one
+# CPU, where no cache line moves and the false sharing a test plants is gone.
+affinity__pin() {
+	cat > "${tmpdir}/pin.h" <<'EOC'
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
+#include <sched.h>
+
+static cpu_set_t pin_allowed;
+static int pin_nr = -1;
+
+static inline void pin_thread(pthread_t t, int idx)
+{
+	int cpu, n = 0, nr = CPU_COUNT(&pin_allowed);
+	cpu_set_t one;
+
+	for (cpu = 0; nr > 1 && cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, &pin_allowed) && n++ == idx % nr) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			pthread_setaffinity_np(t, sizeof(one), &one);
+			return;
+		}
+	}
+}
+
+static inline int pin_create(pthread_t *t, const pthread_attr_t *attr,
+			     void *(*fn)(void *), void *arg)
+{
+	int err;
+
+	if (pin_nr < 0 && sched_getaffinity(0, sizeof(pin_allowed), &pin_allowed))
+		CPU_ZERO(&pin_allowed);
+	if (pin_nr < 0)
+		pin_nr = 0;
+	err = pthread_create(t, attr, fn, arg);
+	if (!err) {
+		pin_thread(*t, ++pin_nr);
+		if (pin_nr == 1)
+			pin_thread(pthread_self(), 0);
+	}
+	return err;
+}
+#define pthread_create pin_create
+EOC
+}
+
 # affinity__cxx_in_place NAME MEMBERS: ${tmpdir}/NAME.cc with the lines of
 # MEMBERS in place of those between its '// members' and '// end of members',
 # built -Werror as ${tmpdir}/NAME-emit and recorded to ${tmpdir}/emit.data;
