@@ -466,11 +466,15 @@ static struct fa_type_entry *fa_attr__new_type(struct fa_attr *a, struct dso *ds
 	same = layout ? NULL : fa_session__find_same(a->s, te);
 	if (same) {
 		fa_type_entry__delete(te);
+		/* -T of the name the code spells it by wants it, whichever came first */
+		same->wanted |= fa_session__wanted(a->s, name);
 		return fa_session__add_alias(a->s, name, same) ? NULL : same;
 	}
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;
 	te->system = fa_dso__system(dso) || (te->st && te->st->std_lib);
-	te->wanted = fa_session__wanted(a->s, name) || fa_session__wanted(a->s, te->name);
+	/* 'struct _buf' of a variable is the 'buf' its code's data type is */
+	te->wanted = fa_session__wanted(a->s, name) || fa_session__wanted(a->s, te->name) ||
+		     (te->st && te->st->c_typedef && fa_session__wanted(a->s, te->st->c_typedef));
 	if (fa_session__add_type(a->s, te)) {
 		fa_type_entry__delete(te);
 		return NULL;
