@@ -1121,8 +1121,8 @@ static void perf_affinity__embedder(struct fa_attr *a, int i, struct fa_analysis
 	int f = fa_types__embedder(a->s->types, a->s->nr_types, a->s->types[i], &outer);
 
 	if (f >= 0) {
-		an->embed_type = outer->name;
-		an->embed_field = &outer->st->fields[f];
+		an->seen.embed_type = outer->name;
+		an->seen.embed_field = &outer->st->fields[f];
 	}
 }
 
@@ -1150,7 +1150,7 @@ static int perf_affinity__try_type(struct perf_affinity *aff, struct fa_analysis
 {
 	struct fa_type_entry *te = aff->attr.s->types[i];
 	struct fa_try *tries, tr;
-	int err = fa_try__parse(&tr, te->st, &an->current, text, msg, size);
+	int err = fa_try__parse(&tr, te->st, &an->seen.current, text, msg, size);
 
 	if (err == -ENOENT)
 		return 0;

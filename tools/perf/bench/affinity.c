@@ -267,8 +267,9 @@ int bench_affinity_cluster(int argc, const char **argv)
 		printf("%14.3f ms to add the accesses (%.0f ns each)\n", feed_ms,
 		       feed_ms * 1e6 / nr_accesses);
 		printf("%14.3f ms to classify, cluster, lay out and cost (%d clusters)\n",
-		       analyze_ms, a.clusters.nr);
-		printf("%14.2f -> %.2f predicted cost\n", a.now.model.total, a.advised.model.total);
+		       analyze_ms, a.advice.clusters.nr);
+		printf("%14.2f -> %.2f predicted cost\n", a.cost.now.model.total,
+		       a.cost.advised.model.total);
 		fa_analysis__exit(&a);
 	}
 	fa_type__delete(t);
@@ -422,15 +423,15 @@ static int bench_one(struct fa_struct *st, struct bench_result *r)
 	if (fa_analysis__run(&a, t, FA_METHOD_WINDOW, FA_XFER_COST, NULL))
 		goto out_type;
 	/* the model the analysis used */
-	if (fa_cost_model__init(&m, t, a.xfer_cost, /*visits=*/false))
+	if (fa_cost_model__init(&m, t, a.cost.xfer_cost, /*visits=*/false))
 		goto out_analysis;
-	if (fa_cost_model__set_moving(&m, &a.classes))
+	if (fa_cost_model__set_moving(&m, &a.seen.classes))
 		goto out_model;
 	r->nr = st->nr_units;
-	r->current = a.now.model.total;
-	r->suggested = a.advised.model.total;
+	r->current = a.cost.now.model.total;
+	r->suggested = a.cost.advised.model.total;
 	/* keeping the declared layout is always an answer */
-	r->optimum = min(r->current, bench_optimum(st, &m, &a.classes, &r->evaluated));
+	r->optimum = min(r->current, bench_optimum(st, &m, &a.seen.classes, &r->evaluated));
 	r->free_optimum = bench_optimum(st, &m, NULL, &r->evaluated);
 	err = 0;
 out_model:

@@ -49,17 +49,19 @@ static void advice__debug(const struct fa_analysis *a, const struct fa_struct *s
 {
 	char buf[256];
 
-	for (int i = 0; i < a->edits.nr; i++) {
-		fa_edit__snprintf(&a->edits.edit[i], st, buf, sizeof(buf));
+	for (int i = 0; i < a->advice.edits.nr; i++) {
+		fa_edit__snprintf(&a->advice.edits.edit[i], st, buf, sizeof(buf));
 		pr_debug("edit %d: %s\n", i + 1, buf);
 	}
-	pr_debug("advice %d, judged %.3f %.3f %.3f, moved %d (reorder %d)\n", a->advice,
-		 a->judged.current, a->judged.edit, a->judged.reorder, a->moved, a->reorder_moved);
+	pr_debug("advice %d, judged %.3f %.3f %.3f, moved %d (reorder %d)\n", a->advice.kind,
+		 a->cost.judged.current, a->cost.judged.edit, a->cost.judged.reorder,
+		 a->advice.moved, a->reorder.moved);
 }
 
 static bool separated(const struct fa_analysis *a, const struct fa_struct *st, int f, int g)
 {
-	return fa_layout__line(&a->suggested, st, f) != fa_layout__line(&a->suggested, st, g);
+	return fa_layout__line(&a->advice.suggested, st, f) !=
+	       fa_layout__line(&a->advice.suggested, st, g);
 }
 
 static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
@@ -72,19 +74,19 @@ static int test__affinity_smallest_edit(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
-	T("the smallest edit is advised", a.advice == FA_ADVICE_EDIT);
-	T("one edit: a swap", a.edits.nr == 1 && a.edits.edit[0].op == FA_EDIT_SWAP);
+	T("the smallest edit is advised", a.advice.kind == FA_ADVICE_EDIT);
+	T("one edit: a swap", a.advice.edits.nr == 1 && a.advice.edits.edit[0].op == FA_EDIT_SWAP);
 	T("of f10 with a cold field of the first line",
-	  a.edits.edit[0].unit == 10 && a.edits.edit[0].other >= 2 &&
-	  a.edits.edit[0].other <= 7);
-	T("two members move, two offsets change", a.moved == 2 && a.shifted == 2);
-	T("the size stays", a.suggested.size == 96 && a.suggested.align == 8);
+	  a.advice.edits.edit[0].unit == 10 && a.advice.edits.edit[0].other >= 2 &&
+	  a.advice.edits.edit[0].other <= 7);
+	T("two members move, two offsets change", a.advice.moved == 2 && a.advice.shifted == 2);
+	T("the size stays", a.advice.suggested.size == 96 && a.advice.suggested.align == 8);
 	T("the count leaves its readers", separated(&a, st, 8, 10) && separated(&a, st, 8, 0));
-	T("judged better than the full reorder", a.judged.edit <= a.judged.reorder);
+	T("judged better than the full reorder", a.cost.judged.edit <= a.cost.judged.reorder);
 	T("the model and the replay see the gain",
-	  a.advised.model.total < a.now.model.total && a.advised.replay.total < a.now.replay.total &&
-	  !a.unsure);
-	T("apart only in instances that start a line: said", a.needs_line_start);
+	  a.cost.advised.model.total < a.cost.now.model.total &&
+	  a.cost.advised.replay.total < a.cost.now.replay.total && !a.advice.unsure);
+	T("apart only in instances that start a line: said", a.advice.needs_line_start);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -94,7 +96,7 @@ static int try__score(struct fa_try *tr, const struct fa_analysis *a, const stru
 		      const char *text)
 {
 	char msg[256];
-	int err = fa_try__parse(tr, t->st, &a->current, text, msg, sizeof(msg));
+	int err = fa_try__parse(tr, t->st, &a->seen.current, text, msg, sizeof(msg));
 
 	pr_debug("--try '%s': %d %s\n", text, err, msg);
 	return err ?: fa_try__score(tr, t, a);
@@ -115,15 +117,18 @@ static int test__affinity_try(struct test_suite *test __maybe_unused, int subtes
 
 	T("type", t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
-	T("one edit advised", a.advice == FA_ADVICE_EDIT && a.edits.nr == 1);
-	fa_edit__snprintf(&a.edits.edit[0], st, words, sizeof(words));
+	T("one edit advised", a.advice.kind == FA_ADVICE_EDIT && a.advice.edits.nr == 1);
+	fa_edit__snprintf(&a.advice.edits.edit[0], st, words, sizeof(words));
 	T("the advice's words parse and score", !try__score(&tr, &a, t, words));
-	T("into the advice's layout", fa_layout__same(&tr.layout, &a.suggested) &&
-	  tr.layout.size == a.suggested.size);
-	T("with the advice's saving and interval", fabs(tr.gain_ci.est - a.gain_ci.est) < 1e-9 &&
-	  fabs(tr.gain_ci.lo - a.gain_ci.lo) < 1e-9 && fabs(tr.gain_ci.hi - a.gain_ci.hi) < 1e-9);
-	T("and the advice's replay", fabs(tr.replay_gain_ci.est - a.replay_gain_ci.est) < 1e-9);
-	T("moving what it moves", tr.moved == a.moved && !tr.breaks);
+	T("into the advice's layout", fa_layout__same(&tr.layout, &a.advice.suggested) &&
+	  tr.layout.size == a.advice.suggested.size);
+	T("with the advice's saving and interval",
+	  fabs(tr.gain_ci.est - a.cost.gain_ci.est) < 1e-9 &&
+	  fabs(tr.gain_ci.lo - a.cost.gain_ci.lo) < 1e-9 &&
+	  fabs(tr.gain_ci.hi - a.cost.gain_ci.hi) < 1e-9);
+	T("and the advice's replay",
+	  fabs(tr.replay_gain_ci.est - a.cost.replay_gain_ci.est) < 1e-9);
+	T("moving what it moves", tr.moved == a.advice.moved && !tr.breaks);
 	fa_try__exit(&tr);
 
 	T("move after", !try__score(&tr, &a, t, "move f0 after f10"));
@@ -139,11 +144,13 @@ static int test__affinity_try(struct test_suite *test __maybe_unused, int subtes
 	T("and saves", tr.gain_ci.est > 0);
 	fa_try__exit(&tr);
 
-	T("a member the struct has not", fa_try__parse(&tr, st, &a.current, "move f99 to the end",
-						       msg, sizeof(msg)) == -ENOENT &&
+	T("a member the struct has not",
+	  fa_try__parse(&tr, st, &a.seen.current, "move f99 to the end",
+			msg, sizeof(msg)) == -ENOENT &&
 	  strstr(msg, "no member 'f99'"));
 	T("a nested member's path is not its top-level member",
-	  fa_try__parse(&tr, st, &a.current, "move f1.x to the end", msg, sizeof(msg)) == -ENOENT);
+	  fa_try__parse(&tr, st, &a.seen.current, "move f1.x to the end", msg, sizeof(msg)) ==
+	  -ENOENT);
 	T("words it does not know", fa_try__syntax("frob f1", msg, sizeof(msg)) == -EINVAL &&
 	  strstr(msg, "'frob f1' not understood"));
 	T("half an edit", fa_try__syntax("swap f1 and", msg, sizeof(msg)) == -EINVAL);
@@ -167,15 +174,16 @@ static int test__affinity_keep_order(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !advice__run(&a, t, NULL, "f2-"));
 	advice__debug(&a, st);
-	T("one range kept", a.keep.nr_ranges == 1);
+	T("one range kept", a.advice.keep.nr_ranges == 1);
 	T("the full reorder crosses the range: not advised",
-	  a.reorder_breaks && a.advice != FA_ADVICE_REORDER);
-	T("the advice keeps the range", fa_keep__allows(&a.keep, &a.current, &a.suggested));
+	  a.reorder.breaks && a.advice.kind != FA_ADVICE_REORDER);
+	T("the advice keeps the range",
+	  fa_keep__allows(&a.advice.keep, &a.seen.current, &a.advice.suggested));
 	for (int f = 3; f < 12; f++)
 		T("f2 to f11 keep their distances",
-		  fa_layout__field_offset(&a.suggested, st, f) -
-		  fa_layout__field_offset(&a.suggested, st, 2) == (u32)(f - 2) * 8);
-	T("and the count still leaves its readers", a.changed && separated(&a, st, 8, 10));
+		  fa_layout__field_offset(&a.advice.suggested, st, f) -
+		  fa_layout__field_offset(&a.advice.suggested, st, 2) == (u32)(f - 2) * 8);
+	T("and the count still leaves its readers", a.advice.changed && separated(&a, st, 8, 10));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -194,8 +202,8 @@ static int test__affinity_keep_field(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !advice__run(&a, t, "f10,nosuchfield", NULL));
 	advice__debug(&a, st);
-	T("f10 pinned", a.keep.nr_pins == 1 && a.keep.pin[10] == FA_PIN_ASKED);
-	T("f10 keeps its offset", fa_layout__field_offset(&a.suggested, st, 10) == 80);
+	T("f10 pinned", a.advice.keep.nr_pins == 1 && a.advice.keep.pin[10] == FA_PIN_ASKED);
+	T("f10 keeps its offset", fa_layout__field_offset(&a.advice.suggested, st, 10) == 80);
 	T("the count does not join f0 and f1", !separated(&a, st, 8, 10) ||
 	  (separated(&a, st, 8, 0) && separated(&a, st, 8, 1)));
 	analysis__exit(&a, t);
@@ -261,11 +269,11 @@ static int test__affinity_keep_base(struct test_suite *test __maybe_unused,
 	based__lock_readers(t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
-	T("the first member, a struct, is pinned", a.keep.pin[0] == FA_PIN_BASE);
-	T("it stays first", a.suggested.offset[0] == 0);
+	T("the first member, a struct, is pinned", a.advice.keep.pin[0] == FA_PIN_BASE);
+	T("it stays first", a.advice.suggested.offset[0] == 0);
 	T("a line started: the struct is aligned, nothing to say",
-	  a.suggested.align == 64 && !a.needs_line_start);
-	T("the lock leaves its readers", a.changed && separated(&a, st, 1, 3) &&
+	  a.advice.suggested.align == 64 && !a.advice.needs_line_start);
+	T("the lock leaves its readers", a.advice.changed && separated(&a, st, 1, 3) &&
 	  separated(&a, st, 1, 5));
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -283,8 +291,8 @@ static int test__affinity_lock_first(struct test_suite *test __maybe_unused,
 	based__lock_readers(t);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
-	T("the lock is not pinned", !a.keep.nr_pins && !a.keep.pin[0]);
-	T("the lock leaves its readers", a.changed && separated(&a, st, 1, 3) &&
+	T("the lock is not pinned", !a.advice.keep.nr_pins && !a.advice.keep.pin[0]);
+	T("the lock leaves its readers", a.advice.changed && separated(&a, st, 1, 3) &&
 	  separated(&a, st, 1, 5));
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -313,11 +321,12 @@ static int test__affinity_every_call(struct test_suite *test __maybe_unused,
 	}
 	T("analysis", !advice__run(&a, t, "f0,f1", NULL));
 	advice__debug(&a, st);
-	T("no advice", !a.changed && a.advice == FA_ADVICE_NONE);
-	T("the replay contradicts the model", a.insufficient && a.contradicted &&
-	  a.candidate_replay.total > a.now.replay.total);
+	T("no advice", !a.advice.changed && a.advice.kind == FA_ADVICE_NONE);
+	T("the replay contradicts the model", a.candidate.insufficient &&
+	  a.candidate.contradicted && a.candidate.replay.total > a.cost.now.replay.total);
 	T("the candidate takes f2 off the writer's line",
-	  fa_layout__line(&a.candidate, st, 0) != fa_layout__line(&a.candidate, st, 2));
+	  fa_layout__line(&a.candidate.layout, st, 0) !=
+	  fa_layout__line(&a.candidate.layout, st, 2));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -330,21 +339,21 @@ static int test__affinity_unsure(struct test_suite *test __maybe_unused,
 				 int subtest __maybe_unused)
 {
 	struct fa_analysis a = {
-		.changed = true,
-		.now = { .model = { .total = 2.0 }, .replay = { .total = 4.0 },
-			 .visit_lines = 1.5, },
-		.advised = { .model = { .total = 1.8 }, .replay = { .total = 1.0 },
-			     .visit_lines = 1.5, },
+		.advice.changed = true,
+		.cost.now = { .model = { .total = 2.0 }, .replay = { .total = 4.0 },
+			      .visit_lines = 1.5, },
+		.cost.advised = { .model = { .total = 1.8 }, .replay = { .total = 1.0 },
+				  .visit_lines = 1.5, },
 	};
 
 	T("the replay confirms", !fa_analysis__unsure(&a));
-	a.advised.replay.total = 4.0;
+	a.cost.advised.replay.total = 4.0;
 	T("neither confirms", fa_analysis__unsure(&a));
-	a.advised.visit_lines = 1.2;
+	a.cost.advised.visit_lines = 1.2;
 	T("the lines per visit confirm", !fa_analysis__unsure(&a));
-	a.now.visit_lines = a.advised.visit_lines = 0;
+	a.cost.now.visit_lines = a.cost.advised.visit_lines = 0;
 	T("no lines per visit, no replay gain", fa_analysis__unsure(&a));
-	a.advised.model.total = 2.0;
+	a.cost.advised.model.total = 2.0;
 	T("no gain predicted: nothing to be unsure of", !fa_analysis__unsure(&a));
 	return TEST_OK;
 }
@@ -455,9 +464,10 @@ static int test__affinity_one_shape(struct test_suite *test __maybe_unused,
 		T("analysis", !fa_analysis__run(&a, t, FA_METHOD_CODE, FA_XFER_COST, NULL));
 		advice__debug(&a, st);
 		pr_debug("shape %zu: model %.3f -> %.3f, replay %.3f -> %.3f\n", k,
-			 a.now.model.total, a.advised.model.total, a.now.replay.total,
-			 a.advised.replay.total);
-		T("an edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);
+			 a.cost.now.model.total, a.cost.advised.model.total,
+			 a.cost.now.replay.total, a.cost.advised.replay.total);
+		T("an edit is advised", a.advice.kind == FA_ADVICE_EDIT && a.advice.changed &&
+		  !a.candidate.insufficient);
 		T("the lock leaves both readers",
 		  separated(&a, st, 0, 2) && separated(&a, st, 0, 3) && !separated(&a, st, 2, 3));
 		gain[k] = fa_analysis__gain(&a);
@@ -505,11 +515,12 @@ static int test__affinity_heap16(struct test_suite *test __maybe_unused,
 	T("accesses", !err);
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
-	pr_debug("replay %.3f -> %.3f, align %u\n", a.now.replay.total, a.advised.replay.total,
-		 a.suggested.align);
-	T("an edit, and the instance aligned", a.changed && a.spread && a.suggested.align == 64);
-	T("the replay confirms it", !a.unsure &&
-	  a.advised.replay.xfers_per_kacc < a.now.replay.xfers_per_kacc / 10);
+	pr_debug("replay %.3f -> %.3f, align %u\n", a.cost.now.replay.total,
+		 a.cost.advised.replay.total, a.advice.suggested.align);
+	T("an edit, and the instance aligned", a.advice.changed && a.advice.spread &&
+	  a.advice.suggested.align == 64);
+	T("the replay confirms it", !a.advice.unsure &&
+	  a.cost.advised.replay.xfers_per_kacc < a.cost.now.replay.xfers_per_kacc / 10);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -564,12 +575,12 @@ static int test__affinity_sparse_xfers(struct test_suite *test __maybe_unused,
 	fa_type__flush(t);
 	T("analysis", !fa_analysis__run(&a, t, FA_METHOD_CODE, FA_XFER_COST, NULL));
 	advice__debug(&a, st);
-	pr_debug("transfers per visit %.3f -> %.3f\n", a.now.model.xfers_per_window,
-		 a.advised.model.xfers_per_window);
-	T("a visit moves the line once", fabs(a.now.model.xfers_per_window - 1) < 0.01);
-	T("an edit is advised", a.advice == FA_ADVICE_EDIT && a.changed);
+	pr_debug("transfers per visit %.3f -> %.3f\n", a.cost.now.model.xfers_per_window,
+		 a.cost.advised.model.xfers_per_window);
+	T("a visit moves the line once", fabs(a.cost.now.model.xfers_per_window - 1) < 0.01);
+	T("an edit is advised", a.advice.kind == FA_ADVICE_EDIT && a.advice.changed);
 	T("the head and the tail part", separated(&a, st, 0, 1));
-	T("and no more transfers", a.advised.model.xfers_per_window < 0.1);
+	T("and no more transfers", a.cost.advised.model.xfers_per_window < 0.1);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -600,9 +611,9 @@ static int test__affinity_unpadded(struct test_suite *test __maybe_unused,
 	}
 	T("analysis", !advice__run(&a, t, NULL, NULL));
 	advice__debug(&a, st);
-	T("an edit is advised", a.advice == FA_ADVICE_EDIT);
-	T("moves only: nothing padded", !fa_edits__pad(&a.edits));
-	T("the size stays", a.suggested.size == 136);
+	T("an edit is advised", a.advice.kind == FA_ADVICE_EDIT);
+	T("moves only: nothing padded", !fa_edits__pad(&a.advice.edits));
+	T("the size stays", a.advice.suggested.size == 136);
 	T("the lock leaves its hot reader", separated(&a, st, 1, 3));
 	analysis__exit(&a, t);
 	return TEST_OK;

@@ -236,7 +236,7 @@ static int test__affinity_check_candidate(struct test_suite *test __maybe_unused
 	struct fa_check c;
 
 	T("recording", t && now);
-	T("the evidence for the candidate is insufficient", a.insufficient);
+	T("the evidence for the candidate is insufficient", a.candidate.insufficient);
 	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
 	T("no class conflict, nothing failed", !c.nr_failed);
 	T("the spread the candidate mends is undecided", c.nr_undecided == 1 &&
@@ -261,7 +261,7 @@ static int test__affinity_check_few(struct test_suite *test __maybe_unused,
 	struct fa_check c;
 
 	T("recording", t && now);
-	T("no candidate", !a.insufficient);
+	T("no candidate", !a.candidate.insufficient);
 	T("check as recorded", !fa_check__run(&c, t, &a, now, 0.01));
 	T("undecided for the evidence alone", !c.nr_failed && c.nr_findings == 1 &&
 	  c.findings[0].kind == FA_CHECK_EVIDENCE && c.findings[0].groups == 1);
@@ -292,7 +292,7 @@ static int test__affinity_diff_fix(struct test_suite *test __maybe_unused,
 	T("diff", !fa_diff__init(&d, "struct longs", &s[0], &s[1], 1));
 	T("the fix is predicted to cost less",
 	  d.have_predicted && d.predicted_now < d.predicted_was);
-	T("and measured to", a[1].now.model.total < a[0].now.model.total);
+	T("and measured to", a[1].cost.now.model.total < a[0].cost.now.model.total);
 	fp = open_memstream(&buf, &size);
 	T("memstream", fp);
 	fa_diff__fprintf(&d, fp);
@@ -367,9 +367,10 @@ static int test__affinity_check_groups(struct test_suite *test __maybe_unused,
 
 	T("recording", t && now[0] && now[1] && now[2]);
 	T("the readers are a group, the lock is not of it",
-	  a.clusters.of_unit[0] >= 0 && a.clusters.of_unit[0] == a.clusters.of_unit[2] &&
-	  a.clusters.clusters[a.clusters.of_unit[0]].nr == 3 &&
-	  a.clusters.of_unit[7] != a.clusters.of_unit[0]);
+	  a.advice.clusters.of_unit[0] >= 0 &&
+	  a.advice.clusters.of_unit[0] == a.advice.clusters.of_unit[2] &&
+	  a.advice.clusters.clusters[a.advice.clusters.of_unit[0]].nr == 3 &&
+	  a.advice.clusters.of_unit[7] != a.advice.clusters.of_unit[0]);
 
 	T("check as recorded", !fa_check__run(&c, t, &a, now[0], 0.01));
 	T("holds: no group broken", !c.nr_failed && !check__count(&c, FA_CHECK_GROUP, true));

@@ -64,27 +64,30 @@ static int test__affinity_isolate_writer(struct test_suite *test __maybe_unused,
 
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
-	T("the lock is shared-written", a.classes.field_cls[0] == FA_CLASS_SHARED_WRITTEN);
-	T("its readers read-mostly", a.classes.field_cls[1] == FA_CLASS_READ_MOSTLY);
-	T("f4 is cold", a.classes.field_cls[4] == FA_CLASS_COLD);
+	T("the lock is shared-written", a.seen.classes.field_cls[0] == FA_CLASS_SHARED_WRITTEN);
+	T("its readers read-mostly", a.seen.classes.field_cls[1] == FA_CLASS_READ_MOSTLY);
+	T("f4 is cold", a.seen.classes.field_cls[4] == FA_CLASS_COLD);
 	T("false sharing seen", fa_matrix__get(&t->xfer.fs, 0, 1) > 0);
-	lock_line = fa_layout__line(&a.suggested, st, 0);
+	lock_line = fa_layout__line(&a.advice.suggested, st, 0);
 	for (int f = 1; f <= 3; f++)
 		T("the lock is on another line than its readers",
-		  fa_layout__line(&a.suggested, st, f) != lock_line);
-	T("the readers share a line", fa_layout__line(&a.suggested, st, 1) ==
-	  fa_layout__line(&a.suggested, st, 3));
-	T("the struct becomes cache line aligned", a.suggested.align == 64);
+		  fa_layout__line(&a.advice.suggested, st, f) != lock_line);
+	T("the readers share a line", fa_layout__line(&a.advice.suggested, st, 1) ==
+	  fa_layout__line(&a.advice.suggested, st, 3));
+	T("the struct becomes cache line aligned", a.advice.suggested.align == 64);
 	T("C for user space aligns with GCC's attribute",
-	  layout_c__has(&a.suggested, st, &a.classes, false, "} __attribute__((aligned(64)));") &&
-	  !layout_c__has(&a.suggested, st, &a.classes, false, "____cacheline_aligned"));
+	  layout_c__has(&a.advice.suggested, st, &a.seen.classes, false,
+			"} __attribute__((aligned(64)));") &&
+	  !layout_c__has(&a.advice.suggested, st, &a.seen.classes, false, "____cacheline_aligned"));
 	T("C for the kernel with its macro",
-	  layout_c__has(&a.suggested, st, &a.classes, true, "} ____cacheline_aligned;"));
+	  layout_c__has(&a.advice.suggested, st, &a.seen.classes, true,
+			"} ____cacheline_aligned;"));
 	pr_debug("model: %.2f -> %.2f, replay transfers/window %.3f -> %.3f\n",
-		 a.now.model.total, a.advised.model.total, a.now.replay.xfers_per_window,
-		 a.advised.replay.xfers_per_window);
-	T("the model predicts a gain", a.advised.model.total < a.now.model.total);
-	T("so does the replay", a.advised.replay.xfers_per_window < a.now.replay.xfers_per_window);
+		 a.cost.now.model.total, a.cost.advised.model.total,
+		 a.cost.now.replay.xfers_per_window, a.cost.advised.replay.xfers_per_window);
+	T("the model predicts a gain", a.cost.advised.model.total < a.cost.now.model.total);
+	T("so does the replay",
+	  a.cost.advised.replay.xfers_per_window < a.cost.now.replay.xfers_per_window);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -114,9 +117,10 @@ static int test__affinity_written_together(struct test_suite *test __maybe_unuse
 		planted_access(t, time++, i % 2, f, op);
 	}
 	T("analysis", !analysis__run(&a, t));
-	T("f1 is shared-written", a.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
+	T("f1 is shared-written", a.seen.classes.field_cls[1] == FA_CLASS_SHARED_WRITTEN);
 	T("f0 and f1 stay together",
-	  fa_layout__line(&a.suggested, t->st, 0) == fa_layout__line(&a.suggested, t->st, 1));
+	  fa_layout__line(&a.advice.suggested, t->st, 0) ==
+	  fa_layout__line(&a.advice.suggested, t->st, 1));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -137,8 +141,8 @@ static int test__affinity_no_churn(struct test_suite *test __maybe_unused,
 	for (int i = 0; i < 4000; i++)
 		planted_access(t, time++, 0, order[i % ARRAY_SIZE(order)], FA_OP_LOAD);
 	T("analysis", !analysis__run(&a, t));
-	pr_debug("cost %.3f -> %.3f\n", a.now.model.total, a.advised.model.total);
-	T("the current layout is kept", !a.changed && a.kept);
+	pr_debug("cost %.3f -> %.3f\n", a.cost.now.model.total, a.cost.advised.model.total);
+	T("the current layout is kept", !a.advice.changed && a.advice.kept);
 	T("and no gain is claimed", fa_analysis__gain(&a) == 0);
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -180,9 +184,9 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 		}
 	}
 	T("analysis", !analysis__run(&a, t));
-	T("f0 is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("f0 is write-hot", a.seen.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
 	T("f0 and f1 conflict",
-	  fa_classes__conflict(&a.classes, t->st->fields[0].unit, t->st->fields[1].unit));
+	  fa_classes__conflict(&a.seen.classes, t->st->fields[0].unit, t->st->fields[1].unit));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -213,11 +217,12 @@ static int test__affinity_one_thread(struct test_suite *test __maybe_unused,
 	}
 	T("analysis", !analysis__run(&a, t));
 	T("one thread shares nothing", !fa_type__shared(t));
-	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("the lock is write-hot", a.seen.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
 	for (int f = 1; f <= 3; f++)
 		T("the lock may share a line with f1-f3",
-		  !fa_classes__conflict(&a.classes, t->st->fields[0].unit, t->st->fields[f].unit));
-	T("no padding suggested", a.suggested.size <= t->st->size);
+		  !fa_classes__conflict(&a.seen.classes, t->st->fields[0].unit,
+					t->st->fields[f].unit));
+	T("no padding suggested", a.advice.suggested.size <= t->st->size);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -252,17 +257,20 @@ static int test__affinity_code_classes(struct test_suite *test __maybe_unused,
 		T("code", !fa_type__add_code_access(t, f, false, 200, &cpu1));
 	T("code", !fa_type__add_code_access(t, 8, false, 200, &cpu1));
 	T("analysis", !analysis__run(&a, t));
-	T("f8 is read, by the code", a.classes.field_cls[8] == FA_CLASS_READ_MOSTLY);
-	T("f9 is written, by the code", a.classes.field_cls[9] == FA_CLASS_WRITE_HOT);
-	T("f8 is read on CPU 1", test_bit(1, a.classes.fields[8].readers));
+	T("f8 is read, by the code", a.seen.classes.field_cls[8] == FA_CLASS_READ_MOSTLY);
+	T("f9 is written, by the code", a.seen.classes.field_cls[9] == FA_CLASS_WRITE_HOT);
+	T("f8 is read on CPU 1", test_bit(1, a.seen.classes.fields[8].readers));
 	T("f8 is not on the lock's line",
-	  fa_layout__line(&a.suggested, t->st, 8) != fa_layout__line(&a.suggested, t->st, 0));
+	  fa_layout__line(&a.advice.suggested, t->st, 8) !=
+	  fa_layout__line(&a.advice.suggested, t->st, 0));
 	T("f9 is not on the readers' line",
-	  fa_layout__line(&a.suggested, t->st, 9) != fa_layout__line(&a.suggested, t->st, 1));
+	  fa_layout__line(&a.advice.suggested, t->st, 9) !=
+	  fa_layout__line(&a.advice.suggested, t->st, 1));
 	T("f10 is written on both CPUs, by the code",
-	  a.classes.field_cls[10] == FA_CLASS_SHARED_WRITTEN);
+	  a.seen.classes.field_cls[10] == FA_CLASS_SHARED_WRITTEN);
 	T("f10 is not on the readers' line",
-	  fa_layout__line(&a.suggested, t->st, 10) != fa_layout__line(&a.suggested, t->st, 1));
+	  fa_layout__line(&a.advice.suggested, t->st, 10) !=
+	  fa_layout__line(&a.advice.suggested, t->st, 1));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -291,14 +299,15 @@ static int test__affinity_code_roles(struct test_suite *test __maybe_unused,
 		T("code", !fa_type__add_code_access(t, f, false, 200, &cpus));
 	T("code", !fa_type__add_code_access(t, 0, true, 200, &cpus));
 	T("analysis", !analysis__run(&a, t));
-	T("the lock is written on CPU 0 only", test_bit(0, a.classes.fields[0].writers) &&
-	  !test_bit(1, a.classes.fields[0].writers));
-	T("f1 is read on CPU 1 only", test_bit(1, a.classes.fields[1].readers) &&
-	  !test_bit(0, a.classes.fields[1].readers));
-	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("the lock is written on CPU 0 only", test_bit(0, a.seen.classes.fields[0].writers) &&
+	  !test_bit(1, a.seen.classes.fields[0].writers));
+	T("f1 is read on CPU 1 only", test_bit(1, a.seen.classes.fields[1].readers) &&
+	  !test_bit(0, a.seen.classes.fields[1].readers));
+	T("the lock is write-hot", a.seen.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
 	for (int f = 1; f <= 3; f++)
 		T("the lock is not on the readers' line",
-		  fa_layout__line(&a.suggested, t->st, 0) != fa_layout__line(&a.suggested, t->st, f));
+		  fa_layout__line(&a.advice.suggested, t->st, 0) !=
+		  fa_layout__line(&a.advice.suggested, t->st, f));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -347,16 +356,16 @@ static int test__affinity_watched_roles(struct test_suite *test __maybe_unused,
 	T("the hits are kept", ex && ex->hits == 10001 && ex->writes == 10001);
 	T("one transfer: from the initializing store", ex->transfers == 1);
 	T("the hits add no weight", t->counts.stats[0].weight == weight);
-	T("the lock's roles are the hits'", a.classes.fields[0].exact);
-	T("the lock is written on CPU 0 only", test_bit(0, a.classes.fields[0].writers) &&
-	  !test_bit(1, a.classes.fields[0].writers));
-	T("the lock is write-hot", a.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
-	T("f1 keeps its sampled roles", !a.classes.fields[1].exact &&
-	  test_bit(1, a.classes.fields[1].readers));
+	T("the lock's roles are the hits'", a.seen.classes.fields[0].exact);
+	T("the lock is written on CPU 0 only", test_bit(0, a.seen.classes.fields[0].writers) &&
+	  !test_bit(1, a.seen.classes.fields[0].writers));
+	T("the lock is write-hot", a.seen.classes.field_cls[0] == FA_CLASS_WRITE_HOT);
+	T("f1 keeps its sampled roles", !a.seen.classes.fields[1].exact &&
+	  test_bit(1, a.seen.classes.fields[1].readers));
 	for (int f = 1; f <= 3; f++) {
 		T("the lock is not on the readers' line",
-		  fa_layout__line(&a.suggested, t->st, 0) !=
-		  fa_layout__line(&a.suggested, t->st, f));
+		  fa_layout__line(&a.advice.suggested, t->st, 0) !=
+		  fa_layout__line(&a.advice.suggested, t->st, f));
 	}
 	analysis__exit(&a, t);
 	return TEST_OK;
@@ -533,15 +542,17 @@ static int test__affinity_blocks_stay(struct test_suite *test __maybe_unused,
 	}
 	T("analysis", !analysis__run(&a, t));
 	T("x and y stay in one storage unit",
-	  fa_layout__field_offset(&a.suggested, st, 1) ==
-	  fa_layout__field_offset(&a.suggested, st, 2));
-	T("the union is one block", a.suggested.offset[st->fields[3].unit] % 4 == 0);
+	  fa_layout__field_offset(&a.advice.suggested, st, 1) ==
+	  fa_layout__field_offset(&a.advice.suggested, st, 2));
+	T("the union is one block", a.advice.suggested.offset[st->fields[3].unit] % 4 == 0);
 	for (int u = 0; u < st->nr_units; u++) {
-		T("units stay aligned", a.suggested.offset[u] % st->units[u].align == 0);
+		T("units stay aligned", a.advice.suggested.offset[u] % st->units[u].align == 0);
 		for (int v = 0; v < st->nr_units; v++) {
 			bool overlap = u != v &&
-				a.suggested.offset[u] < a.suggested.offset[v] + st->units[v].size &&
-				a.suggested.offset[v] < a.suggested.offset[u] + st->units[u].size;
+				a.advice.suggested.offset[u] <
+				a.advice.suggested.offset[v] + st->units[v].size &&
+				a.advice.suggested.offset[v] <
+				a.advice.suggested.offset[u] + st->units[u].size;
 
 			T("units do not overlap", !overlap);
 		}
@@ -574,7 +585,7 @@ static int lock_reader__replay(u32 reader, double *xfers)
 	}
 	if (analysis__run(&a, t))
 		goto out_err;
-	*xfers = a.now.replay.xfers_per_kacc;
+	*xfers = a.cost.now.replay.xfers_per_kacc;
 	analysis__exit(&a, t);
 	return 0;
 
@@ -801,14 +812,16 @@ static int test__affinity_class_agreement(struct test_suite *test __maybe_unused
 
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
-	pr_debug("agreement: f0 %.3f, f1 %.3f, f2 %.3f\n", a.classes.fields[0].agree,
-		 a.classes.fields[1].agree, a.classes.fields[2].agree);
-	T("f0, at the threshold, is not sure", a.classes.fields[0].agree < FA_CLASS_SURE);
-	T("nor always the other class", a.classes.fields[0].agree > 1 - FA_CLASS_SURE);
-	T("f1, written half the time, is write-hot", a.classes.field_cls[1] == FA_CLASS_WRITE_HOT);
-	T("and sure", a.classes.fields[1].agree == 1);
+	pr_debug("agreement: f0 %.3f, f1 %.3f, f2 %.3f\n", a.seen.classes.fields[0].agree,
+		 a.seen.classes.fields[1].agree, a.seen.classes.fields[2].agree);
+	T("f0, at the threshold, is not sure", a.seen.classes.fields[0].agree < FA_CLASS_SURE);
+	T("nor always the other class", a.seen.classes.fields[0].agree > 1 - FA_CLASS_SURE);
+	T("f1, written half the time, is write-hot",
+	  a.seen.classes.field_cls[1] == FA_CLASS_WRITE_HOT);
+	T("and sure", a.seen.classes.fields[1].agree == 1);
 	T("f2, never written, is read-mostly and sure",
-	  a.classes.field_cls[2] == FA_CLASS_READ_MOSTLY && a.classes.fields[2].agree == 1);
+	  a.seen.classes.field_cls[2] == FA_CLASS_READ_MOSTLY &&
+	  a.seen.classes.fields[2].agree == 1);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -820,8 +833,8 @@ static int evidence__run(struct fa_analysis *a, struct fa_struct *st, int n, int
 	int err = t ? analysis__run(a, t) : -1;
 
 	pr_debug("%d accesses, %d per mille shared: saving %.4f (%.4f to %.4f)%s, record %.1fx\n", n,
-		 permille, a->gain_ci.est, a->gain_ci.lo, a->gain_ci.hi,
-		 a->insufficient ? ", insufficient" : "", a->record_more);
+		 permille, a->cost.gain_ci.est, a->cost.gain_ci.lo, a->cost.gain_ci.hi,
+		 a->candidate.insufficient ? ", insufficient" : "", a->candidate.record_more);
 	fa_type__delete(t);
 	return err;
 }
@@ -846,10 +859,10 @@ static int test__affinity_evidence(struct test_suite *test __maybe_unused,
 
 	T("struct", st);
 	T("analysis of 60 accesses", !evidence__run(&a, st, 60, 500));
-	T("few blocks of time: no advice", a.advice == FA_ADVICE_NONE && !a.changed);
-	T("a candidate", a.insufficient && !a.record_more);
-	T("it separates f0 and f1", fa_layout__line(&a.candidate, st, 0) !=
-	  fa_layout__line(&a.candidate, st, 1));
+	T("few blocks of time: no advice", a.advice.kind == FA_ADVICE_NONE && !a.advice.changed);
+	T("a candidate", a.candidate.insufficient && !a.candidate.record_more);
+	T("it separates f0 and f1", fa_layout__line(&a.candidate.layout, st, 0) !=
+	  fa_layout__line(&a.candidate.layout, st, 1));
 	fa_analysis__exit(&a);
 
 	/* an interval as wide again as the estimate's distance to the threshold: 4x */
@@ -864,10 +877,11 @@ static int test__affinity_evidence(struct test_suite *test __maybe_unused,
 	T("nor one without accesses", !fa_cost__replay_contradicts(&none[0], &none[1]));
 
 	T("analysis of 20000 accesses", !evidence__run(&a, st, 20000, 500));
-	T("the edit is advised", a.advice == FA_ADVICE_EDIT && a.changed && !a.insufficient);
-	T("surely", a.gain_ci.lo >= FA_MIN_GAIN);
-	T("f0 leaves f1", fa_layout__line(&a.suggested, st, 0) !=
-	  fa_layout__line(&a.suggested, st, 1));
+	T("the edit is advised", a.advice.kind == FA_ADVICE_EDIT && a.advice.changed &&
+	  !a.candidate.insufficient);
+	T("surely", a.cost.gain_ci.lo >= FA_MIN_GAIN);
+	T("f0 leaves f1", fa_layout__line(&a.advice.suggested, st, 0) !=
+	  fa_layout__line(&a.advice.suggested, st, 1));
 	fa_analysis__exit(&a);
 	fa_struct__delete(st);
 	return TEST_OK;

@@ -40,7 +40,7 @@ static int test__affinity_per_cpu(struct test_suite *test __maybe_unused,
 	struct fa_type *t = longs_type__new(8), *t2 = longs_type__new(8);
 	struct fa_type_entry te = { .name = (char *)"struct longs", .t = t, .kernel = true, };
 	struct fa_type_entry heap = te;
-	struct fa_analysis a = { .current = { .size = 64, .line_size = 64, }, };
+	struct fa_analysis a = { .seen.current = { .size = 64, .line_size = 64, }, };
 
 	T("types", t && t2);
 	heap.t = t2;

@@ -41,15 +41,21 @@ static int test__affinity_split(struct test_suite *test __maybe_unused,
 
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
-	split__debug(&a.split);
-	T("the split is advised", a.advice == FA_ADVICE_SPLIT && a.split.why == FA_SPLIT_ADVISED);
-	T("f0 and f1 are hot", a.split.hot[0] && a.split.hot[1] && a.split.nr_hot == 2);
-	T("two structs of 16 bytes", a.split.hot_size == 16 && a.split.cold_size == 16);
+	split__debug(&a.advice.split);
+	T("the split is advised", a.advice.kind == FA_ADVICE_SPLIT &&
+	  a.advice.split.why == FA_SPLIT_ADVISED);
+	T("f0 and f1 are hot", a.advice.split.hot[0] && a.advice.split.hot[1] &&
+	  a.advice.split.nr_hot == 2);
+	T("two structs of 16 bytes", a.advice.split.hot_size == 16 &&
+	  a.advice.split.cold_size == 16);
 	T("the cold members in 1% of the visits",
-	  a.split.cold_share > 0.005 && a.split.cold_share < 0.02);
-	T("half the bytes per visit", a.split.now.bytes == 32 && a.split.split.bytes < 17);
-	T("no more lines per window", a.split.split.lines <= a.split.now.lines * 1.05);
-	T("the layout stays", !a.changed && fa_layout__same(&a.suggested, &a.current));
+	  a.advice.split.cold_share > 0.005 && a.advice.split.cold_share < 0.02);
+	T("half the bytes per visit", a.advice.split.now.bytes == 32 &&
+	  a.advice.split.split.bytes < 17);
+	T("no more lines per window",
+	  a.advice.split.split.lines <= a.advice.split.now.lines * 1.05);
+	T("the layout stays", !a.advice.changed &&
+	  fa_layout__same(&a.advice.suggested, &a.seen.current));
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -62,11 +68,11 @@ static int test__affinity_split_hurts(struct test_suite *test __maybe_unused,
 
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
-	split__debug(&a.split);
-	T("a split was considered", a.split.hot);
+	split__debug(&a.advice.split);
+	T("a split was considered", a.advice.split.hot);
 	T("and not advised: f2 and f3 are in the visits of f0 and f1",
-	  a.split.why == FA_SPLIT_NO_GAIN && a.advice != FA_ADVICE_SPLIT);
-	T("it would cost more than now", a.split.split.cost > a.split.now.cost);
+	  a.advice.split.why == FA_SPLIT_NO_GAIN && a.advice.kind != FA_ADVICE_SPLIT);
+	T("it would cost more than now", a.advice.split.split.cost > a.advice.split.now.cost);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -80,7 +86,7 @@ static int test__affinity_split_one(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
 	T("no split of a struct seen in one instance",
-	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	  a.advice.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice.kind != FA_ADVICE_SPLIT);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -98,7 +104,7 @@ static int test__affinity_split_heap(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
 	T("no split of instances that are not in an array",
-	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	  a.advice.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice.kind != FA_ADVICE_SPLIT);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }
@@ -138,7 +144,7 @@ static int test__affinity_split_header(struct test_suite *test __maybe_unused,
 	T("type", t);
 	T("analysis", !analysis__run(&a, t));
 	T("no split of a struct that ends in an array of one element",
-	  a.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice != FA_ADVICE_SPLIT);
+	  a.advice.split.why == FA_SPLIT_NOT_CONSIDERED && a.advice.kind != FA_ADVICE_SPLIT);
 	analysis__exit(&a, t);
 	return TEST_OK;
 }

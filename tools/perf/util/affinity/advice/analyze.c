@@ -58,35 +58,35 @@ static void fa_analysis__method(struct fa_analysis *a, struct fa_type *t, int me
 	bool have_code = fa_matrix__nr_cells(code);
 	bool dense;
 
-	a->gap_ns = fa_type__median_gap_ns(t);
-	dense = a->gap_ns && a->gap_ns <= FA_DENSE_GAP_NS;
+	a->seen.gap_ns = fa_type__median_gap_ns(t);
+	dense = a->seen.gap_ns && a->seen.gap_ns <= FA_DENSE_GAP_NS;
 	if (method == FA_METHOD_AUTO) {
 		if (dense) {
 			method = FA_METHOD_WINDOW;
-			a->why = FA_METHOD_WHY_DENSE;
+			a->seen.why = FA_METHOD_WHY_DENSE;
 		} else if (have_code) {
 			method = FA_METHOD_CODE;
-			a->why = FA_METHOD_WHY_SPARSE;
+			a->seen.why = FA_METHOD_WHY_SPARSE;
 		} else {
 			method = FA_METHOD_WINDOW;
-			a->why = FA_METHOD_WHY_SPARSE_NO_CODE;
+			a->seen.why = FA_METHOD_WHY_SPARSE_NO_CODE;
 		}
 	} else {
-		a->why = FA_METHOD_WHY_ASKED;
+		a->seen.why = FA_METHOD_WHY_ASKED;
 	}
 	if (method == FA_METHOD_CODE && !have_code) {
-		a->why = FA_METHOD_WHY_NO_CODE;
+		a->seen.why = FA_METHOD_WHY_NO_CODE;
 		method = FA_METHOD_WINDOW;
 	}
-	a->method = method;
-	a->affinity = method == FA_METHOD_CODE ? code : &t->win.co;
+	a->seen.method = method;
+	a->seen.affinity = method == FA_METHOD_CODE ? code : &t->win.co;
 }
 
 /* Another advice replaces the candidate whose saving was not sure */
 static void fa_analysis__drop_candidate(struct fa_analysis *a)
 {
-	fa_layout__exit(&a->candidate);
-	a->insufficient = false;
+	fa_layout__exit(&a->candidate.layout);
+	a->candidate.insufficient = false;
 }
 
 /*
@@ -109,10 +109,10 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 
 	/* nor its alignment, for a layout assembly or user space has */
 	if (!t->replay.nr_bases || !xfer_cost || t->st->abi_decl ||
-	    (t->replay.nr_bases == 1 && (!a->changed || !t->xfer.misaligned)) ||
-	    (a->suggested.size % line == 0 && !t->xfer.misaligned))
+	    (t->replay.nr_bases == 1 && (!a->advice.changed || !t->xfer.misaligned)) ||
+	    (a->advice.suggested.size % line == 0 && !t->xfer.misaligned))
 		return 0;
-	if (fa_layout__copy(&spread, &a->suggested))
+	if (fa_layout__copy(&spread, &a->advice.suggested))
 		return -ENOMEM;
 	spread.align = max(spread.align, line);
 	spread.size = roundup(spread.size, line);
@@ -121,20 +121,20 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
 		return -ENOMEM;
 	}
 	/* every instance grows: judged as the edits are (edit.h) */
-	if (cost.total * spread.size / a->suggested.size >=
-	    a->advised.replay.total * (1 - FA_MIN_GAIN)) {
+	if (cost.total * spread.size / a->advice.suggested.size >=
+	    a->cost.advised.replay.total * (1 - FA_MIN_GAIN)) {
 		fa_layout__exit(&spread);
 		return 0;
 	}
-	fa_layout__exit(&a->suggested);
-	a->suggested = spread;
-	a->advised.replay = cost;
-	a->advised.replay_groups = by_group;
-	fa_boot__saving(&a->now.replay_groups, &by_group, &a->replay_gain_ci);
-	a->spread = true;
+	fa_layout__exit(&a->advice.suggested);
+	a->advice.suggested = spread;
+	a->cost.advised.replay = cost;
+	a->cost.advised.replay_groups = by_group;
+	fa_boot__saving(&a->cost.now.replay_groups, &by_group, &a->cost.replay_gain_ci);
+	a->advice.spread = true;
 	fa_analysis__drop_candidate(a);
-	a->kept = false;
-	a->changed = true;
+	a->advice.kept = false;
+	a->advice.changed = true;
 	return 0;
 }
 
@@ -150,10 +150,10 @@ static int fa_analysis__spread(struct fa_analysis *a, struct fa_type *t, double 
  */
 static void fa_analysis__lines_at(struct fa_analysis *a, struct fa_type *t)
 {
-	if (!a->per_visit || a->spread || !t->replay.nr_bases)
+	if (!a->cost.per_visit || a->advice.spread || !t->replay.nr_bases)
 		return;
-	a->now.visit_lines = fa_analysis__visit_lines(a, t, &a->current);
-	a->advised.visit_lines = fa_analysis__visit_lines(a, t, &a->suggested);
+	a->cost.now.visit_lines = fa_analysis__visit_lines(a, t, &a->seen.current);
+	a->cost.advised.visit_lines = fa_analysis__visit_lines(a, t, &a->advice.suggested);
 }
 
 /* Cache lines a visit takes with @l, the recorded instances where they were */
@@ -166,7 +166,7 @@ double fa_analysis__visit_lines(const struct fa_analysis *a, const struct fa_typ
 	memset(phases, 0, sizeof(phases));
 	for (u32 i = 0; i < t->replay.nr_bases; i++)
 		phases[t->replay.bases[i] % line]++;
-	return fa_cost_model__lines_at(&a->model, l, phases);
+	return fa_cost_model__lines_at(&a->cost.model, l, phases);
 }
 
 /**
@@ -177,11 +177,13 @@ double fa_analysis__visit_lines(const struct fa_analysis *a, const struct fa_typ
  */
 bool fa_analysis__unsure(const struct fa_analysis *a)
 {
-	if (!a->changed || a->spread || a->advised.model.total >= a->now.model.total)
+	if (!a->advice.changed || a->advice.spread ||
+	    a->cost.advised.model.total >= a->cost.now.model.total)
 		return false;
-	if (a->advised.replay.total <= a->now.replay.total * (1 - FA_MIN_GAIN))
+	if (a->cost.advised.replay.total <= a->cost.now.replay.total * (1 - FA_MIN_GAIN))
 		return false;
-	return !(a->now.visit_lines > 0 && a->advised.visit_lines <= a->now.visit_lines * (1 - FA_MIN_GAIN));
+	return !(a->cost.now.visit_lines > 0 &&
+		 a->cost.advised.visit_lines <= a->cost.now.visit_lines * (1 - FA_MIN_GAIN));
 }
 
 /* The model's cost of the current and suggested layouts and the saving, with intervals */
@@ -190,27 +192,29 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 	struct fa_boot_sum c[3];
 
 	if (!fa_cost_model__has_groups(m)) {
-		double now = a->now.model.total, then = a->advised.model.total;
+		double now = a->cost.now.model.total, then = a->cost.advised.model.total;
+		double gain = now > 0 ? 1 - then / now : 0;
 
-		a->now.cost_ci = (struct fa_interval){ .est = now, .lo = now, .hi = now, };
-		a->advised.cost_ci = (struct fa_interval){ .est = then, .lo = then, .hi = then, };
-		a->gain_ci.est = a->gain_ci.lo = a->gain_ci.hi = a->now.model.total > 0 ?
-			1 - a->advised.model.total / a->now.model.total : 0;
-		a->reorder_gain_ci = a->gain_ci;
-		if (a->now.model.total > 0)
-			a->reorder_gain_ci.est = 1 - a->reorder_model.total / a->now.model.total;
-		a->reorder_gain_ci.lo = a->reorder_gain_ci.hi = a->reorder_gain_ci.est;
+		a->cost.now.cost_ci = (struct fa_interval){ .est = now, .lo = now, .hi = now, };
+		a->cost.advised.cost_ci = (struct fa_interval){ .est = then, .lo = then,
+								.hi = then, };
+		a->cost.gain_ci = (struct fa_interval){ .est = gain, .lo = gain, .hi = gain, };
+		a->reorder.gain_ci = a->cost.gain_ci;
+		if (now > 0)
+			a->reorder.gain_ci.est = 1 - a->reorder.model.total / now;
+		a->reorder.gain_ci.lo = a->reorder.gain_ci.hi = a->reorder.gain_ci.est;
 		return;
 	}
-	fa_cost_model__eval_groups(m, &a->current, &a->measured.cost, &a->measured.lines);
-	fa_cost_model__eval_groups(m, &a->suggested, &c[1], NULL);
-	a->measured.windows = m->nr_by_group;
-	c[0] = a->measured.cost;
-	fa_boot__ratio(&c[0], &m->nr_by_group, &a->now.cost_ci);
-	fa_boot__ratio(&c[1], &m->nr_by_group, &a->advised.cost_ci);
-	fa_boot__saving(&c[0], &c[1], &a->gain_ci);
-	fa_cost_model__eval_groups(m, &a->reorder, &c[2], NULL);
-	fa_boot__saving(&c[0], &c[2], &a->reorder_gain_ci);
+	fa_cost_model__eval_groups(m, &a->seen.current, &a->seen.measured.cost,
+				   &a->seen.measured.lines);
+	fa_cost_model__eval_groups(m, &a->advice.suggested, &c[1], NULL);
+	a->seen.measured.windows = m->nr_by_group;
+	c[0] = a->seen.measured.cost;
+	fa_boot__ratio(&c[0], &m->nr_by_group, &a->cost.now.cost_ci);
+	fa_boot__ratio(&c[1], &m->nr_by_group, &a->cost.advised.cost_ci);
+	fa_boot__saving(&c[0], &c[1], &a->cost.gain_ci);
+	fa_cost_model__eval_groups(m, &a->reorder.layout, &c[2], NULL);
+	fa_boot__saving(&c[0], &c[2], &a->reorder.gain_ci);
 }
 
 /*
@@ -219,13 +223,13 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
  */
 static int fa_analysis__candidate(struct fa_analysis *a)
 {
-	a->insufficient = true;
-	a->candidate_advice = a->advice;
-	a->advice = FA_ADVICE_NONE;
-	a->advised.model = a->now.model;
-	a->advised.cost_ci = a->now.cost_ci;
-	a->candidate = a->suggested;
-	return fa_layout__copy(&a->suggested, &a->current);
+	a->candidate.insufficient = true;
+	a->candidate.advice = a->advice.kind;
+	a->advice.kind = FA_ADVICE_NONE;
+	a->cost.advised.model = a->cost.now.model;
+	a->cost.advised.cost_ci = a->cost.now.cost_ci;
+	a->candidate.layout = a->advice.suggested;
+	return fa_layout__copy(&a->advice.suggested, &a->seen.current);
 }
 
 /**
@@ -250,10 +254,11 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
 	int nr_groups;
 	bool few = fa_analysis__few_groups(m, &nr_groups);
 
-	if (a->kept || !fa_cost_model__has_groups(m) ||
-	    (!few && a->gain_ci.lo >= FA_MIN_GAIN))
+	if (a->advice.kept || !fa_cost_model__has_groups(m) ||
+	    (!few && a->cost.gain_ci.lo >= FA_MIN_GAIN))
 		return 0;
-	a->record_more = few ? 0 : fa_interval__more_samples(&a->gain_ci, FA_MIN_GAIN);
+	a->candidate.record_more = few ? 0 :
+		fa_interval__more_samples(&a->cost.gain_ci, FA_MIN_GAIN);
 	return fa_analysis__candidate(a);
 }
 
@@ -263,17 +268,17 @@ static int fa_analysis__insufficient(struct fa_analysis *a, const struct fa_cost
  */
 static int fa_analysis__withhold(struct fa_analysis *a)
 {
-	a->candidate_replay = a->advised.replay;
-	a->advised.replay = a->now.replay;
-	a->record_more = 0;
-	a->changed = false;
+	a->candidate.replay = a->cost.advised.replay;
+	a->cost.advised.replay = a->cost.now.replay;
+	a->candidate.record_more = 0;
+	a->advice.changed = false;
 	return fa_analysis__candidate(a);
 }
 
 /* Whether there is an advice yet to be checked against a replay */
 static bool fa_analysis__advised(const struct fa_analysis *a)
 {
-	return a->changed && !a->kept && !a->insufficient;
+	return a->advice.changed && !a->advice.kept && !a->candidate.insufficient;
 }
 
 /*
@@ -284,9 +289,9 @@ static bool fa_analysis__advised(const struct fa_analysis *a)
 static int fa_analysis__contradicted(struct fa_analysis *a)
 {
 	if (!fa_analysis__advised(a) ||
-	    !fa_cost__replay_contradicts(&a->now.replay, &a->advised.replay))
+	    !fa_cost__replay_contradicts(&a->cost.now.replay, &a->cost.advised.replay))
 		return 0;
-	a->contradicted = true;
+	a->candidate.contradicted = true;
 	return fa_analysis__withhold(a);
 }
 
@@ -299,11 +304,12 @@ static int fa_analysis__contradicted(struct fa_analysis *a)
 static int fa_analysis__watched(struct fa_analysis *a, const struct fa_type *t)
 {
 	const struct fa_exact_lines *xl = t->counts.exact_lines;
-	const struct fa_layout *l = a->insufficient ? &a->candidate : &a->suggested;
+	const struct fa_layout *l = a->candidate.insufficient ? &a->candidate.layout :
+		&a->advice.suggested;
 
 	if (!xl || !xl->nr_hits)
 		return 0;
-	if (fa_exact_lines__replay(xl, t->st, &a->current, false, &a->watched.now) ||
+	if (fa_exact_lines__replay(xl, t->st, &a->seen.current, false, &a->watched.now) ||
 	    fa_exact_lines__replay(xl, t->st, l, l->align >= t->cfg.line_size,
 				   &a->watched.then))
 		return -ENOMEM;
@@ -316,7 +322,7 @@ static int fa_analysis__watched(struct fa_analysis *a, const struct fa_type *t)
 /* Whether the watched hits were replayed with an advice or a candidate */
 bool fa_analysis__watched_replayed(const struct fa_analysis *a)
 {
-	return a->watched.then.hits && (a->changed || a->insufficient);
+	return a->watched.then.hits && (a->advice.changed || a->candidate.insufficient);
 }
 
 static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
@@ -325,37 +331,42 @@ static int fa_analysis__costs(struct fa_analysis *a, struct fa_type *t,
 	bool aligned;
 	int err;
 
-	fa_cost_model__eval(model, &a->current, &a->now.model);
-	fa_cost_model__eval(model, &a->suggested, &a->advised.model);
+	fa_cost_model__eval(model, &a->seen.current, &a->cost.now.model);
+	fa_cost_model__eval(model, &a->advice.suggested, &a->cost.advised.model);
 	fa_analysis__intervals(a, model);
 	/* never advise a layout that saves less than FA_MIN_GAIN, or costs more */
-	if (a->advised.model.total >= a->now.model.total * (1 - FA_MIN_GAIN)) {
-		fa_layout__exit(&a->suggested);
-		if (fa_layout__copy(&a->suggested, &a->current))
+	if (a->cost.advised.model.total >= a->cost.now.model.total * (1 - FA_MIN_GAIN)) {
+		fa_layout__exit(&a->advice.suggested);
+		if (fa_layout__copy(&a->advice.suggested, &a->seen.current))
 			return -ENOMEM;
-		a->advised.model = a->now.model;
-		a->kept = true;
-		a->advice = FA_ADVICE_NONE;
+		a->cost.advised.model = a->cost.now.model;
+		a->advice.kept = true;
+		a->advice.kind = FA_ADVICE_NONE;
 	}
 	if (fa_analysis__insufficient(a, model))
 		return -ENOMEM;
-	aligned = !a->kept && a->suggested.align >= t->cfg.line_size;
-	a->changed = !fa_layout__same(&a->current, &a->suggested);
-	if (fa_cost__replay_detail(t, &a->current, FA_BASES_RECORDED, xfer_cost, &a->now.replay,
-				   &a->now.replay_groups, &a->now.replayed) ||
-	    fa_cost__replay(t, &a->suggested, aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
-			    xfer_cost, &a->advised.replay, &a->advised.replay_groups) ||
+	aligned = !a->advice.kept && a->advice.suggested.align >= t->cfg.line_size;
+	a->advice.changed = !fa_layout__same(&a->seen.current, &a->advice.suggested);
+	if (fa_cost__replay_detail(t, &a->seen.current, FA_BASES_RECORDED, xfer_cost,
+				   &a->cost.now.replay,
+				   &a->cost.now.replay_groups, &a->cost.now.replayed) ||
+	    fa_cost__replay(t, &a->advice.suggested,
+			    aligned ? FA_BASES_LINE_START : FA_BASES_RECORDED,
+			    xfer_cost, &a->cost.advised.replay, &a->cost.advised.replay_groups) ||
 	    fa_analysis__contradicted(a) || fa_analysis__watched(a, t))
 		return -ENOMEM;
-	fa_boot__saving(&a->now.replay_groups, &a->advised.replay_groups, &a->replay_gain_ci);
+	fa_boot__saving(&a->cost.now.replay_groups, &a->cost.advised.replay_groups,
+			&a->cost.replay_gain_ci);
 	err = fa_analysis__spread(a, t, xfer_cost);
 	if (!err)
 		fa_analysis__lines_at(a, t);
-	a->unsure = fa_analysis__unsure(a);
+	a->advice.unsure = fa_analysis__unsure(a);
 	/* units that conflict, apart only where an instance starts a line */
-	a->needs_line_start = a->changed && !a->spread &&
-			      a->suggested.align < t->cfg.line_size &&
-			      fa_layout__conflict_apart(&a->current, &a->suggested, &a->classes);
+	a->advice.needs_line_start = a->advice.changed && !a->advice.spread &&
+				     a->advice.suggested.align < t->cfg.line_size &&
+				     fa_layout__conflict_apart(&a->seen.current,
+							       &a->advice.suggested,
+							       &a->seen.classes);
 	return err;
 }
 
@@ -365,13 +376,14 @@ static int fa_analysis__reorder(struct fa_analysis *a, struct fa_type *t,
 {
 	const struct fa_struct *st = t->st;
 
-	if (fa_matrix__init(&a->unit_affinity) ||
-	    fa_units__affinity(st, a->affinity, &a->unit_affinity) ||
-	    fa_clusters__build(&a->clusters, st, &a->classes, &a->unit_affinity,
+	if (fa_matrix__init(&a->advice.unit_affinity) ||
+	    fa_units__affinity(st, a->seen.affinity, &a->advice.unit_affinity) ||
+	    fa_clusters__build(&a->advice.clusters, st, &a->seen.classes, &a->advice.unit_affinity,
 			       t->cfg.line_size) ||
-	    fa_layout__suggest(&a->reorder, st, &a->classes, &a->clusters, t->cfg.line_size))
+	    fa_layout__suggest(&a->reorder.layout, st, &a->seen.classes, &a->advice.clusters,
+			       t->cfg.line_size))
 		return -ENOMEM;
-	return fa_layout__refine(&a->reorder, st, &a->classes, model);
+	return fa_layout__refine(&a->reorder.layout, st, &a->seen.classes, model);
 }
 
 /*
@@ -397,9 +409,9 @@ static bool fa_analysis__surely_better(const struct fa_judge *j, const struct fa
 void fa_analysis__judge(const struct fa_analysis *a, const struct fa_type *t, struct fa_judge *j)
 {
 	*j = (struct fa_judge){
-		.st = t->st, .cur = &a->current, .m = &a->model, .keep = &a->keep,
-		.c = &a->classes, .nr_instances = t->xfer.nr_instances,
-		.cost0 = fa_cost_model__eval(&a->model, &a->current, NULL),
+		.st = t->st, .cur = &a->seen.current, .m = &a->cost.model, .keep = &a->advice.keep,
+		.c = &a->seen.classes, .nr_instances = t->xfer.nr_instances,
+		.cost0 = fa_cost_model__eval(&a->cost.model, &a->seen.current, NULL),
 	};
 }
 
@@ -415,7 +427,7 @@ static double fa_analysis__saves(const struct fa_analysis *a, const struct fa_ty
 	enum fa_bases bases = l->align >= l->line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
 	struct fa_cost then;
 
-	if (!now || fa_cost__replay(t, l, bases, a->xfer_cost, &then, NULL))
+	if (!now || fa_cost__replay(t, l, bases, a->cost.xfer_cost, &then, NULL))
 		return j->cost0 - fa_cost_model__eval(j->m, l, NULL);
 	return now->total - then.total;
 }
@@ -436,14 +448,14 @@ static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
 	struct fa_cost now;
 	double pad_gain, move_gain;
 
-	if (!fa_edits__pad(&a->edits))
+	if (!fa_edits__pad(&a->advice.edits))
 		return 0;
 	moves.moves_only = true;
-	if (fa_edits__search(&e, &l, &moves, &a->classes))
+	if (fa_edits__search(&e, &l, &moves, &a->seen.classes))
 		return -ENOMEM;
 	/* the recorded layout's replay once, for both */
-	if (e.nr && t->replay.nr_bases && a->xfer_cost &&
-	    !fa_cost__replay(t, j->cur, FA_BASES_RECORDED, a->xfer_cost, &now, NULL))
+	if (e.nr && t->replay.nr_bases && a->cost.xfer_cost &&
+	    !fa_cost__replay(t, j->cur, FA_BASES_RECORDED, a->cost.xfer_cost, &now, NULL))
 		recorded = &now;
 	pad_gain = e.nr ? fa_analysis__saves(a, t, j, recorded, edit) : 0;
 	move_gain = e.nr ? fa_analysis__saves(a, t, j, recorded, &l) : 0;
@@ -453,7 +465,7 @@ static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
 	}
 	pr_debug("%s: moves save %.3f of the padding's %.3f: no padding\n", j->st->name,
 		 move_gain, pad_gain);
-	a->edits = e;
+	a->advice.edits = e;
 	fa_layout__exit(edit);
 	*edit = l;
 	return 0;
@@ -467,35 +479,36 @@ static int fa_analysis__unpadded(struct fa_analysis *a, const struct fa_type *t,
 static int fa_analysis__advise(struct fa_analysis *a, struct fa_type *t,
 			       const struct fa_cost_model *model)
 {
-	const struct fa_layout *best = &a->current;
+	const struct fa_layout *best = &a->seen.current;
 	struct fa_judge j;
 	struct fa_layout edit;
 	int err;
 
 	fa_analysis__judge(a, t, &j);
-	if (fa_edits__search(&a->edits, &edit, &j, &a->classes))
+	if (fa_edits__search(&a->advice.edits, &edit, &j, &a->seen.classes))
 		return -ENOMEM;
 	if (fa_analysis__unpadded(a, t, &j, &edit)) {
 		fa_layout__exit(&edit);
 		return -ENOMEM;
 	}
-	a->judged.current = j.cost0;
-	a->judged.edit = a->edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
-	a->judged.reorder = fa_judge__cost(&j, &a->reorder);
-	a->reorder_breaks = !fa_keep__allows(&a->keep, &a->current, &a->reorder);
-	a->reorder_moved = fa_layout__moved(&a->current, &a->reorder);
-	fa_cost_model__eval(model, &a->reorder, &a->reorder_model);
-	if (a->judged.reorder < a->judged.edit && a->judged.reorder < j.cost0 * (1 - FA_MIN_GAIN) &&
-	    (!a->edits.nr || fa_analysis__surely_better(&j, &a->reorder, &edit))) {
-		a->advice = FA_ADVICE_REORDER;
-		best = &a->reorder;
-	} else if (a->edits.nr) {
-		a->advice = FA_ADVICE_EDIT;
+	a->cost.judged.current = j.cost0;
+	a->cost.judged.edit = a->advice.edits.nr ? fa_judge__cost(&j, &edit) : j.cost0;
+	a->cost.judged.reorder = fa_judge__cost(&j, &a->reorder.layout);
+	a->reorder.breaks = !fa_keep__allows(&a->advice.keep, &a->seen.current, &a->reorder.layout);
+	a->reorder.moved = fa_layout__moved(&a->seen.current, &a->reorder.layout);
+	fa_cost_model__eval(model, &a->reorder.layout, &a->reorder.model);
+	if (a->cost.judged.reorder < a->cost.judged.edit &&
+	    a->cost.judged.reorder < j.cost0 * (1 - FA_MIN_GAIN) &&
+	    (!a->advice.edits.nr || fa_analysis__surely_better(&j, &a->reorder.layout, &edit))) {
+		a->advice.kind = FA_ADVICE_REORDER;
+		best = &a->reorder.layout;
+	} else if (a->advice.edits.nr) {
+		a->advice.kind = FA_ADVICE_EDIT;
 		best = &edit;
 	}
-	err = fa_layout__copy(&a->suggested, best);
-	a->moved = fa_layout__moved(&a->current, &a->suggested);
-	a->shifted = fa_layout__shifted(&a->current, &a->suggested);
+	err = fa_layout__copy(&a->advice.suggested, best);
+	a->advice.moved = fa_layout__moved(&a->seen.current, &a->advice.suggested);
+	a->advice.shifted = fa_layout__shifted(&a->seen.current, &a->advice.suggested);
 	fa_layout__exit(&edit);
 	return err;
 }
@@ -527,12 +540,12 @@ static int fa_layout__every_call_lines(const struct fa_layout *l, const double *
 /* The fields nearly every visit reads: on how many lines, before and after */
 static void fa_analysis__every_call(struct fa_analysis *a, const struct fa_cost_model *model)
 {
-	int n = a->current.nr_units;
+	int n = a->seen.current.nr_units;
 	double share[n + 1];
 
 	fa_cost_model__shares(model, n, share);
-	a->now.every_call_lines = fa_layout__every_call_lines(&a->current, share);
-	a->advised.every_call_lines = fa_layout__every_call_lines(&a->suggested, share);
+	a->cost.now.every_call_lines = fa_layout__every_call_lines(&a->seen.current, share);
+	a->cost.advised.every_call_lines = fa_layout__every_call_lines(&a->advice.suggested, share);
 }
 
 /*
@@ -542,10 +555,11 @@ static void fa_analysis__every_call(struct fa_analysis *a, const struct fa_cost_
  */
 double fa_analysis__gain(const struct fa_analysis *an)
 {
-	const struct fa_cost *now = an->spread ? &an->now.replay : &an->now.model;
-	const struct fa_cost *then = an->spread ? &an->advised.replay : &an->advised.model;
+	const struct fa_cost *now = an->advice.spread ? &an->cost.now.replay : &an->cost.now.model;
+	const struct fa_cost *then = an->advice.spread ? &an->cost.advised.replay :
+		&an->cost.advised.model;
 
-	if (!an->changed || now->total <= 0)
+	if (!an->advice.changed || now->total <= 0)
 		return 0;
 	return 1 - then->total / now->total;
 }
@@ -556,9 +570,9 @@ double fa_analysis__gain(const struct fa_analysis *an)
  */
 double fa_analysis__saving(const struct fa_analysis *an)
 {
-	const struct fa_split *sp = &an->split;
+	const struct fa_split *sp = &an->advice.split;
 
-	if (an->advice == FA_ADVICE_SPLIT && sp->now.cost > 0)
+	if (an->advice.kind == FA_ADVICE_SPLIT && sp->now.cost > 0)
 		return 1 - sp->split.cost / sp->now.cost;
 	return fa_analysis__gain(an);
 }
@@ -570,9 +584,9 @@ double fa_analysis__saving(const struct fa_analysis *an)
  */
 bool fa_analysis__saving_interval(const struct fa_analysis *an, struct fa_interval *ci)
 {
-	if (!an->changed || an->advice == FA_ADVICE_SPLIT)
+	if (!an->advice.changed || an->advice.kind == FA_ADVICE_SPLIT)
 		return false;
-	*ci = an->spread ? an->replay_gain_ci : an->gain_ci;
+	*ci = an->advice.spread ? an->cost.replay_gain_ci : an->cost.gain_ci;
 	return true;
 }
 
@@ -585,28 +599,28 @@ static int fa_analysis__split(struct fa_analysis *a, struct fa_type *t,
 			      const struct fa_cost_model *model)
 {
 	struct fa_split_in in = {
-		.st = t->st, .cur = &a->current, .best = &a->suggested, .m = model,
-		.keep = &a->keep, .nr_instances = t->xfer.nr_instances,
+		.st = t->st, .cur = &a->seen.current, .best = &a->advice.suggested, .m = model,
+		.keep = &a->advice.keep, .nr_instances = t->xfer.nr_instances,
 		.bases = t->replay.bases, .nr_bases = t->replay.nr_bases,
 	};
 	int err;
 
-	if (a->spread || t->st->abi_decl)
+	if (a->advice.spread || t->st->abi_decl)
 		return 0;
-	err = fa_split__consider(&a->split, &in);
-	if (err || a->split.why != FA_SPLIT_ADVISED)
+	err = fa_split__consider(&a->advice.split, &in);
+	if (err || a->advice.split.why != FA_SPLIT_ADVISED)
 		return err;
-	fa_layout__exit(&a->suggested);
-	if (fa_layout__copy(&a->suggested, &a->current))
+	fa_layout__exit(&a->advice.suggested);
+	if (fa_layout__copy(&a->advice.suggested, &a->seen.current))
 		return -ENOMEM;
-	a->advised.model = a->now.model;
-	a->advised.replay = a->now.replay;
-	a->changed = false;
-	a->unsure = false;
+	a->cost.advised.model = a->cost.now.model;
+	a->cost.advised.replay = a->cost.now.replay;
+	a->advice.changed = false;
+	a->advice.unsure = false;
 	fa_analysis__drop_candidate(a);
-	a->needs_line_start = false;
-	a->advised.every_call_lines = a->now.every_call_lines;
-	a->advice = FA_ADVICE_SPLIT;
+	a->advice.needs_line_start = false;
+	a->cost.advised.every_call_lines = a->cost.now.every_call_lines;
+	a->advice.kind = FA_ADVICE_SPLIT;
 	return 0;
 }
 
@@ -616,17 +630,17 @@ static int fa_analysis__top_pairs(struct fa_analysis *a, const struct fa_type *t
 {
 	const struct fa_field *fields = t->st->fields;
 	struct fa_cell *cells;
-	int n = fa_matrix__cells(a->affinity, &cells);
+	int n = fa_matrix__cells(a->seen.affinity, &cells);
 
 	if (n < 0)
 		return n;
 	for (int k = 0; k < n && k < FA_TOP_PAIRS; k++) {
-		struct fa_top_pair *p = &a->top[a->nr_top++];
+		struct fa_top_pair *p = &a->seen.top[a->seen.nr_top++];
 		u16 u = fields[cells[k].i].unit, v = fields[cells[k].j].unit;
 
 		p->a = cells[k].i;
 		p->b = cells[k].j;
-		p->share = a->affinity->total ? 100 * cells[k].w / a->affinity->total : 0;
+		p->share = a->seen.affinity->total ? 100 * cells[k].w / a->seen.affinity->total : 0;
 		p->have_together = u != v && fa_cost_model__together(model, u, v, &p->together);
 	}
 	free(cells);
@@ -642,13 +656,13 @@ static int fa_analysis__fs_pairs(struct fa_analysis *a, const struct fa_type *t)
 
 	if (n < 0)
 		return n;
-	a->fs_pairs = calloc(n + 1, sizeof(*a->fs_pairs));
-	if (!a->fs_pairs) {
+	a->seen.fs_pairs = calloc(n + 1, sizeof(*a->seen.fs_pairs));
+	if (!a->seen.fs_pairs) {
 		free(cells);
 		return -ENOMEM;
 	}
 	for (int k = 0; k < n; k++) {
-		struct fa_fs_pair *p = &a->fs_pairs[k];
+		struct fa_fs_pair *p = &a->seen.fs_pairs[k];
 
 		p->writer = cells[k].i;
 		p->reader = cells[k].j;
@@ -657,9 +671,60 @@ static int fa_analysis__fs_pairs(struct fa_analysis *a, const struct fa_type *t)
 		if (p->share >= FA_FS_SHOWN)
 			fa_type__fs_share(t, p->writer, p->reader, &p->share_ci);
 	}
-	a->nr_fs_pairs = n;
+	a->seen.nr_fs_pairs = n;
 	free(cells);
 	return 0;
+}
+
+/*
+ * What the accesses show, before any advice (struct fa_seen): the method,
+ * the classes, the current layout, the top and falsely shared pairs and
+ * the shared lines; and the cost model every layout is weighed with
+ */
+static int fa_analysis__observe(struct fa_analysis *a, struct fa_type *t, int method,
+				double xfer_cost)
+{
+	struct fa_cost_model *model = &a->cost.model;
+	int err;
+
+	fa_analysis__method(a, t, method);
+	/*
+	 * The lines of one thread move between CPUs when it migrates, all of
+	 * them whatever the layout: a layout cannot save those transfers.
+	 */
+	a->cost.xfer_cost = fa_type__shared(t) ? xfer_cost : 0;
+	/* sparse samples: what every call of the sampled code touches */
+	a->cost.per_visit = a->seen.method == FA_METHOD_CODE && t->sets.nr_visits;
+	if (fa_cost_model__init(model, t, a->cost.xfer_cost, a->cost.per_visit) ||
+	    fa_classes__init(&a->seen.classes, t) ||
+	    fa_cost_model__set_moving(model, &a->seen.classes) ||
+	    fa_layout__current(&a->seen.current, t->st, t->cfg.line_size))
+		return -ENOMEM;
+	err = fa_analysis__top_pairs(a, t, model);
+	if (!err) {
+		a->seen.nr_shared_lines = fa_shared_lines__find(t, &a->seen.shared_lines);
+		err = min(a->seen.nr_shared_lines, 0);
+	}
+	return err ?: fa_analysis__fs_pairs(a, t);
+}
+
+/*
+ * The advice (struct fa_advised), its predicted cost, the full reorder
+ * and the candidate, from what fa_analysis__observe() saw
+ */
+static int fa_analysis__advice(struct fa_analysis *a, struct fa_type *t,
+			       const struct fa_keep_opts *keep)
+{
+	const struct fa_cost_model *model = &a->cost.model;
+	int err = -ENOMEM;
+
+	if (fa_keep__init(&a->advice.keep, t->st, &a->seen.current, keep) >= 0 &&
+	    !fa_analysis__reorder(a, t, model) && !fa_analysis__advise(a, t, model))
+		err = fa_analysis__costs(a, t, model, a->cost.xfer_cost);
+	if (err)
+		return err;
+	fa_analysis__every_call(a, model);
+	return fa_analysis__split(a, t, model);
 }
 
 /**
@@ -672,39 +737,10 @@ static int fa_analysis__fs_pairs(struct fa_analysis *a, const struct fa_type *t)
 int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, double xfer_cost,
 		     const struct fa_keep_opts *keep)
 {
-	struct fa_cost_model *model = &a->model;
-	int err = -ENOMEM;
+	int err;
 
 	memset(a, 0, sizeof(*a));
-	fa_analysis__method(a, t, method);
-	/*
-	 * The lines of one thread move between CPUs when it migrates, all of
-	 * them whatever the layout: a layout cannot save those transfers.
-	 */
-	a->xfer_cost = fa_type__shared(t) ? xfer_cost : 0;
-	xfer_cost = a->xfer_cost;
-	/* sparse samples: what every call of the sampled code touches */
-	a->per_visit = a->method == FA_METHOD_CODE && t->sets.nr_visits;
-	if (fa_cost_model__init(model, t, xfer_cost, a->per_visit))
-		return -ENOMEM;
-	if (!fa_classes__init(&a->classes, t) &&
-	    !fa_cost_model__set_moving(model, &a->classes) &&
-	    !fa_layout__current(&a->current, t->st, t->cfg.line_size) &&
-	    fa_keep__init(&a->keep, t->st, &a->current, keep) >= 0 &&
-	    !fa_analysis__reorder(a, t, model) && !fa_analysis__advise(a, t, model))
-		err = fa_analysis__costs(a, t, model, xfer_cost);
-	if (!err)
-		fa_analysis__every_call(a, model);
-	if (!err)
-		err = fa_analysis__top_pairs(a, t, model);
-	if (!err) {
-		a->nr_shared_lines = fa_shared_lines__find(t, &a->shared_lines);
-		err = min(a->nr_shared_lines, 0);
-	}
-	if (!err)
-		err = fa_analysis__fs_pairs(a, t);
-	if (!err)
-		err = fa_analysis__split(a, t, model);
+	err = fa_analysis__observe(a, t, method, xfer_cost) ?: fa_analysis__advice(a, t, keep);
 	if (err)
 		fa_analysis__exit(a);
 	return err;
@@ -712,19 +748,19 @@ int fa_analysis__run(struct fa_analysis *a, struct fa_type *t, int method, doubl
 
 void fa_analysis__exit(struct fa_analysis *a)
 {
-	fa_classes__exit(&a->classes);
-	fa_matrix__exit(&a->unit_affinity);
-	fa_clusters__exit(&a->clusters);
-	fa_layout__exit(&a->current);
-	fa_layout__exit(&a->suggested);
-	fa_layout__exit(&a->reorder);
-	fa_layout__exit(&a->candidate);
-	fa_keep__exit(&a->keep);
-	fa_split__exit(&a->split);
-	zfree(&a->shared_lines);
-	zfree(&a->fs_pairs);
+	fa_classes__exit(&a->seen.classes);
+	fa_matrix__exit(&a->advice.unit_affinity);
+	fa_clusters__exit(&a->advice.clusters);
+	fa_layout__exit(&a->seen.current);
+	fa_layout__exit(&a->advice.suggested);
+	fa_layout__exit(&a->reorder.layout);
+	fa_layout__exit(&a->candidate.layout);
+	fa_keep__exit(&a->advice.keep);
+	fa_split__exit(&a->advice.split);
+	zfree(&a->seen.shared_lines);
+	zfree(&a->seen.fs_pairs);
 	for (int i = 0; i < a->nr_tries; i++)
 		fa_try__exit(&a->tries[i]);
 	zfree(&a->tries);
-	fa_cost_model__exit(&a->model);
+	fa_cost_model__exit(&a->cost.model);
 }

@@ -107,49 +107,17 @@ struct fa_judged {
 	double			 reorder;	/* the full reorder */
 };
 
-struct fa_analysis {
+/*
+ * What the accesses show before any advice: the report's fields, their
+ * co-access and the lines shared between threads
+ */
+struct fa_seen {
 	int			 method;
 	enum fa_method_why	 why;
 	u64			 gap_ns;	/* median between a scope's samples */
 	const struct fa_matrix	*affinity;	/* field x field, of @method */
 	struct fa_classes	 classes;
-	struct fa_matrix	 unit_affinity;
-	struct fa_clusters	 clusters;
 	struct fa_layout	 current;
-	struct fa_layout	 suggested;	/* what is advised */
-	struct fa_layout	 reorder;	/* the full reorder, advised or not */
-	struct fa_edits		 edits;
-	struct fa_split		 split;
-	struct fa_keep		 keep;
-	enum fa_advice		 advice;
-	struct fa_judged	 judged;
-	int			 moved;		/* members the advice moves */
-	int			 reorder_moved;	/* members the full reorder moves */
-	int			 shifted;	/* members whose offset the advice changes */
-	bool			 reorder_breaks;	/* moves what must stay (keep.h) */
-	bool			 unsure;	/* the replay does not confirm the model */
-	bool			 needs_line_start;	/* apart only in instances starting a line */
-	struct fa_cost		 reorder_model;
-	/* the largest array of the type in another type seen (fa_types__embedder()) */
-	const char		*embed_type;
-	const struct fa_field	*embed_field;
-	struct fa_layout_cost	 now;		/* of @current */
-	struct fa_layout_cost	 advised;	/* of @suggested */
-	bool			 changed;
-	bool			 kept;		/* the suggestion saved too little */
-	bool			 spread;	/* aligned: instances no longer share lines */
-	bool			 per_visit;	/* the model counts lines per visit, not window */
-	/*
-	 * Of the window (visit) and move sets, @classes' moving units: what
-	 * every output and check weighs layouts with; .sets NULL if a saved
-	 * report had none
-	 */
-	struct fa_cost_model	 model;
-	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
-	/* how sure (boot.h): the model's saving and cost per window (visit) */
-	struct fa_interval	 gain_ci;
-	struct fa_interval	 replay_gain_ci;	/* of the replay's saving */
-	struct fa_interval	 reorder_gain_ci;	/* of the full reorder's (model) */
 	struct fa_top_pair	 top[FA_TOP_PAIRS];
 	int			 nr_top;
 	struct fa_fs_pair	*fs_pairs;	/* the most transfers first */
@@ -157,13 +125,80 @@ struct fa_analysis {
 	/* lines of several instances, one writing (lines.h), most accessed first */
 	struct fa_shared_line	*shared_lines;
 	int			 nr_shared_lines;
+	/* the largest array of the type in another type seen (fa_types__embedder()) */
+	const char		*embed_type;
+	const struct fa_field	*embed_field;
+	/* the current layout's cost and lines, the windows (visits), by group */
+	struct {
+		struct fa_boot_sum	 cost;
+		struct fa_boot_sum	 lines;
+		struct fa_boot_sum	 windows;
+	} measured;
+};
+
+/* The report's predicted cost: of the current layout and the advised one */
+struct fa_predicted {
+	/*
+	 * Of the window (visit) and move sets, the classes' moving units: what
+	 * every output and check weighs layouts with; .sets NULL if a saved
+	 * report had none
+	 */
+	struct fa_cost_model	 model;
+	double			 xfer_cost;	/* as weighed: 0 if one thread alone */
+	bool			 per_visit;	/* the model counts lines per visit, not window */
+	struct fa_layout_cost	 now;		/* of the current layout */
+	struct fa_layout_cost	 advised;	/* of the suggested one */
+	/* how sure (boot.h): the model's saving and cost per window (visit) */
+	struct fa_interval	 gain_ci;
+	struct fa_interval	 replay_gain_ci;	/* of the replay's saving */
+	struct fa_judged	 judged;
+};
+
+/* The report's advice: the edit, the layout it makes, what it must keep */
+struct fa_advised {
+	enum fa_advice		 kind;
+	struct fa_matrix	 unit_affinity;
+	struct fa_clusters	 clusters;
+	struct fa_layout	 suggested;	/* what is advised */
+	struct fa_edits		 edits;
+	struct fa_split		 split;
+	struct fa_keep		 keep;
+	int			 moved;		/* members the advice moves */
+	int			 shifted;	/* members whose offset the advice changes */
+	bool			 unsure;	/* the replay does not confirm the model */
+	bool			 needs_line_start;	/* apart only in instances starting a line */
+	bool			 changed;
+	bool			 kept;		/* the suggestion saved too little */
+	bool			 spread;	/* aligned: instances no longer share lines */
+};
+
+/* The full reorder, advised or not: the report's last line of a type */
+struct fa_reorder {
+	struct fa_layout	 layout;
+	int			 moved;		/* members it moves */
+	bool			 breaks;	/* moves what must stay (keep.h) */
+	struct fa_cost		 model;
+	struct fa_interval	 gain_ci;	/* of its saving (model) */
+};
+
+/* A candidate whose saving is not sure: what to record to know */
+struct fa_candidate {
 	bool			 insufficient;	/* a candidate, its saving not sure */
-	struct fa_layout	 candidate;	/* then: the leading candidate */
-	enum fa_advice		 candidate_advice;
+	struct fa_layout	 layout;	/* then: the leading candidate */
+	enum fa_advice		 advice;
 	double			 record_more;	/* times the samples it needs, 0: unknown */
 	/* the replay of the accesses says the candidate costs more: its cost */
 	bool			 contradicted;
-	struct fa_cost		 candidate_replay;
+	struct fa_cost		 replay;
+};
+
+/* The analysis of one type, a sub-record for each section of the report */
+struct fa_analysis {
+	struct fa_seen		 seen;
+	struct fa_predicted	 cost;
+	struct fa_advised	 advice;
+	struct fa_reorder	 reorder;
+	struct fa_candidate	 candidate;
 	/*
 	 * The watchpoints' hits replayed (exact.h): with the current layout,
 	 * and with the advice or, if none, the leading candidate.  An advice
@@ -177,12 +212,6 @@ struct fa_analysis {
 	/* what-if: the layouts --try proposes, scored as the advice (try.h) */
 	struct fa_try		*tries;
 	int			 nr_tries;
-	/* the current layout's cost and lines, the windows (visits), by group */
-	struct {
-		struct fa_boot_sum	 cost;
-		struct fa_boot_sum	 lines;
-		struct fa_boot_sum	 windows;
-	} measured;
 };
 
 /*

@@ -262,9 +262,9 @@ int fa_try__syntax(const char *text, char *msg, size_t size)
 /* The model's cost of @l and its saving from the current layout, with intervals */
 static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 {
-	const struct fa_cost_model *m = &an->model;
+	const struct fa_cost_model *m = &an->cost.model;
 	struct fa_boot_sum then;
-	double cur = an->now.model.total, cost;
+	double cur = an->cost.now.model.total, cost;
 
 	cost = fa_cost_model__eval(m, &tr->layout, &tr->cost.model);
 	if (!fa_cost_model__has_groups(m)) {
@@ -275,7 +275,7 @@ static void fa_try__model(struct fa_try *tr, const struct fa_analysis *an)
 	/* the current layout's, by group: what fa_analysis__intervals() measured */
 	fa_cost_model__eval_groups(m, &tr->layout, &then, NULL);
 	fa_boot__ratio(&then, &m->nr_by_group, &tr->cost.cost_ci);
-	fa_boot__saving(&an->measured.cost, &then, &tr->gain_ci);
+	fa_boot__saving(&an->seen.measured.cost, &then, &tr->gain_ci);
 }
 
 /**
@@ -295,7 +295,7 @@ int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_an
 	struct fa_boot_sum replay;
 	int err;
 
-	err = fa_edits__layout(&tr->edits, t->st, &an->current, &tr->layout);
+	err = fa_edits__layout(&tr->edits, t->st, &an->seen.current, &tr->layout);
 	if (err)
 		return err;
 	if (tr->align > tr->layout.align) {
@@ -308,17 +308,17 @@ int fa_try__score(struct fa_try *tr, const struct fa_type *t, const struct fa_an
 	else if (tr->layout.align >= line)
 		bases = FA_BASES_LINE_START;
 	fa_try__model(tr, an);
-	if (fa_cost__replay(t, &tr->layout, bases, an->xfer_cost, &tr->cost.replay, &replay))
+	if (fa_cost__replay(t, &tr->layout, bases, an->cost.xfer_cost, &tr->cost.replay, &replay))
 		return -ENOMEM;
-	fa_boot__saving(&an->now.replay_groups, &replay, &tr->replay_gain_ci);
+	fa_boot__saving(&an->cost.now.replay_groups, &replay, &tr->replay_gain_ci);
 	if (xl && xl->nr_hits &&
 	    fa_exact_lines__replay(xl, t->st, &tr->layout, tr->layout.align >= line, &tr->watched))
 		return -ENOMEM;
-	if (an->now.visit_lines > 0)
+	if (an->cost.now.visit_lines > 0)
 		tr->cost.visit_lines = fa_analysis__visit_lines(an, t, &tr->layout);
 	fa_analysis__judge(an, t, &j);
 	tr->judged = fa_judge__cost(&j, &tr->layout);
-	tr->moved = fa_layout__moved(&an->current, &tr->layout);
-	tr->breaks = !fa_keep__allows(&an->keep, &an->current, &tr->layout);
+	tr->moved = fa_layout__moved(&an->seen.current, &tr->layout);
+	tr->breaks = !fa_keep__allows(&an->advice.keep, &an->seen.current, &tr->layout);
 	return 0;
 }

@@ -37,7 +37,7 @@ static const char *fa_check__unit_name(const struct fa_check *c, int unit)
 static void fa_check__owners(const struct fa_check *c, int unit, bool written, char *buf,
 			     size_t size)
 {
-	const struct fa_unit_info *ui = &c->an->classes.units[c->old_unit[unit]];
+	const struct fa_unit_info *ui = &c->an->seen.classes.units[c->old_unit[unit]];
 	const struct fa_type *t = c->t;
 	char owners[64];
 
@@ -98,7 +98,7 @@ static int fa_check__shared_fprintf(const struct fa_check *c, int i, FILE *fp)
 /* The units of cluster @k still there, by name */
 static void fa_check__cluster_fprintf(const struct fa_check *c, int k, FILE *fp)
 {
-	const struct fa_cluster *cl = &c->an->clusters.clusters[k];
+	const struct fa_cluster *cl = &c->an->advice.clusters.clusters[k];
 	int shown = 0;
 
 	for (int i = 0; i < cl->nr; i++) {
@@ -118,7 +118,7 @@ static void fa_check__cluster_fprintf(const struct fa_check *c, int k, FILE *fp)
 static void fa_check__finding_fprintf(const struct fa_check *c,
 				      const struct fa_check_finding *f, FILE *fp)
 {
-	const char *per = c->an->per_visit ? "visit" : "window";
+	const char *per = c->an->cost.per_visit ? "visit" : "window";
 	char ci[FA_INTERVAL_STR];
 
 	switch (f->kind) {
@@ -149,7 +149,7 @@ static void fa_check__finding_fprintf(const struct fa_check *c,
 		break;
 	case FA_CHECK_COST:
 		fprintf(fp, "  the recorded accesses cost %.1f%% more (lines + %g x transfers per %s, %s), %s the %.1f%% --max-regression allows\n",
-			100 * c->change, c->an->xfer_cost, per,
+			100 * c->change, c->an->cost.xfer_cost, per,
 			fa_interval__str(&c->change_ci, false, ci, sizeof(ci)),
 			f->undecided ? "maybe more than" : "more than", 100 * c->max_regression);
 		break;
@@ -192,7 +192,7 @@ static void fa_check__changes_fprintf(const struct fa_check *c, FILE *fp)
 		fprintf(fp, "\n");
 	n = 0;
 	for (int u = 0; u < old->nr_units; u++) {
-		if (c->new_unit[u] >= 0 || c->an->classes.units[u].cls == FA_CLASS_COLD)
+		if (c->new_unit[u] >= 0 || c->an->seen.classes.units[u].cls == FA_CLASS_COLD)
 			continue;
 		fprintf(fp, "%s %s", n++ ? "," : "  accessed when recorded, now gone:",
 			fa_unit__name(old, u));
@@ -221,7 +221,7 @@ static void fa_check__mark_lines(const struct fa_check *c, bool *lines)
 			int o = c->old_unit[u];
 
 			if (o >= 0 && (((f->kind == FA_CHECK_SPREAD || f->kind == FA_CHECK_GROUP) &&
-					c->an->clusters.of_unit[o] == f->other) ||
+					c->an->advice.clusters.of_unit[o] == f->other) ||
 				       (f->kind == FA_CHECK_COST && fa_check__hot(c, u))))
 				lines[fa_check__line_of(c, u)] = true;
 		}
@@ -249,7 +249,7 @@ static void fa_check__lines_fprintf(const struct fa_check *c, FILE *fp)
  */
 void fa_check__fprintf(const struct fa_check *c, const char *path, FILE *fp)
 {
-	const char *per = c->an->per_visit ? "visit" : "window";
+	const char *per = c->an->cost.per_visit ? "visit" : "window";
 	char ci[FA_INTERVAL_STR];
 
 	fprintf(fp, "%s in %s: %s\n", fa_struct__printed_name(c->st), path,

@@ -99,7 +99,7 @@ bool fa_check__hot(const struct fa_check *c, int unit)
 {
 	int o = c->old_unit[unit];
 
-	return o >= 0 && c->an->classes.units[o].cls != FA_CLASS_COLD;
+	return o >= 0 && c->an->seen.classes.units[o].cls != FA_CLASS_COLD;
 }
 
 int fa_check__line_of(const struct fa_check *c, int unit)
@@ -115,17 +115,18 @@ static int fa_check__shared_pair(struct fa_check *c, int a, int b)
 	int oa = c->old_unit[a], ob = c->old_unit[b];
 	struct fa_check_finding f = { .kind = FA_CHECK_SHARED, };
 
-	if (oa < 0 || ob < 0 || !fa_classes__conflict(&an->classes, oa, ob))
+	if (oa < 0 || ob < 0 || !fa_classes__conflict(&an->seen.classes, oa, ob))
 		return 0;
-	if (fa_layout__together(&an->suggested, old, oa, ob)) {
-		if (!an->insufficient || fa_layout__together(&an->candidate, old, oa, ob))
+	if (fa_layout__together(&an->advice.suggested, old, oa, ob)) {
+		if (!an->candidate.insufficient ||
+		    fa_layout__together(&an->candidate.layout, old, oa, ob))
 			return 0;
 		f.undecided = true;
 	}
-	f.unit = an->classes.units[oa].writer ? a : b;
+	f.unit = an->seen.classes.units[oa].writer ? a : b;
 	f.other = f.unit == a ? b : a;
 	f.line = max(fa_check__line_of(c, a), fa_check__line_of(c, b));
-	f.as_recorded = fa_layout__together(&an->current, old, oa, ob);
+	f.as_recorded = fa_layout__together(&an->seen.current, old, oa, ob);
 	return fa_check__add(c, &f);
 }
 
@@ -207,18 +208,19 @@ static int fa_check__spread(struct fa_check *c, u32 line_size)
 {
 	const struct fa_analysis *an = c->an;
 	const struct fa_struct *old = c->t->st;
-	struct fa_layout cur = fa_layout__at(&an->current, line_size);
-	struct fa_layout adv = fa_layout__at(&an->suggested, line_size);
-	struct fa_layout cand = fa_layout__at(&an->candidate, line_size);
+	struct fa_layout cur = fa_layout__at(&an->seen.current, line_size);
+	struct fa_layout adv = fa_layout__at(&an->advice.suggested, line_size);
+	struct fa_layout cand = fa_layout__at(&an->candidate.layout, line_size);
 	struct fa_layout now = fa_layout__at(&c->layout, line_size);
-	u32 recorded = max(an->current.size, an->suggested.size);
-	u32 now_or_cand = max(an->insufficient ? an->candidate.size : 0, c->layout.size);
+	u32 recorded = max(an->seen.current.size, an->advice.suggested.size);
+	u32 now_or_cand = max(an->candidate.insufficient ? an->candidate.layout.size : 0,
+			      c->layout.size);
 	bool *seen = calloc(max(recorded, now_or_cand) / line_size + 2, sizeof(*seen));
 	int *units = calloc(old->nr_units + 1, sizeof(*units));
 	int err = seen && units ? 0 : -ENOMEM;
 
-	for (int k = 0; !err && k < an->clusters.nr; k++) {
-		const struct fa_cluster *cl = &an->clusters.clusters[k];
+	for (int k = 0; !err && k < an->advice.clusters.nr; k++) {
+		const struct fa_cluster *cl = &an->advice.clusters.clusters[k];
 		/* the units still there, in all three layouts */
 		struct fa_cluster left = { .units = units, };
 		struct fa_check_finding f = {
@@ -237,7 +239,7 @@ static int fa_check__spread(struct fa_check *c, u32 line_size)
 		f.lines_allowed = max(rec, adv_lines);
 		f.lines_now = now_lines;
 		/* only a candidate the evidence is insufficient for has them on fewer */
-		if (now_lines <= f.lines_allowed && an->insufficient) {
+		if (now_lines <= f.lines_allowed && an->candidate.insufficient) {
 			f.lines_allowed = fa_cluster__lines(&left, &cand, old, NULL, seen, &line);
 			f.undecided = true;
 		}
@@ -277,9 +279,9 @@ static bool fa_cluster__conflicts(const struct fa_cluster *k, const struct fa_cl
 static int fa_check__entered(struct fa_check *c, int k, int u, u32 line_size)
 {
 	const struct fa_analysis *an = c->an;
-	const struct fa_cluster *cl = &an->clusters.clusters[k];
-	struct fa_layout cur = fa_layout__at(&an->current, line_size);
-	struct fa_layout adv = fa_layout__at(&an->suggested, line_size);
+	const struct fa_cluster *cl = &an->advice.clusters.clusters[k];
+	struct fa_layout cur = fa_layout__at(&an->seen.current, line_size);
+	struct fa_layout adv = fa_layout__at(&an->advice.suggested, line_size);
 	struct fa_layout now = fa_layout__at(&c->layout, line_size);
 	int o = c->old_unit[u];
 	struct fa_check_finding f = {
@@ -291,7 +293,7 @@ static int fa_check__entered(struct fa_check *c, int k, int u, u32 line_size)
 	    fa_cluster__meets(cl, &cur, c->t->st, NULL, o) ||
 	    fa_cluster__meets(cl, &adv, c->t->st, NULL, o))
 		return 0;
-	f.note = !fa_cluster__conflicts(cl, &an->classes, o);
+	f.note = !fa_cluster__conflicts(cl, &an->seen.classes, o);
 	return fa_check__add(c, &f);
 }
 
@@ -309,13 +311,13 @@ static int fa_check__groups(struct fa_check *c)
 		if (i && sizes[1] <= sizes[0])
 			break;
 		err = fa_check__spread(c, sizes[i]);
-		for (int k = 0; !err && k < an->clusters.nr; k++) {
-			if (an->clusters.clusters[k].nr < 2)
+		for (int k = 0; !err && k < an->advice.clusters.nr; k++) {
+			if (an->advice.clusters.clusters[k].nr < 2)
 				continue;
 			for (int u = 0; !err && u < c->st->nr_units; u++) {
 				int o = c->old_unit[u];
 
-				if (fa_check__hot(c, u) && an->clusters.of_unit[o] != k)
+				if (fa_check__hot(c, u) && an->advice.clusters.of_unit[o] != k)
 					err = fa_check__entered(c, k, u, sizes[i]);
 			}
 		}
@@ -380,7 +382,7 @@ static int fa_check__holes(struct fa_check *c)
 	const struct fa_analysis *an = c->an;
 	const struct fa_struct *old = c->t->st;
 	int nr_old = old->nr_units, nr = c->st->nr_units, found = c->nr_findings, err = 0;
-	u32 most = max(an->current.size, c->layout.size) / c->layout.line_size + 1;
+	u32 most = max(an->seen.current.size, c->layout.size) / c->layout.line_size + 1;
 	bool *hot = calloc(nr_old + nr + most, sizeof(*hot));
 	u32 *before = calloc(nr_old + nr, sizeof(*before));
 
@@ -389,10 +391,11 @@ static int fa_check__holes(struct fa_check *c)
 		goto out;
 	}
 	for (int u = 0; u < nr_old; u++)
-		hot[u] = an->classes.units[u].cls != FA_CLASS_COLD;
+		hot[u] = an->seen.classes.units[u].cls != FA_CLASS_COLD;
 	for (int u = 0; u < nr; u++)
 		hot[nr_old + u] = fa_check__hot(c, u);
-	c->hole_bytes_recorded = fa_layout__hot_holes(&an->current, old, hot, hot + nr_old + nr,
+	c->hole_bytes_recorded = fa_layout__hot_holes(&an->seen.current, old, hot,
+						      hot + nr_old + nr,
 						before);
 	c->hole_bytes_now = fa_layout__hot_holes(&c->layout, c->st, hot + nr_old,
 						hot + nr_old + nr, before + nr_old);
@@ -410,7 +413,7 @@ out:
 /* The lines of the recorded units, as recorded and now; removed ones apart */
 static void fa_check__lines_of(const struct fa_check *c, u32 *was, u32 *now)
 {
-	const struct fa_layout *l = &c->layout, *cur = &c->an->current;
+	const struct fa_layout *l = &c->layout, *cur = &c->an->seen.current;
 	u32 apart = max(cur->size, l->size) / l->line_size + 1;
 
 	for (int u = 0; u < c->t->st->nr_units; u++) {
@@ -450,7 +453,7 @@ const char *fa_check__verdict(const struct fa_check *c)
  */
 static int fa_check__cost(struct fa_check *c)
 {
-	const struct fa_cost_model *model = &c->an->model;
+	const struct fa_cost_model *model = &c->an->cost.model;
 	int n = c->t->st->nr_units, err;
 	u32 *line_of;
 	struct fa_check_finding f = { .kind = FA_CHECK_COST, };
@@ -482,9 +485,9 @@ static int fa_check__cost(struct fa_check *c)
 static int fa_check__mapped(const struct fa_check *c, struct fa_layout *l)
 {
 	const struct fa_layout *now = &c->layout;
-	u32 apart = max(c->an->current.size, now->size) / now->line_size + 1;
+	u32 apart = max(c->an->seen.current.size, now->size) / now->line_size + 1;
 
-	if (fa_layout__copy(l, &c->an->current))
+	if (fa_layout__copy(l, &c->an->seen.current))
 		return -ENOMEM;
 	for (int u = 0; u < l->nr_units; u++) {
 		int nu = c->new_unit[u];
@@ -509,14 +512,14 @@ static int fa_check__replay(struct fa_check *c)
 	struct fa_layout l;
 	int err;
 
-	if (!t->replay.nr || !c->an->current.offset)
+	if (!t->replay.nr || !c->an->seen.current.offset)
 		return 0;
 	if (fa_check__mapped(c, &l))
 		return -ENOMEM;
 	bases = l.align >= t->cfg.line_size ? FA_BASES_LINE_START : FA_BASES_RECORDED;
-	err = fa_cost__replay(t, &l, bases, c->an->xfer_cost, &c->replay_now, NULL);
+	err = fa_cost__replay(t, &l, bases, c->an->cost.xfer_cost, &c->replay_now, NULL);
 	fa_layout__exit(&l);
-	c->replay_recorded = c->an->now.replay;
+	c->replay_recorded = c->an->cost.now.replay;
 	c->replayed = !err;
 	return err;
 }
@@ -535,10 +538,11 @@ static int fa_check__instances(struct fa_check *c)
 	struct fa_check_finding f = { .kind = FA_CHECK_INSTANCES, };
 	double margin;
 
-	if (!c->replayed || !an->changed || an->unsure || an->insufficient || !an->xfer_cost)
+	if (!c->replayed || !an->advice.changed || an->advice.unsure ||
+	    an->candidate.insufficient || !an->cost.xfer_cost)
 		return 0;
-	c->replay_advised = an->advised.replay;
-	margin = FA_MIN_GAIN * an->now.replay.xfers_per_kacc;
+	c->replay_advised = an->cost.advised.replay;
+	margin = FA_MIN_GAIN * an->cost.now.replay.xfers_per_kacc;
 	if (c->replay_now.xfers_per_kacc <= c->replay_advised.xfers_per_kacc + margin)
 		return 0;
 	f.line = t->xfer.misaligned;
@@ -548,7 +552,7 @@ static int fa_check__instances(struct fa_check *c)
 /* Too few groups of time for the report to advise: no "holds" from them either */
 static int fa_check__evidence(struct fa_check *c)
 {
-	const struct fa_cost_model *m = &c->an->model;
+	const struct fa_cost_model *m = &c->an->cost.model;
 	struct fa_check_finding f = { .kind = FA_CHECK_EVIDENCE, .undecided = true, };
 
 	if (c->nr_failed || c->nr_undecided || !fa_cost_model__has_groups(m))

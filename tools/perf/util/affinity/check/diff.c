@@ -31,8 +31,8 @@ static const char * const fa_diff_keys[FA_DIFF_MAX] = {
 /* Whether @s has a replay of its accesses, with their groups (boot.h) */
 static bool fa_diff_side__replayed(const struct fa_diff_side *s)
 {
-	return s->t && s->an->now.replay.accesses &&
-	       fa_boot_sum__total(&s->an->now.replayed.windows) > 0;
+	return s->t && s->an->cost.now.replay.accesses &&
+	       fa_boot_sum__total(&s->an->cost.now.replayed.windows) > 0;
 }
 
 /* Whether @s saw instances that do not start a cache line */
@@ -69,16 +69,17 @@ static double fa_diff_side__measure(const struct fa_diff *d, const struct fa_dif
 	case FA_DIFF_INSTANCES:
 		return t->xfer.nr_instances;
 	case FA_DIFF_LINES:
-		return s->an->now.model.lines_per_window;
+		return s->an->cost.now.model.lines_per_window;
 	case FA_DIFF_XFERS:
 		/* with the instances where they were, as the report judges them */
-		return fa_diff__by_replay(d) ? s->an->now.replay.xfers_per_kacc :
-		       s->an->now.model.xfers_per_kacc;
+		return fa_diff__by_replay(d) ? s->an->cost.now.replay.xfers_per_kacc :
+		       s->an->cost.now.model.xfers_per_kacc;
 	case FA_DIFF_HITM:
 		loads = fa_type__loads(t);
 		return s->hitm && loads ? 1000.0 * t->counts.hitm / loads : NAN;
 	case FA_DIFF_COST:
-		return fa_diff__by_replay(d) ? s->an->now.replay.total : s->an->now.model.total;
+		return fa_diff__by_replay(d) ? s->an->cost.now.replay.total :
+		       s->an->cost.now.model.total;
 	default:
 		return NAN;
 	}
@@ -90,8 +91,9 @@ static void fa_diff_side__xfers(const struct fa_diff_side *s, struct fa_boot_sum
 	const struct fa_analysis *an = s->an;
 
 	for (int g = 0; g < FA_BOOT_GROUPS; g++)
-		xfers->g[g] = an->xfer_cost ? (an->measured.cost.g[g] - an->measured.lines.g[g]) /
-					      an->xfer_cost : 0;
+		xfers->g[g] = an->cost.xfer_cost ?
+			(an->seen.measured.cost.g[g] - an->seen.measured.lines.g[g]) /
+					      an->cost.xfer_cost : 0;
 }
 
 /*
@@ -102,24 +104,24 @@ static void fa_diff__intervals(struct fa_diff *d)
 {
 	const struct fa_analysis *a = d->side[0].an, *b = d->side[1].an;
 	const struct fa_type *ta = d->side[0].t, *tb = d->side[1].t;
-	const struct fa_boot_sum *wa = &a->measured.windows, *wb = &b->measured.windows;
+	const struct fa_boot_sum *wa = &a->seen.measured.windows, *wb = &b->seen.measured.windows;
 	struct fa_boot_sum xa, xb;
 	bool *have = d->have_change;
 
 	if (fa_diff__by_replay(d)) {
-		have[FA_DIFF_COST] = fa_boot__change_apart(&a->now.replay_groups,
-							   &a->now.replayed.windows,
-							   &b->now.replay_groups,
-							   &b->now.replayed.windows,
+		have[FA_DIFF_COST] = fa_boot__change_apart(&a->cost.now.replay_groups,
+							   &a->cost.now.replayed.windows,
+							   &b->cost.now.replay_groups,
+							   &b->cost.now.replayed.windows,
 							   &d->change[FA_DIFF_COST]);
-		have[FA_DIFF_XFERS] = fa_boot__change_apart(&a->now.replayed.xfers,
-							    &a->now.replayed.accesses,
-							    &b->now.replayed.xfers,
-							    &b->now.replayed.accesses,
+		have[FA_DIFF_XFERS] = fa_boot__change_apart(&a->cost.now.replayed.xfers,
+							    &a->cost.now.replayed.accesses,
+							    &b->cost.now.replayed.xfers,
+							    &b->cost.now.replayed.accesses,
 							    &d->change[FA_DIFF_XFERS]);
 	} else if (fa_boot_sum__total(wa) > 0 && fa_boot_sum__total(wb) > 0) {
-		have[FA_DIFF_COST] = fa_boot__change_apart(&a->measured.cost, wa,
-							   &b->measured.cost, wb,
+		have[FA_DIFF_COST] = fa_boot__change_apart(&a->seen.measured.cost, wa,
+							   &b->seen.measured.cost, wb,
 							   &d->change[FA_DIFF_COST]);
 		fa_diff_side__xfers(&d->side[0], &xa);
 		fa_diff_side__xfers(&d->side[1], &xb);
@@ -128,8 +130,8 @@ static void fa_diff__intervals(struct fa_diff *d)
 							    &d->change[FA_DIFF_XFERS]);
 	}
 	if (fa_boot_sum__total(wa) > 0 && fa_boot_sum__total(wb) > 0) {
-		have[FA_DIFF_LINES] = fa_boot__change_apart(&a->measured.lines, wa,
-							    &b->measured.lines, wb,
+		have[FA_DIFF_LINES] = fa_boot__change_apart(&a->seen.measured.lines, wa,
+							    &b->seen.measured.lines, wb,
 							    &d->change[FA_DIFF_LINES]);
 	}
 	if (d->side[0].hitm && d->side[1].hitm)
@@ -189,13 +191,14 @@ static int fa_diff__label(const struct fa_diff *d, int m, char *buf, size_t size
 
 	switch (m) {
 	case FA_DIFF_LINES:
-		return scnprintf(buf, size, "lines per %s", an->per_visit ? "visit" : "window");
+		return scnprintf(buf, size, "lines per %s",
+				 an->cost.per_visit ? "visit" : "window");
 	case FA_DIFF_XFERS:
 		return scnprintf(buf, size, "transfers per 1k accesses");
 	case FA_DIFF_HITM:
 		return scnprintf(buf, size, "HITM per 1k loads");
 	case FA_DIFF_COST:
-		return scnprintf(buf, size, "cost (lines + %g x transfers)", an->xfer_cost);
+		return scnprintf(buf, size, "cost (lines + %g x transfers)", an->cost.xfer_cost);
 	default:
 		return scnprintf(buf, size, "%s", fa_diff_keys[m]);
 	}
@@ -308,12 +311,16 @@ static size_t fa_diff__measures(const struct fa_diff *d, FILE *fp)
 	if (d->have_predicted)
 		printed += fa_diff__row(fp, "cost of the old accesses", d->predicted_was,
 					d->predicted_now, false, "predicted for the new layout");
-	if (old && old->changed && d->predicted_replayed)
-		printed += fa_diff__row(fp, "cost of the old report's advice", old->now.replay.total,
-					old->advised.replay.total, false, "predicted for the advice");
-	else if (old && old->changed)
-		printed += fa_diff__row(fp, "cost of the old report's advice", old->now.model.total,
-					old->advised.model.total, false, "predicted for the advice");
+	if (old && old->advice.changed && d->predicted_replayed)
+		printed += fa_diff__row(fp, "cost of the old report's advice",
+					old->cost.now.replay.total,
+					old->cost.advised.replay.total, false,
+					"predicted for the advice");
+	else if (old && old->advice.changed)
+		printed += fa_diff__row(fp, "cost of the old report's advice",
+					old->cost.now.model.total,
+					old->cost.advised.model.total, false,
+					"predicted for the advice");
 	return printed;
 }
 
@@ -351,7 +358,7 @@ static bool fa_diff__field(const struct fa_diff *d, const char *name, struct fa_
 		int f = fa_diff_side__field(s, name);
 
 		df->share[i] = f < 0 ? NAN : fa_type__field_share(s->t, f);
-		df->line[i] = f < 0 ? -1 : fa_layout__line(&s->an->current, s->t->st, f);
+		df->line[i] = f < 0 ? -1 : fa_layout__line(&s->an->seen.current, s->t->st, f);
 		if (f >= 0)
 			by_group[i] = &s->t->counts.field_groups[f].weight;
 	}
@@ -500,8 +507,8 @@ static int fa_diff__pairs(const struct fa_diff *d, struct fa_diff_pairs *p)
 		int err = 0;
 
 		/* the analysis has them, the most transfers first */
-		for (int k = 0; t && !err && k < an->nr_fs_pairs && k < FA_DIFF_MAX_FS; k++) {
-			const struct fa_fs_pair *fp = &an->fs_pairs[k];
+		for (int k = 0; t && !err && k < an->seen.nr_fs_pairs && k < FA_DIFF_MAX_FS; k++) {
+			const struct fa_fs_pair *fp = &an->seen.fs_pairs[k];
 
 			if (fp->share < FA_DIFF_MIN_FS)
 				break;
@@ -661,7 +668,7 @@ int fa_diff__json(struct json_writer *j, const struct fa_diff *d)
 		return err;
 	json_writer__begin_object(j, NULL, /*flat=*/false);
 	json_writer__string(j, "type", d->name);
-	json_writer__bool(j, "per_visit", fa_diff__an(d)->per_visit);
+	json_writer__bool(j, "per_visit", fa_diff__an(d)->cost.per_visit);
 	for (int m = 0; m < FA_DIFF_MAX; m++)
 		fa_json__double_pair(j, fa_diff_keys[m], fa_diff_side__measure(d, &d->side[0], m),
 				     fa_diff_side__measure(d, &d->side[1], m));

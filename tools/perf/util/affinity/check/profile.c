@@ -324,7 +324,7 @@ static int fa_profile__groups(const struct json_value *jm, struct fa_profile_typ
 {
 	const struct json_value *wg = json_value__get(jm, "windows_by_group");
 	const struct json_value *sg = json_value__get(jm, "set_groups");
-	struct fa_cost_model *m = &pt->an.model;
+	struct fa_cost_model *m = &pt->an.cost.model;
 
 	if (!wg && !sg)
 		return 0;
@@ -366,7 +366,7 @@ static int fa_profile__model(const struct json_value *jt, struct fa_profile_type
 {
 	const struct json_value *jm = json_value__get(jt, "cost_model");
 	const struct json_value *ws = json_value__get(jm, "window_sets"), *ms = json_value__get(jm, "move_sets");
-	struct fa_cost_model *m = &pt->an.model;
+	struct fa_cost_model *m = &pt->an.cost.model;
 	int nr_units = pt->t.st->nr_units, err;
 	size_t nr = 0, used = 0;
 	double windows, accesses = 0;
@@ -408,8 +408,8 @@ static int fa_profile__candidate(struct fa_profile_ctx *ctx, const struct json_v
 	/* reports saved before there was a candidate have none */
 	if (!jc || jc->type == JSON_VALUE_NULL)
 		return 0;
-	an->insufficient = true;
-	return fa_profile__layout(ctx, jc, st, &an->candidate);
+	an->candidate.insufficient = true;
+	return fa_profile__layout(ctx, jc, st, &an->candidate.layout);
 }
 
 static int fa_profile__type(struct fa_profile_ctx *ctx, const struct json_value *jt,
@@ -430,13 +430,14 @@ static int fa_profile__type(struct fa_profile_ctx *ctx, const struct json_value 
 		.line_size = ctx->line_size, .nr_cpus = ctx->nr_cpus, .by_thread = ctx->threads,
 		.nr_owners = ctx->nr_owners, .owners = ctx->threads ? &ctx->p->owners : NULL,
 	};
-	an->per_visit = per_visit->type == JSON_VALUE_BOOL && per_visit->b;
-	an->model.per_visit = an->per_visit;
-	an->xfer_cost = ctx->xfer_cost;
-	err = fa_profile__classes(ctx, jt, st, &an->classes) ?:
-	      fa_profile__clusters(jt, st, &an->clusters) ?:
-	      fa_profile__layout(ctx, json_value__get(jt, "current"), st, &an->current) ?:
-	      fa_profile__layout(ctx, json_value__get(jt, "suggested"), st, &an->suggested) ?:
+	an->cost.per_visit = per_visit->type == JSON_VALUE_BOOL && per_visit->b;
+	an->cost.model.per_visit = an->cost.per_visit;
+	an->cost.xfer_cost = ctx->xfer_cost;
+	err = fa_profile__classes(ctx, jt, st, &an->seen.classes) ?:
+	      fa_profile__clusters(jt, st, &an->advice.clusters) ?:
+	      fa_profile__layout(ctx, json_value__get(jt, "current"), st, &an->seen.current) ?:
+	      fa_profile__layout(ctx, json_value__get(jt, "suggested"), st,
+				 &an->advice.suggested) ?:
 	      fa_profile__candidate(ctx, jt, st, an) ?:
 	      fa_profile__model(jt, pt);
 	if (err == -EINVAL)

@@ -214,13 +214,14 @@ static int fa_hm_panel__init_split(struct fa_hm_panel *p, const struct fa_hm_typ
 				   const int *shown)
 {
 	const struct fa_struct *st = ht->te->st;
-	const bool *hot = ht->an->split.hot;
-	int err = fa_hm_panel__init(p, ht, shown, &ht->an->current, "split", &ht->an->now.model);
+	const bool *hot = ht->an->advice.split.hot;
+	int err = fa_hm_panel__init(p, ht, shown, &ht->an->seen.current, "split",
+				    &ht->an->cost.now.model);
 	int sorted[ht->n + 1], k = 0;
 
 	if (err)
 		return err;
-	p->split = &ht->an->split;
+	p->split = &ht->an->advice.split;
 	memcpy(sorted, p->fields, ht->n * sizeof(*sorted));
 	for (int part = 1; part >= 0; part--) {
 		for (int i = 0; i < ht->n; i++) {
@@ -252,9 +253,10 @@ static void fa_hm_type__geometry(struct fa_hm_type *ht, int name_len)
 	ht->panel_w = max(ht->label_w + ht->n * ht->cell + HM_CHAR * 21, HM_CHAR * 64);
 	ht->width = max(ht->nr_panels * ht->panel_w,
 			ht->nr_sl ? HM_SL_LABEL + HM_SL_BAR + HM_CHAR * 48 : 0);
-	ht->title = HM_TITLE + (ht->w != ht->an->affinity ? HM_PANEL_VISIT : 0);
+	ht->title = HM_TITLE + (ht->w != ht->an->seen.affinity ? HM_PANEL_VISIT : 0);
 	ht->panel_title = HM_PANEL_TITLE;
-	if (ht->an->now.visit_lines > 0 || ht->an->spread || ht->an->advice == FA_ADVICE_SPLIT)
+	if (ht->an->cost.now.visit_lines > 0 || ht->an->advice.spread ||
+	    ht->an->advice.kind == FA_ADVICE_SPLIT)
 		ht->panel_title += HM_PANEL_VISIT;
 	ht->height = ht->title + ht->panel_title + ht->col_h + ht->n * ht->cell;
 	if (ht->nr_sl)
@@ -271,12 +273,12 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 	memset(ht, 0, sizeof(*ht));
 	ht->te = te;
 	ht->an = an;
-	ht->w = an->affinity;
+	ht->w = an->seen.affinity;
 	/*
 	 * The code method weighs all fields of a function alike: the cells
 	 * show what the samples add, how often each pair was accessed there.
 	 */
-	if (an->method == FA_METHOD_CODE) {
+	if (an->seen.method == FA_METHOD_CODE) {
 		err = fa_matrix__init(&ht->sampled) ?: fa_type__sampled_pairs(te->t, &ht->sampled);
 		if (err)
 			return err;
@@ -292,18 +294,18 @@ static int fa_hm_type__init(struct fa_hm_type *ht, struct fa_type_entry *te,
 			ht->max_w = max(ht->max_w, fa_matrix__get_sym(ht->w, f, shown[k]));
 		shown[ht->n++] = f;
 	}
-	ht->nr_panels = an->changed || an->advice == FA_ADVICE_SPLIT ? 2 : 1;
+	ht->nr_panels = an->advice.changed || an->advice.kind == FA_ADVICE_SPLIT ? 2 : 1;
 	if (te->t->xfer.nr_instances >= 2) {
-		ht->sl = an->shared_lines;
-		ht->nr_sl = min(an->nr_shared_lines, HM_SL_SHOWN);
+		ht->sl = an->seen.shared_lines;
+		ht->nr_sl = min(an->seen.nr_shared_lines, HM_SL_SHOWN);
 	}
 	fa_hm_type__geometry(ht, len);
-	err = fa_hm_panel__init(&ht->panel[0], ht, shown, &an->current, "current layout",
-				&an->now.model);
-	if (!err && an->changed)
-		err = fa_hm_panel__init(&ht->panel[1], ht, shown, &an->suggested,
-					"suggested layout", &an->advised.model);
-	else if (!err && an->advice == FA_ADVICE_SPLIT)
+	err = fa_hm_panel__init(&ht->panel[0], ht, shown, &an->seen.current, "current layout",
+				&an->cost.now.model);
+	if (!err && an->advice.changed)
+		err = fa_hm_panel__init(&ht->panel[1], ht, shown, &an->advice.suggested,
+					"suggested layout", &an->cost.advised.model);
+	else if (!err && an->advice.kind == FA_ADVICE_SPLIT)
 		err = fa_hm_panel__init_split(&ht->panel[1], ht, shown);
 	return err;
 }
@@ -369,7 +371,7 @@ static size_t fa_hm_panel__label(FILE *fp, const struct fa_hm_type *ht,
 		  HM_CENTRAL, x0 + mid, y0 - m - 6);
 	printed += hm_name(fp, x0 + mid, y0 - m - 6, attrs, st->fields[f].name);
 	scnprintf(attrs, sizeof(attrs), "fill=\"%s\"",
-		  hm_class_color[ht->an->classes.field_cls[f]]);
+		  hm_class_color[ht->an->seen.classes.field_cls[f]]);
 	printed += hm_rect(fp, x0 - m - 2, y0 + mid - m / 2, m, m, attrs, NULL);
 	return printed + hm_rect(fp, x0 + mid - m / 2, y0 - m - 2, m, m, attrs, NULL);
 }
@@ -386,7 +388,7 @@ static size_t fa_hm_panel__cell(FILE *fp, const struct fa_hm_type *ht, int a, in
 {
 	const struct fa_struct *st = ht->te->st;
 	const struct fa_type *t = ht->te->t;
-	const struct fa_matrix *m = ht->an->affinity;
+	const struct fa_matrix *m = ht->an->seen.affinity;
 	double w = fa_matrix__get_sym(ht->w, a, b), c = ht->cell;
 	double mw = fa_matrix__get_sym(m, a, b);
 	char color[16], attrs[96], title[512];
@@ -481,14 +483,15 @@ static size_t fa_hm_panel__instances(FILE *fp, const struct fa_hm_type *ht,
 				     const struct fa_hm_panel *p)
 {
 	const struct fa_analysis *an = ht->an;
-	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
+	const struct fa_cost *r = &an->cost.now.replay, *rt = &an->cost.advised.replay;
 	char text[160];
 
-	if (an->now.visit_lines > 0)
+	if (an->cost.now.visit_lines > 0)
 		scnprintf(text, sizeof(text),
 			  "lines per visit with the instances where they were: %.2f",
-			  p == &ht->panel[0] ? an->now.visit_lines : an->advised.visit_lines);
-	else if (an->spread && p != &ht->panel[0] && r->total > 0)
+			  p == &ht->panel[0] ? an->cost.now.visit_lines :
+			  an->cost.advised.visit_lines);
+	else if (an->advice.spread && p != &ht->panel[0] && r->total > 0)
 		scnprintf(text, sizeof(text),
 			  "replay, the instances on lines of their own: cost %.2f -> %.2f (%+.1f%%)",
 			  r->total, rt->total, 100 * (rt->total - r->total) / r->total);
@@ -528,7 +531,7 @@ static size_t fa_hm_panel__split_title(FILE *fp, const struct fa_hm_type *ht,
 static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 				 const struct fa_hm_panel *p)
 {
-	const struct fa_cost *cur = &ht->an->now.model;
+	const struct fa_cost *cur = &ht->an->cost.now.model;
 	char title[256];
 	size_t printed;
 
@@ -540,7 +543,7 @@ static size_t fa_hm_panel__title(FILE *fp, const struct fa_hm_type *ht,
 		  lines, lines == 1 ? "" : "s");
 	printed = hm_text(fp, 0, 12, "class=\"panel-title\" font-weight=\"bold\"", title);
 	scnprintf(title, sizeof(title), "per %s: %.2f lines + %.2f transfers, cost %.2f",
-		  ht->an->per_visit ? "visit" : "window", p->cost->lines_per_window,
+		  ht->an->cost.per_visit ? "visit" : "window", p->cost->lines_per_window,
 		  p->cost->xfers_per_window, p->cost->total);
 	if (p->cost != cur && cur->total > 0)
 		scnprintf(title + strlen(title), sizeof(title) - strlen(title), " (%+.1f%%)",
@@ -593,7 +596,7 @@ static size_t fa_hm_sl__instance(FILE *fp, const struct fa_hm_type *ht,
 				 const struct fa_shared_line *sl, int i, double y)
 {
 	const struct fa_struct *st = ht->te->st;
-	u32 line = ht->an->current.line_size;
+	u32 line = ht->an->seen.current.line_size;
 	s64 start = (s64)(sl->base[i] - sl->addr), end = start + ht->te->size;
 	double px = (double)HM_SL_BAR / line, x0 = HM_SL_LABEL;
 	char title[512], attrs[64], name[32];
@@ -620,7 +623,7 @@ static size_t fa_hm_sl__instance(FILE *fp, const struct fa_hm_type *ht,
 		fs = max_t(s64, fs, 0);
 		fe = min_t(s64, fe, line);
 		scnprintf(attrs, sizeof(attrs), "class=\"sl-field\" fill=\"%s\"",
-			  hm_class_color[ht->an->classes.field_cls[f]]);
+			  hm_class_color[ht->an->seen.classes.field_cls[f]]);
 		printed += hm_rect(fp, x0 + fs * px + 1, y + 3, (fe - fs) * px - 2,
 				   HM_SL_ROW - 12, attrs, st->fields[f].name);
 	}
@@ -641,7 +644,7 @@ static size_t fa_hm_type__shared_lines(FILE *fp, const struct fa_hm_type *ht, do
 
 	scnprintf(label, sizeof(label),
 		  "cache lines of several instances (different %s, one writing), byte 0 to %u:",
-		  who, ht->an->current.line_size - 1);
+		  who, ht->an->seen.current.line_size - 1);
 	printed += hm_text(fp, 0, 12, "class=\"sl-title\" font-weight=\"bold\"", label);
 	for (int k = 0; k < ht->nr_sl; k++) {
 		const struct fa_shared_line *sl = &ht->sl[k];
@@ -684,10 +687,10 @@ static size_t fa_hm_type__fprintf(FILE *fp, const struct fa_hm_type *ht, double 
 	printed += hm_text(fp, 0, 14, "class=\"type-title\" font-size=\"14\" font-weight=\"bold\"",
 			   title);
 	len = scnprintf(title, sizeof(title), "co-access by the %s method: ",
-			fa_method__name(ht->an->method));
+			fa_method__name(ht->an->seen.method));
 	fa_analysis__method_reason(ht->an, t, title + len, sizeof(title) - len);
 	printed += hm_text(fp, 0, 30, HM_GRAY, title);
-	if (ht->w != ht->an->affinity)
+	if (ht->w != ht->an->seen.affinity)
 		printed += hm_text(fp, 0, 30 + HM_PANEL_VISIT, HM_GRAY, hm_sampled_cells);
 	if (!ht->n)
 		printed += hm_text(fp, 0, ht->title + 12, "", "no field above --percent-limit");

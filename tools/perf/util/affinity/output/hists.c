@@ -105,7 +105,7 @@ static double fa_struct__fs(const struct fa_hist_entry *fe)
 
 static double fa_struct__lines(const struct fa_hist_entry *fe)
 {
-	return fe->an->now.model.lines_per_window;
+	return fe->an->cost.now.model.lines_per_window;
 }
 
 /* What the advice saves: reorder, pad, align or split */
@@ -200,17 +200,17 @@ static int fa_field__owners(const struct fa_hist_entry *fe, const unsigned long 
 
 static int fa_field__readers(const struct fa_hist_entry *fe, char *buf, size_t size)
 {
-	return fa_field__owners(fe, fe->an->classes.fields[fe->field].readers, buf, size);
+	return fa_field__owners(fe, fe->an->seen.classes.fields[fe->field].readers, buf, size);
 }
 
 static int fa_field__writers(const struct fa_hist_entry *fe, char *buf, size_t size)
 {
-	return fa_field__owners(fe, fe->an->classes.fields[fe->field].writers, buf, size);
+	return fa_field__owners(fe, fe->an->seen.classes.fields[fe->field].writers, buf, size);
 }
 
 static int fa_field__class(const struct fa_hist_entry *fe, char *buf, size_t size)
 {
-	const struct fa_classes *c = &fe->an->classes;
+	const struct fa_classes *c = &fe->an->seen.classes;
 
 	const struct fa_field_info *fi = &c->fields[fe->field];
 
@@ -608,7 +608,7 @@ bool fa_hists__field_shown(const struct fa_type *t, const struct fa_analysis *an
 {
 	double share = fa_type__field_share(t, field);
 
-	if (an->classes.field_cls[field] != FA_CLASS_COLD)
+	if (an->seen.classes.field_cls[field] != FA_CLASS_COLD)
 		return true;
 	return share && share >= percent_limit;
 }
@@ -724,7 +724,7 @@ bool fa_hists__marked(struct fa_hists *fh, enum fa_mark mark)
 
 		if (fe->field < 0)
 			continue;
-		fi = &fe->an->classes.fields[fe->field];
+		fi = &fe->an->seen.classes.fields[fe->field];
 		if (mark == FA_MARK_EXACT ? fi->exact : mark == FA_MARK_CODE ? fi->class_by_code :
 		    fi->agree < FA_CLASS_SURE)
 			return true;

@@ -175,7 +175,7 @@ static void fa_json__field_stats(struct json_writer *j, const struct fa_type *t,
 				 const struct fa_report_opts *o)
 {
 	const struct fa_field_stats *fs = &t->counts.stats[f];
-	const struct fa_field_info *fi = &an->classes.fields[f];
+	const struct fa_field_info *fi = &an->seen.classes.fields[f];
 
 	json_writer__u64(j, "loads", fs->loads + fs->other);
 	json_writer__u64(j, "stores", fs->stores + fs->rmws);
@@ -186,7 +186,7 @@ static void fa_json__field_stats(struct json_writer *j, const struct fa_type *t,
 	json_writer__double(j, "share", fa_type__field_share(t, f));
 	fa_json__owners(j, "readers", t, fi->readers);
 	fa_json__owners(j, "writers", t, fi->writers);
-	json_writer__string(j, "class", fa_class__name(an->classes.field_cls[f]));
+	json_writer__string(j, "class", fa_class__name(an->seen.classes.field_cls[f]));
 	json_writer__bool(j, "by_code", fi->class_by_code);
 	json_writer__double(j, "class_agreement", fi->agree);
 	fa_json__watched(j, fs->exact);
@@ -240,13 +240,13 @@ static void fa_json__interval(struct json_writer *j, const char *key, const stru
 static int fa_json__coaccess(struct json_writer *j, const struct fa_analysis *an)
 {
 	struct fa_cell *cells;
-	int n = fa_matrix__cells(an->affinity, &cells);
+	int n = fa_matrix__cells(an->seen.affinity, &cells);
 
 	if (n < 0)
 		return n;
 	json_writer__begin_object(j, "coaccess", /*flat=*/false);
-	json_writer__string(j, "method", fa_method__name(an->method));
-	json_writer__double(j, "total", an->affinity->total);
+	json_writer__string(j, "method", fa_method__name(an->seen.method));
+	json_writer__double(j, "total", an->seen.affinity->total);
 	json_writer__begin_array(j, "cells", /*flat=*/false);
 	for (int k = 0; k < n; k++) {
 		json_writer__begin_array(j, NULL, /*flat=*/true);
@@ -257,8 +257,8 @@ static int fa_json__coaccess(struct json_writer *j, const struct fa_analysis *an
 	}
 	json_writer__end_array(j);
 	json_writer__begin_array(j, "top", /*flat=*/false);
-	for (int k = 0; k < an->nr_top; k++) {
-		const struct fa_top_pair *p = &an->top[k];
+	for (int k = 0; k < an->seen.nr_top; k++) {
+		const struct fa_top_pair *p = &an->seen.top[k];
 
 		json_writer__begin_object(j, NULL, /*flat=*/true);
 		json_writer__int(j, "a", p->a);
@@ -305,7 +305,7 @@ static void fa_json__watched_replay(struct json_writer *j, const struct fa_analy
 		return;
 	}
 	json_writer__begin_object(j, "replayed", /*flat=*/true);
-	json_writer__string(j, "layout", an->insufficient ? "candidate" : "advice");
+	json_writer__string(j, "layout", an->candidate.insufficient ? "candidate" : "advice");
 	json_writer__u64(j, "transfers", an->watched.then.transfers);
 	json_writer__u64(j, "false_sharing", an->watched.then.false_sharing);
 	json_writer__end_object(j);
@@ -330,8 +330,8 @@ static int fa_json__false_sharing(struct json_writer *j, const struct fa_type *t
 	const struct fa_struct *st = t->st;
 
 	json_writer__begin_array(j, "false_sharing", /*flat=*/false);
-	for (int k = 0; k < an->nr_fs_pairs; k++) {
-		const struct fa_fs_pair *p = &an->fs_pairs[k];
+	for (int k = 0; k < an->seen.nr_fs_pairs; k++) {
+		const struct fa_fs_pair *p = &an->seen.fs_pairs[k];
 		int w = p->writer, r = p->reader;
 		u64 xfers;
 
@@ -347,8 +347,8 @@ static int fa_json__false_sharing(struct json_writer *j, const struct fa_type *t
 			json_writer__u64(j, "watched_transfers", xfers);
 		else
 			json_writer__null(j, "watched_transfers");
-		json_writer__bool(j, "separated", fa_layout__line(&an->suggested, st, w) !=
-			      fa_layout__line(&an->suggested, st, r));
+		json_writer__bool(j, "separated", fa_layout__line(&an->advice.suggested, st, w) !=
+			      fa_layout__line(&an->advice.suggested, st, r));
 		json_writer__end_object(j);
 	}
 	json_writer__end_array(j);
@@ -372,11 +372,11 @@ static void fa_json__clusters(struct json_writer *j, const struct fa_struct *st,
 {
 	double total = 0;
 
-	for (int u = 0; u < an->classes.nr_units; u++)
-		total += an->classes.units[u].weight;
+	for (int u = 0; u < an->seen.classes.nr_units; u++)
+		total += an->seen.classes.units[u].weight;
 	json_writer__begin_array(j, "clusters", /*flat=*/false);
-	for (int k = 0; k < an->clusters.nr; k++) {
-		const struct fa_cluster *c = &an->clusters.clusters[k];
+	for (int k = 0; k < an->advice.clusters.nr; k++) {
+		const struct fa_cluster *c = &an->advice.clusters.clusters[k];
 
 		json_writer__begin_object(j, NULL, /*flat=*/true);
 		json_writer__begin_array(j, "fields", /*flat=*/true);
@@ -483,19 +483,20 @@ static void fa_json__costs(struct json_writer *j, const struct fa_analysis *an)
 
 	json_writer__begin_object(j, "cost", /*flat=*/false);
 	json_writer__begin_object(j, "model", /*flat=*/false);
-	fa_json__cost(j, "current", &an->now.model);
-	fa_json__cost(j, "suggested", &an->advised.model);
+	fa_json__cost(j, "current", &an->cost.now.model);
+	fa_json__cost(j, "suggested", &an->cost.advised.model);
 	json_writer__end_object(j);
 	json_writer__begin_object(j, "replay", /*flat=*/false);
-	fa_json__cost(j, "current", &an->now.replay);
-	fa_json__cost(j, "suggested", &an->advised.replay);
+	fa_json__cost(j, "current", &an->cost.now.replay);
+	fa_json__cost(j, "suggested", &an->cost.advised.replay);
 	json_writer__end_object(j);
 	json_writer__double(j, "gain", 100 * fa_analysis__gain(an));
 	json_writer__double(j, "level", 100 * FA_BOOT_LEVEL);
-	fa_json__interval(j, "gain_interval", an->changed && !an->spread ? &an->gain_ci : &none, 100);
-	fa_json__interval(j, "replay_gain_interval", &an->replay_gain_ci, 100);
-	fa_json__interval(j, "current_interval", &an->now.cost_ci, 1);
-	fa_json__interval(j, "suggested_interval", &an->advised.cost_ci, 1);
+	fa_json__interval(j, "gain_interval", an->advice.changed &&
+			  !an->advice.spread ? &an->cost.gain_ci : &none, 100);
+	fa_json__interval(j, "replay_gain_interval", &an->cost.replay_gain_ci, 100);
+	fa_json__interval(j, "current_interval", &an->cost.now.cost_ci, 1);
+	fa_json__interval(j, "suggested_interval", &an->cost.advised.cost_ci, 1);
 	json_writer__end_object(j);
 }
 
@@ -535,22 +536,23 @@ static void fa_json__kept(struct json_writer *j, const struct fa_analysis *an,
 			  const struct fa_struct *st)
 {
 	json_writer__begin_array(j, "kept", /*flat=*/false);
-	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
-		if (!an->keep.pin[u])
+	for (int u = 0; an->advice.keep.nr_pins && u < st->nr_units; u++) {
+		if (!an->advice.keep.pin[u])
 			continue;
 		json_writer__begin_object(j, NULL, /*flat=*/true);
 		json_writer__string(j, "member", fa_unit__name(st, u));
-		json_writer__string(j, "why", fa_pin__key(an->keep.pin[u]));
+		json_writer__string(j, "why", fa_pin__key(an->advice.keep.pin[u]));
 		json_writer__end_object(j);
 	}
 	json_writer__end_array(j);
 	json_writer__begin_array(j, "kept_ranges", /*flat=*/false);
-	for (int i = 0; i < an->keep.nr_ranges; i++) {
+	for (int i = 0; i < an->advice.keep.nr_ranges; i++) {
+		const struct fa_keep_range *r = &an->advice.keep.ranges[i];
+		const int *order = an->seen.current.order;
+
 		json_writer__begin_object(j, NULL, /*flat=*/true);
-		json_writer__string(j, "from",
-				fa_unit__name(st, an->current.order[an->keep.ranges[i].from]));
-		json_writer__string(j, "to",
-				fa_unit__name(st, an->current.order[an->keep.ranges[i].to]));
+		json_writer__string(j, "from", fa_unit__name(st, order[r->from]));
+		json_writer__string(j, "to", fa_unit__name(st, order[r->to]));
 		json_writer__end_object(j);
 	}
 	json_writer__end_array(j);
@@ -571,7 +573,7 @@ static void fa_json__triple(struct json_writer *j, const char *key, double now, 
 static void fa_json__split(struct json_writer *j, const struct fa_analysis *an,
 			   const struct fa_struct *st)
 {
-	const struct fa_split *sp = &an->split;
+	const struct fa_split *sp = &an->advice.split;
 
 	if (!sp->hot)
 		return;
@@ -579,8 +581,8 @@ static void fa_json__split(struct json_writer *j, const struct fa_analysis *an,
 	json_writer__string(j, "why", fa_split_why__key(sp->why));
 	for (int part = 0; part < 2; part++) {
 		json_writer__begin_array(j, part ? "cold" : "hot", /*flat=*/true);
-		for (int k = 0; k < an->current.nr_units; k++) {
-			int u = an->current.order[k];
+		for (int k = 0; k < an->seen.current.nr_units; k++) {
+			int u = an->seen.current.order[k];
 
 			if (sp->hot[u] == !part)
 				json_writer__string(j, NULL, fa_unit__name(st, u));
@@ -600,20 +602,20 @@ static void fa_json__split(struct json_writer *j, const struct fa_analysis *an,
 static void fa_json__candidate(struct json_writer *j, const struct fa_analysis *an,
 			       const struct fa_struct *st)
 {
-	if (!an->insufficient) {
+	if (!an->candidate.insufficient) {
 		json_writer__null(j, "candidate");
 		return;
 	}
 	json_writer__begin_object(j, "candidate", /*flat=*/false);
-	json_writer__string(j, "kind", fa_advice_names[an->candidate_advice]);
-	fa_json__edits(j, an->candidate_advice == FA_ADVICE_EDIT ? &an->edits : NULL, st);
-	json_writer__double(j, "gain", 100 * an->gain_ci.est);
-	fa_json__interval(j, "gain_interval", &an->gain_ci, 100);
-	json_writer__double(j, "record_more", an->record_more);
+	json_writer__string(j, "kind", fa_advice_names[an->candidate.advice]);
+	fa_json__edits(j, an->candidate.advice == FA_ADVICE_EDIT ? &an->advice.edits : NULL, st);
+	json_writer__double(j, "gain", 100 * an->cost.gain_ci.est);
+	fa_json__interval(j, "gain_interval", &an->cost.gain_ci, 100);
+	json_writer__double(j, "record_more", an->candidate.record_more);
 	/* the replay of the accesses says it costs more: by how much */
-	if (an->contradicted)
+	if (an->candidate.contradicted)
 		json_writer__double(j, "replay_gain",
-				100 * (1 - an->candidate_replay.total / an->now.replay.total));
+				100 * (1 - an->candidate.replay.total / an->cost.now.replay.total));
 	else
 		json_writer__null(j, "replay_gain");
 	/* the watched accesses move its lines more often (fa_analysis::watched) */
@@ -625,35 +627,35 @@ static void fa_json__candidate(struct json_writer *j, const struct fa_analysis *
 static void fa_json__advice(struct json_writer *j, const struct fa_analysis *an,
 			    const struct fa_struct *st)
 {
-	const struct fa_cost *m = &an->now.model;
+	const struct fa_cost *m = &an->cost.now.model;
 
 	json_writer__begin_object(j, "advice", /*flat=*/false);
-	json_writer__string(j, "kind", fa_advice_names[an->advice]);
-	fa_json__edits(j, an->advice == FA_ADVICE_EDIT ? &an->edits : NULL, st);
-	json_writer__bool(j, "insufficient", an->insufficient);
+	json_writer__string(j, "kind", fa_advice_names[an->advice.kind]);
+	fa_json__edits(j, an->advice.kind == FA_ADVICE_EDIT ? &an->advice.edits : NULL, st);
+	json_writer__bool(j, "insufficient", an->candidate.insufficient);
 	fa_json__candidate(j, an, st);
-	json_writer__int(j, "members_moved", an->moved);
-	json_writer__int(j, "offsets_changed", an->shifted);
-	json_writer__bool(j, "unsure", an->unsure);
-	json_writer__bool(j, "needs_line_start", an->needs_line_start);
-	json_writer__bool(j, "search_cut", an->edits.cut);
-	json_writer__int(j, "every_call_lines_current", an->now.every_call_lines);
-	json_writer__int(j, "every_call_lines_suggested", an->advised.every_call_lines);
+	json_writer__int(j, "members_moved", an->advice.moved);
+	json_writer__int(j, "offsets_changed", an->advice.shifted);
+	json_writer__bool(j, "unsure", an->advice.unsure);
+	json_writer__bool(j, "needs_line_start", an->advice.needs_line_start);
+	json_writer__bool(j, "search_cut", an->advice.edits.cut);
+	json_writer__int(j, "every_call_lines_current", an->cost.now.every_call_lines);
+	json_writer__int(j, "every_call_lines_suggested", an->cost.advised.every_call_lines);
 	json_writer__begin_object(j, "reorder", /*flat=*/true);
-	json_writer__int(j, "members_moved", an->reorder_moved);
-	json_writer__u64(j, "size", an->reorder.size);
+	json_writer__int(j, "members_moved", an->reorder.moved);
+	json_writer__u64(j, "size", an->reorder.layout.size);
 	json_writer__double(j, "gain", m->total > 0 ?
-			100 * (1 - an->reorder_model.total / m->total) : 0);
-	fa_json__interval(j, "gain_interval", &an->reorder_gain_ci, 100);
-	json_writer__bool(j, "moves_kept", an->reorder_breaks);
+			100 * (1 - an->reorder.model.total / m->total) : 0);
+	fa_json__interval(j, "gain_interval", &an->reorder.gain_ci, 100);
+	json_writer__bool(j, "moves_kept", an->reorder.breaks);
 	json_writer__end_object(j);
 	fa_json__kept(j, an, st);
 	fa_json__split(j, an, st);
-	if (an->embed_field && an->current.size) {
+	if (an->seen.embed_field && an->seen.current.size) {
 		json_writer__begin_object(j, "embedded_in", /*flat=*/true);
-		json_writer__string(j, "type", an->embed_type);
-		json_writer__string(j, "member", an->embed_field->name);
-		json_writer__u64(j, "count", an->embed_field->size / an->current.size);
+		json_writer__string(j, "type", an->seen.embed_type);
+		json_writer__string(j, "member", an->seen.embed_field->name);
+		json_writer__u64(j, "count", an->seen.embed_field->size / an->seen.current.size);
 		json_writer__end_object(j);
 	}
 	json_writer__end_object(j);
@@ -696,7 +698,7 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te
 		fa_json__edits(j, &tr->edits, t->st);
 		json_writer__u64(j, "align", tr->align);
 		fa_json__layout(j, "layout", &tr->layout, t->st);
-		fa_mem_price__init(&price, te, &an->current, &tr->layout);
+		fa_mem_price__init(&price, te, &an->seen.current, &tr->layout);
 		fa_json__memory(j, &price);
 		fa_json__cost(j, "model", &tr->cost.model);
 		json_writer__double(j, "gain", 100 * tr->gain_ci.est);
@@ -719,8 +721,8 @@ static void fa_json__tries(struct json_writer *j, const struct fa_type_entry *te
 static int fa_json__shared_lines(struct json_writer *j, const struct fa_type *t,
 				 const struct fa_analysis *an)
 {
-	const struct fa_shared_line *sl = an->shared_lines;
-	int n = an->nr_shared_lines;
+	const struct fa_shared_line *sl = an->seen.shared_lines;
+	int n = an->seen.nr_shared_lines;
 
 	json_writer__begin_array(j, "shared_lines", /*flat=*/false);
 	for (int k = 0; k < n; k++) {
@@ -839,9 +841,9 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 	json_writer__u64(j, "misaligned_instances", t->xfer.misaligned);
 	json_writer__bool(j, "shared", fa_type__shared(t));
 	json_writer__string(j, "owners", t->cfg.owners ? "threads" : "cpus");
-	json_writer__string(j, "method", fa_method__name(an->method));
-	json_writer__string(j, "method_reason", fa_method_why__name(an->why));
-	json_writer__u64(j, "median_gap_ns", an->gap_ns);
+	json_writer__string(j, "method", fa_method__name(an->seen.method));
+	json_writer__string(j, "method_reason", fa_method_why__name(an->seen.why));
+	json_writer__u64(j, "median_gap_ns", an->seen.gap_ns);
 	json_writer__begin_array(j, "fields", /*flat=*/false);
 	for (int f = 0; f < t->st->nr_fields; f++)
 		fa_json__field(j, t, an, f, o);
@@ -851,30 +853,30 @@ static int fa_json__type(struct json_writer *j, const struct fa_type_entry *te,
 	if (err)
 		return err;
 	fa_json__clusters(j, t->st, an);
-	json_writer__bool(j, "changed", an->changed);
-	json_writer__bool(j, "kept_current", an->kept);
-	json_writer__bool(j, "aligned_instances", an->spread);
-	if (an->spread)
+	json_writer__bool(j, "changed", an->advice.changed);
+	json_writer__bool(j, "kept_current", an->advice.kept);
+	json_writer__bool(j, "aligned_instances", an->advice.spread);
+	if (an->advice.spread)
 		json_writer__string(j, "align_by", fa_align_by__key(fa_type_entry__align_by(te, an)));
 	else
 		json_writer__null(j, "align_by");
-	json_writer__bool(j, "per_visit", an->per_visit);
-	json_writer__double(j, "visit_lines_current", an->now.visit_lines);
-	json_writer__double(j, "visit_lines_suggested", an->advised.visit_lines);
-	fa_json__layout(j, "current", &an->current, t->st);
-	fa_json__layout(j, "suggested", &an->suggested, t->st);
+	json_writer__bool(j, "per_visit", an->cost.per_visit);
+	json_writer__double(j, "visit_lines_current", an->cost.now.visit_lines);
+	json_writer__double(j, "visit_lines_suggested", an->cost.advised.visit_lines);
+	fa_json__layout(j, "current", &an->seen.current, t->st);
+	fa_json__layout(j, "suggested", &an->advice.suggested, t->st);
 	/* what check holds a layout against when the evidence was insufficient */
-	if (an->insufficient)
-		fa_json__layout(j, "candidate", &an->candidate, t->st);
+	if (an->candidate.insufficient)
+		fa_json__layout(j, "candidate", &an->candidate.layout, t->st);
 	else
 		json_writer__null(j, "candidate");
 	fa_json__costs(j, an);
 	fa_json__advice(j, an, t->st);
-	fa_mem_price__init(&price, te, &an->current, &an->suggested);
+	fa_mem_price__init(&price, te, &an->seen.current, &an->advice.suggested);
 	fa_json__memory(j, &price);
 	if (an->nr_tries)
 		fa_json__tries(j, te, an);
-	fa_json__cost_model(j, t, &an->model);
+	fa_json__cost_model(j, t, &an->cost.model);
 	json_writer__end_object(j);
 	return 0;
 }

@@ -27,9 +27,9 @@ static double fa_cost__change(const struct fa_cost *now, const struct fa_cost *t
 
 static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 {
-	const struct fa_cost *m = &an->now.model, *mt = &an->advised.model;
-	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
-	const char *per = an->per_visit ? "visit " : "window";
+	const struct fa_cost *m = &an->cost.now.model, *mt = &an->cost.advised.model;
+	const struct fa_cost *r = &an->cost.now.replay, *rt = &an->cost.advised.replay;
+	const char *per = an->cost.per_visit ? "visit " : "window";
 	size_t printed = fprintf(fp, "\n  Predicted cost (model)       current  suggested\n");
 	char ci[2][32];
 
@@ -40,18 +40,20 @@ static size_t fa_report__cost(FILE *fp, struct fa_analysis *an)
 	printed += fprintf(fp, "    transfers per 1k accesses %9.1f  %9.1f\n",
 			   m->xfers_per_kacc, mt->xfers_per_kacc);
 	printed += fprintf(fp, "    total (lines + %.0f x transfers) %6.2f  %9.2f  %+.1f%%\n",
-			   an->xfer_cost, m->total, mt->total, fa_cost__change(m, mt));
-	scnprintf(ci[0], sizeof(ci[0]), "%.2f-%.2f", an->now.cost_ci.lo, an->now.cost_ci.hi);
-	scnprintf(ci[1], sizeof(ci[1]), "%.2f-%.2f", an->advised.cost_ci.lo, an->advised.cost_ci.hi);
+			   an->cost.xfer_cost, m->total, mt->total, fa_cost__change(m, mt));
+	scnprintf(ci[0], sizeof(ci[0]), "%.2f-%.2f", an->cost.now.cost_ci.lo,
+		  an->cost.now.cost_ci.hi);
+	scnprintf(ci[1], sizeof(ci[1]), "%.2f-%.2f", an->cost.advised.cost_ci.lo,
+		  an->cost.advised.cost_ci.hi);
 	printed += fprintf(fp, "    total, %.0f%% interval %14s  %9s\n", 100 * FA_BOOT_LEVEL, ci[0],
 			   ci[1]);
 	printed += fprintf(fp, "    replay of the access stream (%" PRIu64 " accesses): lines per window %.2f -> %.2f, transfers per 1k accesses %.1f -> %.1f\n",
 			   r->accesses, r->lines_per_window, rt->lines_per_window,
 			   r->xfers_per_kacc, rt->xfers_per_kacc);
-	if (an->now.visit_lines > 0)
+	if (an->cost.now.visit_lines > 0)
 		printed += fprintf(fp, "    lines per visit with the instances where they were: %.2f -> %.2f\n",
-				   an->now.visit_lines, an->advised.visit_lines);
-	if (an->spread)
+				   an->cost.now.visit_lines, an->cost.advised.visit_lines);
+	if (an->advice.spread)
 		printed += fprintf(fp, "    (the model sees one instance at a time: the replay, with the instances on lines of their own, gives the gain of the alignment, total %.2f -> %.2f, %+.1f%%)\n",
 				   r->total, rt->total, fa_cost__change(r, rt));
 	return printed;
@@ -84,7 +86,7 @@ int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_anal
 	if (fa_type_entry__in_vars(te) || fa_type_entry__on_stacks(te) ||
 	    fa_type_entry__per_cpu(te) || (te->st && te->st->cxx))
 		return FA_ALIGN_BY_TYPE;
-	if (an->current.size % an->current.line_size == 0)
+	if (an->seen.current.size % an->seen.current.line_size == 0)
 		return FA_ALIGN_BY_ALLOC;
 	return FA_ALIGN_BY_BOTH;
 }
@@ -93,7 +95,7 @@ int fa_type_entry__align_by(const struct fa_type_entry *te, const struct fa_anal
 static size_t fa_report__spread_why(FILE *fp, const struct fa_type_entry *te,
 				    const struct fa_analysis *an)
 {
-	const struct fa_cost *r = &an->now.replay, *rt = &an->advised.replay;
+	const struct fa_cost *r = &an->cost.now.replay, *rt = &an->cost.advised.replay;
 
 	if (r->xfers_per_kacc > 0)
 		return fprintf(fp, "instances share lines that other %s write (%.1f -> %.1f transfers per 1k accesses)",
@@ -110,7 +112,7 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 {
 	const char *alloc = te->kernel ? "a kmem_cache with SLAB_HWCACHE_ALIGN" :
 			    "aligned_alloc() or posix_memalign()";
-	u32 line = an->suggested.line_size;
+	u32 line = an->advice.suggested.line_size;
 	u64 nr = te->t->xfer.nr_instances, mis = te->t->xfer.misaligned;
 
 	switch (fa_type_entry__align_by(te, an)) {
@@ -128,7 +130,7 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
 	case FA_ALIGN_BY_ALLOC:
 		return fprintf(fp, "allocate the instances at %u byte boundaries (%s): the struct %s, but %" PRIu64 " of %" PRIu64 " instances recorded do not start a cache line, %s",
 			       line, alloc,
-			       an->current.align >= line ? "is aligned to the line already" :
+			       an->seen.current.align >= line ? "is aligned to the line already" :
 			       "size is a multiple of the line", mis, nr,
 			       te->kernel ? "their cache does not align them" :
 			       "malloc() does not align to the type");
@@ -145,8 +147,8 @@ static size_t fa_report__align_how(FILE *fp, const struct fa_type_entry *te,
  */
 static bool fa_report__reorder_saves(const struct fa_analysis *an)
 {
-	return !an->reorder_breaks &&
-	       an->reorder_model.total < an->now.model.total * (1 - FA_MIN_GAIN);
+	return !an->reorder.breaks &&
+	       an->reorder.model.total < an->cost.now.model.total * (1 - FA_MIN_GAIN);
 }
 
 static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_analysis *an,
@@ -154,36 +156,37 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 {
 	size_t printed = fprintf(fp, "\n  Current layout:\n\n");
 
-	printed += fa_layout__fprintf(&an->current, te->st, fp);
-	if (!an->changed) {
+	printed += fa_layout__fprintf(&an->seen.current, te->st, fp);
+	if (!an->advice.changed) {
 		printed += fprintf(fp, "\n  Suggested layout: keep the current one");
-		if (an->advice == FA_ADVICE_SPLIT)
+		if (an->advice.kind == FA_ADVICE_SPLIT)
 			printed += fprintf(fp, ", and split it (see Advice)");
-		else if (an->kept && fa_report__reorder_saves(an))
+		else if (an->advice.kept && fa_report__reorder_saves(an))
 			printed += fprintf(fp, " (no layout saves %.0f%% once its moves and growth count)",
 					   100 * FA_MIN_GAIN);
-		else if (an->kept)
+		else if (an->advice.kept)
 			printed += fprintf(fp, " (the clustered one would not save %.0f%%)",
 					   100 * FA_MIN_GAIN);
-		else if (an->insufficient)
+		else if (an->candidate.insufficient)
 			printed += fprintf(fp, " (the evidence for a change is insufficient, see Advice)");
 		return printed + fprintf(fp, "\n");
 	}
 	printed += fprintf(fp, "\n  Suggested layout (%+d bytes):\n",
-			   (int)an->suggested.size - (int)an->current.size);
-	if (an->spread) {
-		printed += fprintf(fp, "  aligned to the %u byte cache line: ", an->suggested.line_size);
+			   (int)an->advice.suggested.size - (int)an->seen.current.size);
+	if (an->advice.spread) {
+		printed += fprintf(fp, "  aligned to the %u byte cache line: ",
+				   an->advice.suggested.line_size);
 		printed += fa_report__spread_why(fp, te, an);
 		printed += fprintf(fp, ";\n  %+" PRId64 " bytes for the %" PRIu64 " instances seen\n",
-				   ((s64)an->suggested.size - an->current.size) *
+				   ((s64)an->advice.suggested.size - an->seen.current.size) *
 				   (s64)te->t->xfer.nr_instances, te->t->xfer.nr_instances);
 	}
 	printed += fprintf(fp, "\n");
-	printed += fa_layout__fprintf(&an->suggested, te->st, fp);
+	printed += fa_layout__fprintf(&an->advice.suggested, te->st, fp);
 	if (o->emit_c) {
 		printed += fprintf(fp, "\n  As %s:\n\n", te->st->cxx ? "C++" : "C");
-		printed += fa_layout__fprintf_c(&an->suggested, te->st, &an->classes, te->kernel,
-						fp);
+		printed += fa_layout__fprintf_c(&an->advice.suggested, te->st,
+						&an->seen.classes, te->kernel, fp);
 	}
 	return printed;
 }
@@ -195,8 +198,8 @@ static size_t fa_report__layouts(FILE *fp, struct fa_type_entry *te, struct fa_a
 static size_t fa_report__growth(FILE *fp, const struct fa_analysis *an, const struct fa_layout *l,
 				u64 nr_instances)
 {
-	const struct fa_layout *cur = &an->current;
-	const struct fa_field *f = an->embed_field;
+	const struct fa_layout *cur = &an->seen.current;
+	const struct fa_field *f = an->seen.embed_field;
 	s64 grow = (s64)l->size - cur->size;
 	size_t printed;
 
@@ -208,7 +211,7 @@ static size_t fa_report__growth(FILE *fp, const struct fa_analysis *an, const st
 				   grow * (s64)nr_instances, nr_instances);
 	if (f && cur->size)
 		printed += fprintf(fp, ", %+" PRId64 " bytes in each %s (%s%s)",
-				   grow * (s64)(f->size / cur->size), an->embed_type, f->name,
+				   grow * (s64)(f->size / cur->size), an->seen.embed_type, f->name,
 				   f->suffix ?: "");
 	return printed;
 }
@@ -232,18 +235,18 @@ static size_t fa_report__pins(FILE *fp, const struct fa_analysis *an, const stru
 	if (st->abi_decl)
 		return fprintf(fp, "  kept as it is: declared in %s, where assembly or user space has its offsets\n",
 			       st->abi_decl);
-	for (int u = 0; an->keep.nr_pins && u < st->nr_units; u++) {
-		if (!an->keep.pin[u])
+	for (int u = 0; an->advice.keep.nr_pins && u < st->nr_units; u++) {
+		if (!an->advice.keep.pin[u])
 			continue;
 		printed += fprintf(fp, "  kept in place: %s (%s)\n", fa_unit__name(st, u),
-				   fa_pin__why(an->keep.pin[u]));
+				   fa_pin__why(an->advice.keep.pin[u]));
 	}
-	for (int i = 0; i < an->keep.nr_ranges; i++) {
-		const struct fa_keep_range *r = &an->keep.ranges[i];
+	for (int i = 0; i < an->advice.keep.nr_ranges; i++) {
+		const struct fa_keep_range *r = &an->advice.keep.ranges[i];
 
 		printed += fprintf(fp, "  kept together, in order: %s to %s (--keep-order)\n",
-				   fa_unit__name(st, an->current.order[r->from]),
-				   fa_unit__name(st, an->current.order[r->to]));
+				   fa_unit__name(st, an->seen.current.order[r->from]),
+				   fa_unit__name(st, an->seen.current.order[r->to]));
 	}
 	return printed;
 }
@@ -264,15 +267,16 @@ static size_t fa_report__reorder(FILE *fp, struct fa_type_entry *te, const struc
 	size_t printed;
 
 	/* the leading candidate of insufficient evidence: said in 'Advice' */
-	if (an->advice == FA_ADVICE_REORDER || fa_layout__same(&an->reorder, &an->current) ||
-	    (an->insufficient && an->candidate_advice == FA_ADVICE_REORDER))
+	if (an->advice.kind == FA_ADVICE_REORDER ||
+	    fa_layout__same(&an->reorder.layout, &an->seen.current) ||
+	    (an->candidate.insufficient && an->candidate.advice == FA_ADVICE_REORDER))
 		return 0;
 	printed = fprintf(fp, "  the full reorder: ");
-	printed += fa_report__saving(fp, &an->reorder_gain_ci);
-	printed += fprintf(fp, " (model), moves %d member%s, ", an->reorder_moved,
-			   an->reorder_moved == 1 ? "" : "s");
-	printed += fa_report__growth(fp, an, &an->reorder, te->t->xfer.nr_instances);
-	if (an->reorder_breaks)
+	printed += fa_report__saving(fp, &an->reorder.gain_ci);
+	printed += fprintf(fp, " (model), moves %d member%s, ", an->reorder.moved,
+			   an->reorder.moved == 1 ? "" : "s");
+	printed += fa_report__growth(fp, an, &an->reorder.layout, te->t->xfer.nr_instances);
+	if (an->reorder.breaks)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
 	if (!fa_report__reorder_saves(an))
 		return printed + fprintf(fp, ": saves nothing\n");
@@ -289,15 +293,16 @@ static size_t fa_report__split_part(FILE *fp, const struct fa_analysis *an,
 	size_t printed = fprintf(fp, "    %s:", hot ? "hot " : "cold");
 	const char *sep = " ";
 
-	for (int k = 0; k < an->current.nr_units; k++) {
-		int u = an->current.order[k];
+	for (int k = 0; k < an->seen.current.nr_units; k++) {
+		int u = an->seen.current.order[k];
 
-		if (an->split.hot[u] != hot)
+		if (an->advice.split.hot[u] != hot)
 			continue;
 		printed += fprintf(fp, "%s%s", sep, fa_unit__name(st, u));
 		sep = ", ";
 	}
-	return printed + fprintf(fp, " (%u bytes)\n", hot ? an->split.hot_size : an->split.cold_size);
+	return printed + fprintf(fp, " (%u bytes)\n",
+				 hot ? an->advice.split.hot_size : an->advice.split.cold_size);
 }
 
 /* Cost per visit: in lines of an array, and what its lines per scan say */
@@ -315,7 +320,7 @@ static size_t fa_report__split_cost(FILE *fp, const struct fa_split *sp, u32 lin
 /* The split advised: which members go where, its gain and its C */
 static size_t fa_report__split(FILE *fp, struct fa_type_entry *te, const struct fa_analysis *an)
 {
-	const struct fa_split *sp = &an->split;
+	const struct fa_split *sp = &an->advice.split;
 	size_t printed;
 
 	printed = fprintf(fp, "\n  Advice: split it into a hot and a cold struct, in two arrays of %" PRIu64 "+ instances\n",
@@ -323,7 +328,7 @@ static size_t fa_report__split(FILE *fp, struct fa_type_entry *te, const struct 
 	printed += fa_report__split_part(fp, an, te->st, true);
 	printed += fa_report__split_part(fp, an, te->st, false);
 	printed += fprintf(fp, "  predicted: ");
-	printed += fa_report__split_cost(fp, sp, an->current.line_size);
+	printed += fa_report__split_cost(fp, sp, an->seen.current.line_size);
 	printed += fprintf(fp, "\n  the cold members are touched in %.1f%% of the visits; each part keeps the order of its members\n",
 			   100 * sp->cold_share);
 	return printed + fprintf(fp, "  every access to a cold member changes: the cold part of an instance is at its index in the cold array\n");
@@ -332,17 +337,18 @@ static size_t fa_report__split(FILE *fp, struct fa_type_entry *te, const struct 
 /* A split considered and not advised, and why */
 static size_t fa_report__split_not(FILE *fp, const struct fa_analysis *an)
 {
-	const struct fa_split *sp = &an->split;
+	const struct fa_split *sp = &an->advice.split;
 	size_t printed;
 
 	if (sp->why != FA_SPLIT_NO_GAIN && sp->why != FA_SPLIT_KEEP)
 		return 0;
 	printed = fprintf(fp, "  a hot/cold split: ");
-	printed += fa_report__split_cost(fp, sp, an->current.line_size);
+	printed += fa_report__split_cost(fp, sp, an->seen.current.line_size);
 	if (sp->why == FA_SPLIT_KEEP)
 		return printed + fprintf(fp, ": moves what must stay, not advised\n");
 	return printed + fprintf(fp, ": not advised, not %.0f%% cheaper than %s\n",
-				 100 * FA_SPLIT_COST, an->changed ? "the advice" : "the layout");
+				 100 * FA_SPLIT_COST,
+				 an->advice.changed ? "the advice" : "the layout");
 }
 
 
@@ -391,7 +397,7 @@ static size_t fa_report__disagree(FILE *fp, const struct fa_type_entry *te,
 				  const struct fa_analysis *an, const struct fa_layout *then)
 {
 	const struct fa_type *t = te->t;
-	int n = an->current.nr_units;
+	int n = an->seen.current.nr_units;
 	/* the model's now and then, the replay's now and then */
 	double *d = calloc(4 * n + 1, sizeof(*d));
 	enum fa_bases bases = then->align >= t->cfg.line_size ? FA_BASES_LINE_START :
@@ -400,13 +406,13 @@ static size_t fa_report__disagree(FILE *fp, const struct fa_type_entry *te,
 	struct fa_cost c[2];
 	size_t printed = 0;
 
-	if (!d || !an->model.sets || !t->counts.nr_accesses)
+	if (!d || !an->cost.model.sets || !t->counts.nr_accesses)
 		goto out_free;
-	fa_cost_model__moves_by_unit(&an->model, &an->current, d);
-	fa_cost_model__moves_by_unit(&an->model, then, d + n);
-	if (fa_cost__replay_detail(t, &an->current, FA_BASES_RECORDED, an->xfer_cost, &c[0],
-				   NULL, &rd[0]) ||
-	    fa_cost__replay_detail(t, then, bases, an->xfer_cost, &c[1], NULL, &rd[1]) ||
+	fa_cost_model__moves_by_unit(&an->cost.model, &an->seen.current, d);
+	fa_cost_model__moves_by_unit(&an->cost.model, then, d + n);
+	if (fa_cost__replay_detail(t, &an->seen.current, FA_BASES_RECORDED,
+				   an->cost.xfer_cost, &c[0], NULL, &rd[0]) ||
+	    fa_cost__replay_detail(t, then, bases, an->cost.xfer_cost, &c[1], NULL, &rd[1]) ||
 	    !c[0].accesses || !c[1].accesses)
 		goto out_free;
 	for (int u = 0; u < n; u++) {
@@ -431,27 +437,28 @@ static size_t fa_report__insufficient(FILE *fp, struct fa_type_entry *te,
 	size_t printed = fprintf(fp, "\n  Advice: none yet, the evidence is insufficient; the leading candidate is ");
 	char ci[FA_INTERVAL_STR];
 
-	if (an->candidate_advice == FA_ADVICE_REORDER) {
-		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->reorder_moved);
+	if (an->candidate.advice == FA_ADVICE_REORDER) {
+		printed += fprintf(fp, "the full reorder (%d members moved)\n", an->reorder.moved);
 	} else {
 		printed += fprintf(fp, "the edit\n");
-		printed += fa_report__edits(fp, &an->edits, te->st);
+		printed += fa_report__edits(fp, &an->advice.edits, te->st);
 	}
-	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->gain_ci.est);
+	printed += fprintf(fp, "  predicted: %+.1f%% (model)", -100 * an->cost.gain_ci.est);
 	if (an->watched.worse)
 		return printed + fprintf(fp, ", but the watched accesses move its lines more often: %" PRIu64 " transfers instead of %" PRIu64 "\n",
 					 an->watched.then.transfers, an->watched.now.transfers);
-	if (an->contradicted) {
+	if (an->candidate.contradicted) {
 		printed += fprintf(fp, ", but %+.1f%% by the replay of the recorded accesses: they disagree; record longer, or watch the hot lines (record --watch)\n",
-				   100 * (an->candidate_replay.total / an->now.replay.total - 1));
-		return printed + fa_report__disagree(fp, te, an, &an->candidate);
+				   100 * (an->candidate.replay.total /
+					  an->cost.now.replay.total - 1));
+		return printed + fa_report__disagree(fp, te, an, &an->candidate.layout);
 	}
-	if (an->record_more > 1) {
+	if (an->candidate.record_more > 1) {
 		printed += fprintf(fp, ", %s: not surely %.0f%%\n",
-				   fa_interval__str(&an->gain_ci, true, ci, sizeof(ci)),
+				   fa_interval__str(&an->cost.gain_ci, true, ci, sizeof(ci)),
 				   100 * FA_MIN_GAIN);
 		return printed + fprintf(fp, "  record about %.1fx as many samples (longer, or a --sw-period %.1fx shorter) to tell\n",
-					 an->record_more, an->record_more);
+					 an->candidate.record_more, an->candidate.record_more);
 	}
 	return printed + fprintf(fp, "\n  samples in too few blocks of %llu us to tell: record longer\n",
 				 FA_BOOT_BLOCK_NS / 1000);
@@ -461,32 +468,35 @@ static size_t fa_report__advice_head(FILE *fp, struct fa_type_entry *te, struct 
 {
 	size_t printed;
 
-	if (an->advice == FA_ADVICE_SPLIT)
+	if (an->advice.kind == FA_ADVICE_SPLIT)
 		return fa_report__split(fp, te, an);
 
-	if (an->spread && an->advice == FA_ADVICE_NONE) {
+	if (an->advice.spread && an->advice.kind == FA_ADVICE_NONE) {
 		printed = fprintf(fp, "\n  Advice: ");
 		printed += fa_report__align_how(fp, te, an);
 		printed += fprintf(fp, " (");
-		printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
+		printed += fa_report__growth(fp, an, &an->advice.suggested,
+					     te->t->xfer.nr_instances);
 		return printed + fprintf(fp, ")\n");
 	}
-	if (an->insufficient)
+	if (an->candidate.insufficient)
 		return fa_report__insufficient(fp, te, an);
-	if (!an->changed)
+	if (!an->advice.changed)
 		return fprintf(fp, "\n  Advice: none, no edit %ssaves %.0f%% of the predicted cost%s\n",
-			       an->keep.nr_pins || an->keep.nr_ranges ? "that keeps what must stay " : "",
+			       an->advice.keep.nr_pins ||
+			       an->advice.keep.nr_ranges ? "that keeps what must stay " : "",
 			       100 * FA_MIN_GAIN, fa_report__reorder_saves(an) ?
 			       " once its moves and growth count" : "");
 	printed = fprintf(fp, "\n  Advice: %s (%d member%s moved, %d offset%s changed, ",
-			  an->advice == FA_ADVICE_REORDER ? "the full reorder, clearly better than any small edit" :
-			  "the smallest edit", an->moved, an->moved == 1 ? "" : "s",
-			  an->shifted, an->shifted == 1 ? "" : "s");
-	printed += fa_report__growth(fp, an, &an->suggested, te->t->xfer.nr_instances);
+			  an->advice.kind == FA_ADVICE_REORDER ?
+			  "the full reorder, clearly better than any small edit" :
+			  "the smallest edit", an->advice.moved, an->advice.moved == 1 ? "" : "s",
+			  an->advice.shifted, an->advice.shifted == 1 ? "" : "s");
+	printed += fa_report__growth(fp, an, &an->advice.suggested, te->t->xfer.nr_instances);
 	printed += fprintf(fp, ")\n");
-	if (an->advice == FA_ADVICE_EDIT)
-		printed += fa_report__edits(fp, &an->edits, te->st);
-	if (an->spread) {
+	if (an->advice.kind == FA_ADVICE_EDIT)
+		printed += fa_report__edits(fp, &an->advice.edits, te->st);
+	if (an->advice.spread) {
 		printed += fprintf(fp, "    and ");
 		printed += fa_report__align_how(fp, te, an);
 		printed += fprintf(fp, "\n");
@@ -507,9 +517,9 @@ static size_t fa_report__held(FILE *fp, const struct fa_type_entry *te,
 	for (int m = 0; te->embeds && m < st->nr_fields; m++) {
 		const struct fa_type_entry *inner = te->embeds[m];
 
-		for (int i = 0; inner && inner->t && i < an->nr_fs_pairs; i++) {
-			if (fa_field__top(st, an->fs_pairs[i].writer) != m ||
-			    fa_field__top(st, an->fs_pairs[i].reader) != m)
+		for (int i = 0; inner && inner->t && i < an->seen.nr_fs_pairs; i++) {
+			if (fa_field__top(st, an->seen.fs_pairs[i].writer) != m ||
+			    fa_field__top(st, an->seen.fs_pairs[i].reader) != m)
 				continue;
 			if (st->fields[m].base)
 				printed += fprintf(fp, "  note: the false sharing is of the members of its base %s: its advice is where to fix it\n",
@@ -529,56 +539,56 @@ static size_t fa_report__advice(FILE *fp, struct fa_type_entry *te, struct fa_an
 	size_t printed = fa_report__advice_head(fp, te, an);
 
 	printed += fa_report__held(fp, te, an);
-	if (an->changed && an->spread) {
+	if (an->advice.changed && an->advice.spread) {
 		printed += fprintf(fp, "  predicted: ");
-		printed += fa_report__saving(fp, &an->replay_gain_ci);
+		printed += fa_report__saving(fp, &an->cost.replay_gain_ci);
 		printed += fprintf(fp, " (replay of the accesses, the instances on lines of their own)\n");
-	} else if (an->changed) {
+	} else if (an->advice.changed) {
 		printed += fprintf(fp, "  predicted: ");
-		printed += fa_report__saving(fp, &an->gain_ci);
+		printed += fa_report__saving(fp, &an->cost.gain_ci);
 		printed += fprintf(fp, " (model), ");
-		printed += fa_report__saving(fp, &an->replay_gain_ci);
+		printed += fa_report__saving(fp, &an->cost.replay_gain_ci);
 		printed += fprintf(fp, " (replay of the accesses)\n");
 	}
-	if (an->changed && an->now.visit_lines > 0)
+	if (an->advice.changed && an->cost.now.visit_lines > 0)
 		printed += fprintf(fp, "  lines per visit with the instances where they were: %.2f -> %.2f\n",
-				   an->now.visit_lines, an->advised.visit_lines);
-	if (an->changed) {
+				   an->cost.now.visit_lines, an->cost.advised.visit_lines);
+	if (an->advice.changed) {
 		struct fa_mem_price price;
 
-		fa_mem_price__init(&price, te, &an->current, &an->suggested);
+		fa_mem_price__init(&price, te, &an->seen.current, &an->advice.suggested);
 		printed += fprintf(fp, "  memory where the instances live (%s): ",
 				   fa_mem_home__text(price.home));
 		printed += fa_mem_price__fprintf(&price, fp);
 		printed += fprintf(fp, "\n");
 	}
 	/* BPF programs read kernel types by offset: CO-RE relocates them, fixed ones do not */
-	if (an->changed && an->shifted && te->kernel)
+	if (an->advice.changed && an->advice.shifted && te->kernel)
 		printed += fprintf(fp, "  note: %d offsets change: BPF programs that read the members through BTF (CO-RE) relocate, programs built with fixed offsets of %s must be rebuilt\n",
-				   an->shifted, te->name);
-	if (an->unsure) {
+				   an->advice.shifted, te->name);
+	if (an->advice.unsure) {
 		printed += fprintf(fp, "  unsure: the recorded instances do not confirm the model's gain\n");
-		printed += fa_report__disagree(fp, te, an, &an->suggested);
+		printed += fa_report__disagree(fp, te, an, &an->advice.suggested);
 	}
-	if (an->edits.cut)
+	if (an->advice.edits.cut)
 		printed += fprintf(fp, "  note: the search for edits was cut short, the struct is too wide for its budget\n");
-	if (an->needs_line_start)
+	if (an->advice.needs_line_start)
 		printed += fprintf(fp, "  note: the members are apart where an instance starts a cache line (%" PRIu64 " of %" PRIu64 " recorded did): %s %u bytes%s\n",
 				   te->t->xfer.nr_instances - te->t->xfer.misaligned,
 				   te->t->xfer.nr_instances,
 				   te->st->cxx ? "alignas() on the class, to" : "align the struct to",
-				   an->suggested.line_size,
+				   an->advice.suggested.line_size,
 				   te->st->cxx ? " (new aligns it since C++17)" : ", or allocate it so");
-	if (an->advised.every_call_lines > an->now.every_call_lines)
+	if (an->cost.advised.every_call_lines > an->cost.now.every_call_lines)
 		printed += fprintf(fp, "  note: the fields nearly every visit touches (%.0f%%) take %d cache lines instead of %d\n",
-				   100 * FA_EVERY_CALL, an->advised.every_call_lines,
-				   an->now.every_call_lines);
+				   100 * FA_EVERY_CALL, an->cost.advised.every_call_lines,
+				   an->cost.now.every_call_lines);
 	printed += fa_report__reorder(fp, te, an);
 	printed += fa_report__split_not(fp, an);
 	printed += fa_report__pins(fp, an, te->st);
-	if (an->advice == FA_ADVICE_SPLIT) {
+	if (an->advice.kind == FA_ADVICE_SPLIT) {
 		printed += fprintf(fp, "\n");
-		printed += fa_split__fprintf_c(&an->split, te->st, &an->current, fp);
+		printed += fa_split__fprintf_c(&an->advice.split, te->st, &an->seen.current, fp);
 	}
 	return printed;
 }

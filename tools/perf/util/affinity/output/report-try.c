@@ -27,27 +27,27 @@ int fa_advice__snprintf(const struct fa_analysis *an, const struct fa_struct *st
 	int n = 0;
 
 	buf[0] = '\0';
-	if (!an->changed && an->advice != FA_ADVICE_SPLIT)
+	if (!an->advice.changed && an->advice.kind != FA_ADVICE_SPLIT)
 		return 0;
-	switch (an->advice) {
+	switch (an->advice.kind) {
 	case FA_ADVICE_REORDER:
 		n = scnprintf(buf, size, "the full reorder");
 		break;
 	case FA_ADVICE_SPLIT:
 		return scnprintf(buf, size, "the hot/cold split");
 	case FA_ADVICE_EDIT:
-		for (int i = 0; i < an->edits.nr; i++) {
+		for (int i = 0; i < an->advice.edits.nr; i++) {
 			n += scnprintf(buf + n, size - n, "%s", i ? "; " : "");
-			n += fa_edit__snprintf(&an->edits.edit[i], st, buf + n, size - n);
+			n += fa_edit__snprintf(&an->advice.edits.edit[i], st, buf + n, size - n);
 		}
 		break;
 	case FA_ADVICE_NONE:
 	default:
 		break;
 	}
-	if (an->spread)
+	if (an->advice.spread)
 		n += scnprintf(buf + n, size - n, "%salign the struct to %u", n ? "; " : "",
-			       an->suggested.align);
+			       an->advice.suggested.align);
 	return n;
 }
 
@@ -92,7 +92,7 @@ static size_t fa_try_row__fprintf(FILE *fp, const struct fa_try_row *r,
 	if (r->watched && r->watched->hits)
 		scnprintf(watched, sizeof(watched), "%" PRIu64 "/%" PRIu64, r->watched->transfers,
 			  r->watched->false_sharing);
-	fa_mem_price__init(&price, te, &an->current, r->l);
+	fa_mem_price__init(&price, te, &an->seen.current, r->l);
 	return fprintf(fp, "    %-10s %6u %+9" PRId64 "  %7s  %-18s %7s %11s %11s %5d\n", r->name,
 		       r->l->size, price.total, gain, ci, replay, lines, watched, r->moved);
 }
@@ -101,19 +101,20 @@ static size_t fa_report__try_rows(FILE *fp, const struct fa_type_entry *te,
 				  const struct fa_analysis *an)
 {
 	struct fa_try_row r = {
-		.name = "current", .l = &an->current, .visit_lines = an->now.visit_lines,
+		.name = "current", .l = &an->seen.current, .visit_lines = an->cost.now.visit_lines,
 		.watched = &an->watched.now,
 	};
 	size_t printed = fa_try_row__fprintf(fp, &r, te, an);
 	char name[16];
 
-	if (an->changed) {
+	if (an->advice.changed) {
 		r = (struct fa_try_row){
-			.name = "advice", .l = &an->suggested,
-			.gain = an->spread ? &an->replay_gain_ci : &an->gain_ci,
-			.replay = &an->replay_gain_ci, .visit_lines = an->advised.visit_lines,
+			.name = "advice", .l = &an->advice.suggested,
+			.gain = an->advice.spread ? &an->cost.replay_gain_ci : &an->cost.gain_ci,
+			.replay = &an->cost.replay_gain_ci,
+			.visit_lines = an->cost.advised.visit_lines,
 			.watched = fa_analysis__watched_replayed(an) ? &an->watched.then : NULL,
-			.moved = an->moved,
+			.moved = an->advice.moved,
 		};
 		printed += fa_try_row__fprintf(fp, &r, te, an);
 	}
@@ -156,7 +157,7 @@ size_t fa_report__tries(FILE *fp, const struct fa_type_entry *te, const struct f
 		printed += fprintf(fp, "    try %d: %s%s\n", i + 1, tr->text,
 				   tr->breaks ? " (moves what must stay: see 'kept')" : "");
 	}
-	fa_mem_price__init(&price, te, &an->current, &an->current);
+	fa_mem_price__init(&price, te, &an->seen.current, &an->seen.current);
 	printed += fprintf(fp, "    Memory: bytes more where the instances live (%s, %" PRIu64 " paid for); Watched: the watched hits' transfers replayed / of them between different members\n",
 			   fa_mem_home__text(price.home), price.copies);
 	return printed;

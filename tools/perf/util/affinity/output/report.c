@@ -104,18 +104,18 @@ static size_t fa_report__fields(FILE *fp, struct fa_hist_entry *fe,
 int fa_analysis__method_reason(const struct fa_analysis *an, const struct fa_type *t,
 			       char *buf, size_t size)
 {
-	switch (an->why) {
+	switch (an->seen.why) {
 	case FA_METHOD_WHY_DENSE:
 	case FA_METHOD_WHY_SPARSE:
 	case FA_METHOD_WHY_SPARSE_NO_CODE:
 		return scnprintf(buf, size, "samples of a %s are %" PRIu64 " ns apart (median): %s",
-				 fa_scope__text(t->cfg.scope), an->gap_ns,
-				 fa_method_why__text(an->why));
+				 fa_scope__text(t->cfg.scope), an->seen.gap_ns,
+				 fa_method_why__text(an->seen.why));
 	case FA_METHOD_WHY_ASKED:
 	case FA_METHOD_WHY_NO_CODE:
 	case FA_METHOD_WHY_MAX:
 	default:
-		return scnprintf(buf, size, "%s", fa_method_why__text(an->why));
+		return scnprintf(buf, size, "%s", fa_method_why__text(an->seen.why));
 	}
 }
 
@@ -128,11 +128,12 @@ static size_t fa_report__pairs(FILE *fp, struct fa_type_entry *te, struct fa_ana
 
 	fa_analysis__method_reason(an, te->t, why, sizeof(why));
 	printed = fprintf(fp, "\n  Top co-access pairs (%s method: %s), and the %s that touched both:\n",
-			  fa_method__name(an->method), why, an->per_visit ? "visits" : "windows");
-	if (!an->nr_top)
+			  fa_method__name(an->seen.method), why,
+			  an->cost.per_visit ? "visits" : "windows");
+	if (!an->seen.nr_top)
 		printed += fprintf(fp, "    none: no two fields were seen together\n");
-	for (int k = 0; k < an->nr_top && k < o->top_pairs; k++) {
-		const struct fa_top_pair *p = &an->top[k];
+	for (int k = 0; k < an->seen.nr_top && k < o->top_pairs; k++) {
+		const struct fa_top_pair *p = &an->seen.top[k];
 		const char *fi = st->fields[p->a].name, *fj = st->fields[p->b].name;
 
 		printed += fprintf(fp, "    %-24s %-24s %6.1f%%",
@@ -167,10 +168,10 @@ static size_t fa_report__sites(FILE *fp, struct fa_type_entry *te, int field)
 static const char *fa_report__fs_advice(struct fa_analysis *an, const struct fa_struct *st,
 					int writer, int reader)
 {
-	u8 cls = an->classes.field_cls[reader];
+	u8 cls = an->seen.classes.field_cls[reader];
 
-	if (fa_layout__line(&an->suggested, st, writer) !=
-	    fa_layout__line(&an->suggested, st, reader))
+	if (fa_layout__line(&an->advice.suggested, st, writer) !=
+	    fa_layout__line(&an->advice.suggested, st, reader))
 		return ", separated in the suggestion";
 	if (cls == FA_CLASS_WRITE_HOT || cls == FA_CLASS_SHARED_WRITTEN)
 		return ", kept together: both are written, the line moves anyway";
@@ -184,7 +185,7 @@ static const char *fa_report__fs_advice(struct fa_analysis *an, const struct fa_
 const unsigned long *fa_report__roles(const struct fa_type *t, const struct fa_analysis *an,
 				      int f, bool writers)
 {
-	const struct fa_field_info *fi = &an->classes.fields[f];
+	const struct fa_field_info *fi = &an->seen.classes.fields[f];
 	const struct fa_field_stats *fs = &t->counts.stats[f];
 
 	if (fi->exact)
@@ -201,7 +202,7 @@ static size_t fa_report__watched_replay(FILE *fp, const struct fa_exact_lines *x
 	if (!fa_analysis__watched_replayed(an))
 		return 0;
 	printed = fprintf(fp, "  Replayed with %s: %" PRIu64 " transfers (%" PRIu64 " now), %" PRIu64 " between different fields (%" PRIu64 " now)",
-			  an->insufficient ? "the leading candidate" : "the advice",
+			  an->candidate.insufficient ? "the leading candidate" : "the advice",
 			  an->watched.then.transfers, an->watched.now.transfers,
 			  an->watched.then.false_sharing, an->watched.now.false_sharing);
 	if (xl->hits_left)
@@ -252,8 +253,8 @@ static size_t fa_report__false_sharing(FILE *fp, struct fa_type_entry *te,
 			      "  accessed %s just after):\n",
 			  t->cfg.owners ? "by one thread" : "on one CPU",
 			  t->cfg.owners ? "by another" : "on another CPU");
-	for (int k = 0; k < an->nr_fs_pairs && shown < 8; k++) {
-		const struct fa_fs_pair *p = &an->fs_pairs[k];
+	for (int k = 0; k < an->seen.nr_fs_pairs && shown < 8; k++) {
+		const struct fa_fs_pair *p = &an->seen.fs_pairs[k];
 		const struct fa_field *w = &st->fields[p->writer], *r = &st->fields[p->reader];
 		const unsigned long *readers = fa_report__roles(t, an, p->reader, false);
 		/* a field only written (a reference count) is not "read on CPU -" */
@@ -299,9 +300,9 @@ static size_t fa_report__field_mask(FILE *fp, const struct fa_struct *st, u64 ma
 static size_t fa_report__shared_lines(FILE *fp, struct fa_type_entry *te,
 				      const struct fa_analysis *an)
 {
-	const struct fa_shared_line *sl = an->shared_lines;
+	const struct fa_shared_line *sl = an->seen.shared_lines;
 	const struct fa_type *t = te->t;
-	int n = an->nr_shared_lines;
+	int n = an->seen.nr_shared_lines;
 	char owners[64];
 	size_t printed;
 
@@ -340,11 +341,11 @@ static size_t fa_report__clusters(FILE *fp, struct fa_type_entry *te, struct fa_
 	size_t printed = fprintf(fp, "\n  Clusters (hottest first):\n");
 	double total = 0;
 
-	for (int u = 0; u < an->classes.nr_units; u++)
-		total += an->classes.units[u].weight;
+	for (int u = 0; u < an->seen.classes.nr_units; u++)
+		total += an->seen.classes.units[u].weight;
 
-	for (int k = 0; k < an->clusters.nr; k++) {
-		const struct fa_cluster *c = &an->clusters.clusters[k];
+	for (int k = 0; k < an->advice.clusters.nr; k++) {
+		const struct fa_cluster *c = &an->advice.clusters.clusters[k];
 
 		printed += fprintf(fp, "    [%d] %3u bytes %5.1f%%  ", k, c->size,
 				   total ? 100 * c->weight / total : 0);
