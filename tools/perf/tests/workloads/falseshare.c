@@ -40,6 +40,7 @@
 #include <time.h>
 #include <linux/compiler.h>
 #include "../tests.h"
+#include "pin.h"
 
 #define NR_WORKERS	2
 
@@ -226,33 +227,6 @@ static noinline void *roleshare_reader(void *arg)
 	return NULL;
 }
 
-static int worker__cpu(int idx)
-{
-	cpu_set_t allowed;
-	int cpu, n = 0;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) || CPU_COUNT(&allowed) < 2)
-		return -1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (CPU_ISSET(cpu, &allowed) && n++ == idx % CPU_COUNT(&allowed))
-			return cpu;
-	}
-	return -1;
-}
-
-/* Run each worker on its own CPU, so that the cache lines really move. */
-static void worker__pin(pthread_attr_t *attr, int idx)
-{
-	int cpu = worker__cpu(idx);
-	cpu_set_t one;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	pthread_attr_setaffinity_np(attr, sizeof(one), &one);
-}
-
 /* 'migrate': swap the workers' CPUs every 5 ms until @msecs have passed */
 static void workers__migrate(pthread_t *th, int n, int msecs)
 {
@@ -260,14 +234,7 @@ static void workers__migrate(pthread_t *th, int n, int msecs)
 
 	for (int round = 0; round < msecs / 5; round++) {
 		for (int i = 0; i < n; i++) {
-			int cpu = worker__cpu(i + round);
-			cpu_set_t one;
-
-			if (cpu < 0)
-				continue;
-			CPU_ZERO(&one);
-			CPU_SET(cpu, &one);
-			pthread_setaffinity_np(th[i], sizeof(one), &one);
+			workload__pin(th[i], i + round);
 		}
 		nanosleep(&ts, NULL);
 	}
@@ -295,7 +262,6 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 {
 	struct timespec ts;
 	pthread_t th[NR_WORKERS];
-	pthread_attr_t attr;
 	int msecs = argc > 0 ? atoi(argv[0]) : 1000;
 	bool migrate = has_arg(argc, argv, "migrate");
 	int i, n = 0;
@@ -305,11 +271,9 @@ static int run_workers(int argc, const char **argv, void *(*fn[NR_WORKERS])(void
 		return -1;
 	}
 	for (i = 0; i < NR_WORKERS; i++) {
-		pthread_attr_init(&attr);
-		worker__pin(&attr, i);
-		if (pthread_create(&th[i], &attr, fn[i], obj) == 0)
-			n++;
-		pthread_attr_destroy(&attr);
+		/* each on a CPU of its own, so that the cache lines really move */
+		if (pthread_create(&th[n], NULL, fn[i], obj) == 0)
+			workload__pin(th[n++], i);
 	}
 	ts.tv_sec = msecs / 1000;
 	ts.tv_nsec = (msecs % 1000) * 1000000L;

@@ -45,6 +45,7 @@
 #include <linux/compiler.h>
 #include <linux/zalloc.h>
 #include "../tests.h"
+#include "pin.h"
 
 #define NR_SLOTS	2
 #define NR_RQS		65536
@@ -151,7 +152,7 @@ static int slotshare(int argc, const char **argv)
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
 		if (pthread_create(&th[i], NULL, ro ? slot_reader : slot_worker, &slots[i]) == 0)
-			n++;
+			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
 	WRITE_ONCE(done, 1);
@@ -202,7 +203,7 @@ static int heapslots(int argc, const char **argv)
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
 		if (pthread_create(&th[i], NULL, heap_worker, &st[i]) == 0)
-			n++;
+			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
 	WRITE_ONCE(done, 1);
@@ -294,7 +295,7 @@ static int counters(int argc, const char **argv)
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
 		if (pthread_create(&th[i], NULL, counters_worker, (void *)i) == 0)
-			n++;
+			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
 	WRITE_ONCE(done, 1);

@@ -35,6 +35,7 @@
 #include <linux/compiler.h>
 #include <linux/zalloc.h>
 #include "../tests.h"
+#include "pin.h"
 
 #define NR_SHAPE_THREADS	2
 #define NR_WEAVE		4
@@ -54,27 +55,6 @@ static int shape_msecs(int argc, const char **argv)
 	return argc > 0 ? atoi(argv[0]) : 1000;
 }
 
-/*
- * Thread @idx on a CPU of its own, as far as there are CPUs: on a busy
- * machine the scheduler may run every thread on one CPU, where no line
- * moves and the shape shows nothing
- */
-static void shape_pin(pthread_t th, int idx)
-{
-	cpu_set_t allowed, one;
-	int cpu, n = 0;
-
-	if (pthread_getaffinity_np(th, sizeof(allowed), &allowed) || CPU_COUNT(&allowed) < 2)
-		return;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (CPU_ISSET(cpu, &allowed) && n++ == idx % CPU_COUNT(&allowed))
-			break;
-	}
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	pthread_setaffinity_np(th, sizeof(one), &one);
-}
-
 /* run fn(i) on threads 1..nr-1 and main(nr) here, then stop them */
 static int shape_run(int nr, void *(*fn)(void *), unsigned long (*main_fn)(int), int msecs)
 {
@@ -86,9 +66,9 @@ static int shape_run(int nr, void *(*fn)(void *), unsigned long (*main_fn)(int),
 	WRITE_ONCE(done, 0);
 	for (i = 1; i < nr; i++) {
 		if (pthread_create(&th[n], NULL, fn, (void *)i) == 0)
-			shape_pin(th[n++], i);
+			workload__pin(th[n++], i);
 	}
-	shape_pin(pthread_self(), 0);
+	workload__pin(pthread_self(), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		sum += main_fn(nr);

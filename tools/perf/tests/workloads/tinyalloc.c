@@ -59,6 +59,7 @@
 #else
 #include <linux/compiler.h>
 #include "../tests.h"
+#include "pin.h"
 #endif
 
 #define NR_WORKERS		2
@@ -745,7 +746,7 @@ static int tinyalloc(int argc, const char **argv)
 	for (i = 0; i < NR_WORKERS; i++) {
 		if (pthread_create(&th[i], NULL, tiny_thread, &w[i]))
 			break;
-		n++;
+		workload__pin(th[n++], i);
 	}
 	if (!ops)
 		sleep_ms(msecs);
