@@ -466,8 +466,6 @@ static struct fa_type_entry *fa_attr__new_type(struct fa_attr *a, struct dso *ds
 	same = layout ? NULL : fa_session__find_same(a->s, te);
 	if (same) {
 		fa_type_entry__delete(te);
-		/* -T of the name the code spells it by wants it, whichever came first */
-		same->wanted |= fa_session__wanted(a->s, name);
 		return fa_session__add_alias(a->s, name, same) ? NULL : same;
 	}
 	te->kernel = dso && dso__kernel(dso) != DSO_SPACE__USER;

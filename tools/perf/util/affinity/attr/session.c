@@ -96,7 +96,10 @@ struct fa_type_entry *fa_session__find_same(const struct fa_session *s,
 	return NULL;
 }
 
-/* Find @te by @name too, another name of its type */
+/*
+ * Find @te by @name too, another name of its type: -T of the name the code
+ * spells it by wants it, whichever name came first
+ */
 int fa_session__add_alias(struct fa_session *s, const char *name, struct fa_type_entry *te)
 {
 	char *key = strdup(name);
@@ -105,6 +108,7 @@ int fa_session__add_alias(struct fa_session *s, const char *name, struct fa_type
 		free(key);
 		return -ENOMEM;
 	}
+	te->wanted |= fa_session__wanted(s, name);
 	return 0;
 }
 
