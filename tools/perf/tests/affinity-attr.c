@@ -604,6 +604,44 @@ static int test__affinity_unattributed(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * What attribution cannot attribute is counted by reason: a sampled
+ * instruction in no symbol (its data address not known either), a
+ * tracepoint's type that no DSO describes
+ */
+static int test__affinity_attr_fail(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+#ifdef HAVE_DWARF_SUPPORT
+	struct fa_config cfg = { .line_size = 64, .xfer_ns = 1000000, };
+	struct fa_origin o = { .source = FA_SRC_SW, .ip = 0x401000, };
+	struct fa_access acc = { .origin = &o, .size = 8, };
+	struct fa_session s;
+	struct fa_attr a;
+	int ok;
+
+	T("a session", !fa_session__init(&s, &cfg, NULL));
+	if (fa_attr__init(&a, &s)) {
+		fa_session__exit(&s);
+		T("an attribution", false);
+	}
+	ok = !fa_attr__add(&a, &acc) && a.stats.accesses == 1 &&
+	     a.stats.failed[FA_ATTR_NO_SYM] == 1 && !a.stats.resolved;
+	o.source = FA_SRC_TP;
+	acc.type_name = "rq";
+	acc.field_name = "clock";
+	ok = ok && !fa_attr__add(&a, &acc) && a.stats.accesses == 2 &&
+	     a.stats.failed[FA_ATTR_TP_TYPE] == 1 && !a.stats.resolved &&
+	     fa_attr_stats__unattributed(&a.stats) == 2;
+	fa_attr__exit(&a);
+	fa_session__exit(&s);
+	T("no symbol, then no type: each counted, nothing attributed", ok);
+	return TEST_OK;
+#else
+	return TEST_SKIP;
+#endif
+}
+
 static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Cache lines threads share, typed or not", affinity_data_lines),
 	TEST_CASE("Per-thread slots: a byte is its writer's, the smaller edit", affinity_data_lines_sum),
@@ -613,6 +651,7 @@ static struct test_case tests__affinity_attr[] = {
 	TEST_CASE("Accesses wait for their instance in their order", affinity_pending),
 	TEST_CASE("A session wants the types -T asks for, and finds them", affinity_session),
 	TEST_CASE("Accesses not attributed: those that failed", affinity_unattributed),
+	TEST_CASE("What attribution cannot attribute, counted by reason", affinity_attr_fail),
 	{	.name = NULL, }
 };
 
