@@ -205,10 +205,7 @@ static void fa_analysis__intervals(struct fa_analysis *a, const struct fa_cost_m
 		a->reorder.gain_ci.lo = a->reorder.gain_ci.hi = a->reorder.gain_ci.est;
 		return;
 	}
-	fa_cost_model__eval_groups(m, &a->seen.current, &a->seen.measured.cost,
-				   &a->seen.measured.lines);
 	fa_cost_model__eval_groups(m, &a->advice.suggested, &c[1], NULL);
-	a->seen.measured.windows = m->nr_by_group;
 	c[0] = a->seen.measured.cost;
 	fa_boot__ratio(&c[0], &m->nr_by_group, &a->cost.now.cost_ci);
 	fa_boot__ratio(&c[1], &m->nr_by_group, &a->cost.advised.cost_ci);
@@ -700,6 +697,11 @@ static int fa_analysis__observe(struct fa_analysis *a, struct fa_type *t, int me
 	    fa_cost_model__set_moving(model, &a->seen.classes) ||
 	    fa_layout__current(&a->seen.current, t->st, t->cfg.line_size))
 		return -ENOMEM;
+	if (fa_cost_model__has_groups(model)) {
+		fa_cost_model__eval_groups(model, &a->seen.current, &a->seen.measured.cost,
+					   &a->seen.measured.lines);
+		a->seen.measured.windows = model->nr_by_group;
+	}
 	err = fa_analysis__top_pairs(a, t, model);
 	if (!err) {
 		a->seen.nr_shared_lines = fa_shared_lines__find(t, &a->seen.shared_lines);
