@@ -151,7 +151,7 @@ static int slotshare(int argc, const char **argv)
 		fflush(stdout);
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
-		if (pthread_create(&th[i], NULL, ro ? slot_reader : slot_worker, &slots[i]) == 0)
+		if (pthread_create(&th[n], NULL, ro ? slot_reader : slot_worker, &slots[i]) == 0)
 			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
@@ -202,7 +202,7 @@ static int heapslots(int argc, const char **argv)
 		fflush(stdout);
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
-		if (pthread_create(&th[i], NULL, heap_worker, &st[i]) == 0)
+		if (pthread_create(&th[n], NULL, heap_worker, &st[i]) == 0)
 			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
@@ -294,7 +294,7 @@ static int counters(int argc, const char **argv)
 		fflush(stdout);
 	}
 	for (i = 0; i < NR_SLOTS; i++) {
-		if (pthread_create(&th[i], NULL, counters_worker, (void *)i) == 0)
+		if (pthread_create(&th[n], NULL, counters_worker, (void *)i) == 0)
 			workload__pin(th[n++], i);
 	}
 	sleep_ms(msecs);
